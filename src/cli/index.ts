@@ -1,0 +1,19 @@
+import { Command } from 'commander';
+import { registerServe } from './serve.ts';
+import { registerToken } from './token.ts';
+
+/** Builds the `quarry` command line. Every command honours `QUARRY_DATA_DIR`. */
+export function buildProgram(): Command {
+  const program = new Command('quarry')
+    .description('Quarry: self-hostable knowledge graph service')
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+  registerServe(program);
+  registerToken(program);
+  return program;
+}
+
+/** Runs the CLI with `argv` (as in `process.argv`). */
+export async function runCli(argv: readonly string[]): Promise<void> {
+  await buildProgram().parseAsync([...argv]);
+}

@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config.ts';
+import { createLogger } from '../logging.ts';
+import { createRuntime } from '../runtime.ts';
+import { parsePort } from './options.ts';
+
+/** `quarry serve [--port N] [--data DIR] [--demo]`: runs the HTTP service until SIGINT/SIGTERM. */
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the HTTP service')
+    .option('--port <n>', 'port to listen on (default: $PORT or 8080)', parsePort)
+    .option('--data <dir>', 'data directory (default: $QUARRY_DATA_DIR or ./data)')
+    .option('--demo', 'on an empty store, load the demo knowledge graph and print a demo token')
+    .action(async (options: { port?: number; data?: string; demo?: boolean }) => {
+      const config = loadConfig(process.env, {
+        ...(options.port !== undefined ? { port: options.port } : {}),
+        ...(options.data !== undefined ? { dataDir: options.data } : {}),
+      });
+      const logger = createLogger({ level: config.logLevel });
+      const runtime = await createRuntime(config, logger);
+      const address = await runtime.listen();
+      logger.info({ address, dataDir: config.dataDir }, 'quarry listening');
+      let stopping = false;
+      const stop = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        logger.info({ signal }, 'shutting down');
+        await runtime.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+    });
+}

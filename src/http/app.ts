@@ -1,0 +1,76 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { TokenService } from '../accounts/index.ts';
+import type { Config } from '../config.ts';
+import type { Storage } from '../storage/index.ts';
+import { installErrorMapping } from './error-mapping.ts';
+import { healthRoutes } from './routes-health.ts';
+
+/** Everything the HTTP layer needs, built by the composition root (`runtime.ts`). */
+export interface AppDeps {
+  readonly config: Config;
+  readonly logger: FastifyBaseLogger;
+  readonly storage: Storage;
+  readonly tokens: TokenService;
+}
+
+export type App = FastifyInstance;
+
+/**
+ * Builds the Fastify app without listening: `main`/`runtime` listens, tests use `inject()`.
+ * Validation uses Fastify's AJV with type coercion (query strings are strings on the wire) and
+ * no silent removal of unknown body fields.
+ */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: deps.config.limits.enhanceBodyBytes,
+    // One structured line per request is written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: 'x-request-id',
+    genReqId: () => `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    ajv: {
+      customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false },
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installErrorMapping(app);
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.routeOptions.url ?? request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request',
+    );
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Quarry',
+        version: '3.0.0',
+        description:
+          'Self-hostable knowledge graph: enhance (area A), Custom API rules (area B), bulk extract jobs (area C).',
+      },
+      components: {
+        securitySchemes: {
+          tokenscheme: { type: 'apiKey', in: 'query', name: 'token' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await app.register(healthRoutes, { storage: deps.storage });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,43 @@
+import type { FastifyRequest } from 'fastify';
+import type { TokenService } from '../accounts/index.ts';
+import type { TokenRecord } from '../storage/index.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated token, set by `authenticate` on routes that require one. */
+    account: TokenRecord;
+  }
+}
+
+/**
+ * The token secret sent with a request: the `token` query parameter (or a `token` field of a
+ * form/JSON body where a route allows it) wins over `Authorization: Bearer` (DECISIONS.md §1).
+ */
+export function tokenSecretOf(
+  request: FastifyRequest,
+  options: { bodyField?: boolean } = {},
+): string | undefined {
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = query?.token;
+  if (typeof fromQuery === 'string' && fromQuery !== '') return fromQuery;
+  if (Array.isArray(fromQuery) && typeof fromQuery[0] === 'string') return fromQuery[0];
+  if (options.bodyField) {
+    const body = request.body as Record<string, unknown> | undefined;
+    if (body && typeof body === 'object' && !Array.isArray(body) && typeof body.token === 'string') {
+      return body.token;
+    }
+  }
+  const header = request.headers.authorization;
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+/** A preHandler that authenticates the request (401 on failure) and sets `request.account`. */
+export function authenticate(tokens: TokenService, options: { bodyField?: boolean } = {}) {
+  return async (request: FastifyRequest): Promise<void> => {
+    request.account = tokens.authenticate(tokenSecretOf(request, options));
+  };
+}

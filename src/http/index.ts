@@ -1,0 +1,3 @@
+export type { App, AppDeps } from './app.ts';
+export { buildApp } from './app.ts';
+export { tokenSecretOf } from './auth.ts';

@@ -1,0 +1,127 @@
+/**
+ * Knowledge-graph entity model, shaped like the reference ontology (DECISIONS.md, bench/README.md).
+ * Absent facts are omitted, never null or empty. Entities may carry further fields from their
+ * sources; they are kept and returned as given.
+ */
+
+export type EntityType = 'Organization' | 'Person';
+
+export const ENTITY_TYPES: readonly EntityType[] = Object.freeze(['Organization', 'Person']);
+
+/** A reference to another entity (a place, an employer, a school), resolvable by `id` or `name`. */
+export interface LinkedEntity {
+  name?: string;
+  id?: string;
+  type?: string;
+  [extra: string]: unknown;
+}
+
+export interface Location {
+  address?: string;
+  street?: string;
+  city?: LinkedEntity;
+  region?: LinkedEntity;
+  subregion?: LinkedEntity;
+  country?: LinkedEntity;
+  postalCode?: string;
+  latitude?: number;
+  longitude?: number;
+  isCurrent?: boolean;
+  [extra: string]: unknown;
+}
+
+/** A date as the reference ontology writes it: `str` is `d` + ISO date, `precision` 1=year 2=month 3=day. */
+export interface DateFact {
+  str: string;
+  precision?: number;
+  timestamp?: number;
+}
+
+export interface PhoneNumber {
+  /** As written by the source. */
+  string: string;
+  /** E.164 form when it could be parsed. */
+  digits?: string;
+  type?: string;
+}
+
+export interface ContactString {
+  contactString: string;
+  type?: string;
+}
+
+export interface Employment {
+  employer?: LinkedEntity;
+  title?: string;
+  isCurrent?: boolean;
+  from?: DateFact;
+  to?: DateFact;
+  [extra: string]: unknown;
+}
+
+export interface Education {
+  institution?: LinkedEntity;
+  degree?: { name?: string; [extra: string]: unknown };
+  major?: { name?: string; [extra: string]: unknown };
+  from?: DateFact;
+  to?: DateFact;
+  [extra: string]: unknown;
+}
+
+export interface Image {
+  url: string;
+  width?: number;
+  height?: number;
+  naturalWidth?: number;
+  naturalHeight?: number;
+  isCached?: boolean;
+  primary?: boolean;
+}
+
+export interface NameDetail {
+  firstName?: string;
+  middleName?: string[];
+  lastName?: string;
+  prefix?: string;
+  suffix?: string;
+}
+
+/** A value that lost when sources disagreed (DECISIONS.md §8). */
+export interface NonCanonicalFact {
+  field: string;
+  value: unknown;
+  origins: string[];
+}
+
+export interface Entity {
+  id: string;
+  type: EntityType;
+  name?: string;
+  allNames?: string[];
+  description?: string;
+  homepageUri?: string;
+  allUris?: string[];
+  origins?: string[];
+  location?: Location;
+  locations?: Location[];
+  phoneNumbers?: PhoneNumber[];
+  emailAddresses?: ContactString[];
+  nbEmployees?: number;
+  industries?: string[];
+  foundingDate?: DateFact;
+  birthDate?: DateFact;
+  gender?: { normalizedValue?: string };
+  employments?: Employment[];
+  educations?: Education[];
+  nameDetail?: NameDetail;
+  images?: Image[];
+  importance?: number;
+  /** CIDR ranges (IPv4 and IPv6) owned by an Organization (ours, DECISIONS.md §2). */
+  ipRanges?: string[];
+  nonCanonicalFacts?: NonCanonicalFact[];
+  [extra: string]: unknown;
+}
+
+export function isEntityType(value: unknown): value is EntityType {
+  return value === 'Organization' || value === 'Person';
+}

@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import { TokenService } from './accounts/index.ts';
+import type { Config } from './config.ts';
+import { type App, buildApp } from './http/index.ts';
+import type { Logger } from './logging.ts';
+import { openSqliteStorage, type Storage, sqliteFileFor } from './storage/index.ts';
+
+/** The services of one Quarry process, wired together. */
+export interface Services {
+  readonly tokens: TokenService;
+}
+
+/** A composed Quarry: store, services and HTTP app. `close()` releases everything. */
+export interface Runtime {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly storage: Storage;
+  readonly services: Services;
+  readonly app: App;
+  /** Starts listening; resolves with the address once `/healthz` can answer. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Opens the store under `config.dataDir` and builds the services, without listening. */
+export function openServices(config: Config): { storage: Storage; services: Services } {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const storage = openSqliteStorage(sqliteFileFor(config.dataDir));
+  const services: Services = { tokens: new TokenService(storage.tokens) };
+  return { storage, services };
+}
+
+/** The composition root: config → storage → services → app. */
+export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  const { storage, services } = openServices(config);
+  const app = await buildApp({ config, logger, storage, tokens: services.tokens });
+  let closed = false;
+  return {
+    config,
+    logger,
+    storage,
+    services,
+    app,
+    async listen() {
+      return app.listen({ port: config.port, host: config.host });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      storage.close();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Storage ports: what each capability needs from persistence, named for what it holds.
+ * Services depend only on these interfaces; SQL lives in the adapters (`sqlite/`, later
+ * `postgres/`). Every adapter runs the same contract suite (`test/storage-contract.ts`).
+ *
+ * Methods are synchronous where the embedded adapter can answer synchronously and a hot path
+ * needs it (matching runs inside worker threads, one connection each); an adapter for a remote
+ * database implements the async variants of a port instead, declared beside it when needed.
+ */
+import type { Entity, EntityType } from '../kg/index.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Accounts
+// ---------------------------------------------------------------------------------------------
+
+/** A token as stored: the secret itself is never stored, only its SHA-256. */
+export interface TokenRecord {
+  /** Stable public identifier of the token (owner id of everything it creates). */
+  readonly id: string;
+  readonly label: string | null;
+  /** Remaining credits; `null` means unlimited. Never negative. */
+  readonly credits: number | null;
+  readonly createdAt: number;
+}
+
+export interface TokenStore {
+  /** Stores a new token by the SHA-256 hex of its secret. */
+  create(input: { id: string; secretHash: string; label?: string; credits: number | null }): TokenRecord;
+  /** Finds a token by the SHA-256 hex of its secret; `undefined` when unknown. */
+  findBySecretHash(secretHash: string): TokenRecord | undefined;
+  findById(id: string): TokenRecord | undefined;
+  /**
+   * Atomically takes `amount` credits when the balance covers it (always for unlimited tokens).
+   * Returns false, changing nothing, when it does not. `amount` 0 always succeeds.
+   */
+  charge(id: string, amount: number): boolean;
+  /** Gives credits back (after a failed operation that was charged). */
+  refund(id: string, amount: number): void;
+  list(): TokenRecord[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Knowledge graph
+// ---------------------------------------------------------------------------------------------
+
+/** An entity as written by an import: canonical document, per-source ledger and match data. */
+export interface EntityWrite {
+  readonly id: string;
+  readonly type: EntityType;
+  /** Canonical entity (what enhance returns), including `nonCanonicalFacts` when any. */
+  readonly doc: Entity;
+  /** Per-source statements (kg/fact-ledger), JSON-serialisable; `null` for a single source. */
+  readonly ledger: unknown;
+  /** Match profile (match/), JSON-serialisable, read back by the scorer. */
+  readonly profile: unknown;
+  /** Retrieval keys (match/): exact keys and name tokens, each prefixed by its kind. */
+  readonly keys: readonly string[];
+}
+
+/** A stored entity read back. `ref` is the store's compact internal handle. */
+export interface StoredEntity {
+  readonly ref: number;
+  readonly id: string;
+  readonly type: EntityType;
+  readonly doc: Entity;
+  readonly ledger: unknown;
+}
+
+/** What the scorer reads for one candidate. */
+export interface CandidateProfile {
+  readonly ref: number;
+  readonly id: string;
+  readonly type: EntityType;
+  readonly profile: unknown;
+}
+
+export interface EntityCounts {
+  readonly organizations: number;
+  readonly persons: number;
+}
+
+export interface EntityStore {
+  /**
+   * Inserts or replaces entities by id, atomically as one batch: the previous keys of a
+   * replaced entity are removed. Bumps the graph version.
+   */
+  writeBatch(entities: readonly EntityWrite[]): void;
+  getById(id: string): StoredEntity | undefined;
+  getByRefs(refs: readonly number[]): StoredEntity[];
+  /** Number of entities carrying each key, counting at most `cap` (cheap for frequent keys). */
+  keyCounts(keys: readonly string[], cap: number): Map<string, number>;
+  /** Entity refs carrying `key`, at most `limit`, in ref order. */
+  refsForKey(key: string, limit: number): number[];
+  profiles(refs: readonly number[]): CandidateProfile[];
+  counts(): EntityCounts;
+  /** Version string of the graph: changes whenever an import writes. */
+  version(): string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The whole storage, as opened by the composition root.
+// ---------------------------------------------------------------------------------------------
+
+export interface Storage {
+  readonly tokens: TokenStore;
+  readonly entities: EntityStore;
+  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}

@@ -1,0 +1,28 @@
+import path from 'node:path';
+import type { Storage } from '../ports.ts';
+import { createTransactionRunner, openSqliteDatabase, type SqliteOpenOptions } from './sqlite-database.ts';
+import { SqliteEntityStore } from './sqlite-entity-store.ts';
+import { SqliteTokenStore } from './sqlite-token-store.ts';
+
+export { applyMigrations, openSqliteDatabase } from './sqlite-database.ts';
+export type { SqliteOpenOptions } from './sqlite-database.ts';
+
+/** File name of the embedded store inside the data directory. */
+export const SQLITE_FILE_NAME = 'quarry.sqlite';
+
+/** Path of the embedded store for a data directory. */
+export function sqliteFileFor(dataDir: string): string {
+  return path.join(dataDir, SQLITE_FILE_NAME);
+}
+
+/** Opens the embedded store at `file` (`:memory:` for a throwaway one) with every port. */
+export function openSqliteStorage(file: string, options: SqliteOpenOptions = {}): Storage {
+  const db = openSqliteDatabase(file, options);
+  const transaction = createTransactionRunner(db);
+  return {
+    tokens: new SqliteTokenStore(db),
+    entities: new SqliteEntityStore(db, transaction),
+    transaction,
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * Versioned schema migrations of the embedded store. Each area owns a range of versions so that
+ * areas can add migrations independently: 1–99 core (accounts, knowledge graph), 100–199 bulk
+ * enhance, 200–299 extraction and Custom APIs, 300–399 bulk extract jobs.
+ * A migration, once released, is never edited: add a new one.
+ */
+import { CORE_MIGRATIONS } from './core.ts';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = Object.freeze([...CORE_MIGRATIONS]);

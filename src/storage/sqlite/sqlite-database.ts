@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { Migration } from './migrations/index.ts';
+import { MIGRATIONS } from './migrations/index.ts';
+
+/** Options for opening the embedded database. */
+export interface SqliteOpenOptions {
+  /** Open without applying migrations and without writing (worker threads, read-only tools). */
+  readonly readOnly?: boolean;
+  /** Page cache in MiB for this connection (default 64). */
+  readonly cacheMiB?: number;
+}
+
+/**
+ * Opens (creating when needed) the SQLite file at `file` in WAL mode and applies pending
+ * migrations. WAL lets worker threads read while the main thread writes.
+ */
+export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}): DatabaseSync {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new DatabaseSync(file, { readOnly: options.readOnly ?? false, timeout: 10_000 });
+  const cacheKiB = (options.cacheMiB ?? 64) * 1024;
+  db.exec(`PRAGMA cache_size = -${cacheKiB}; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = ON;`);
+  if (!options.readOnly) {
+    // WAL + synchronous=NORMAL: durable at each checkpoint, never corrupt; a crash can only lose
+    // the last transactions, which the job runners re-derive from their persisted progress.
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+    applyMigrations(db, MIGRATIONS);
+  }
+  return db;
+}
+
+/**
+ * Applies every migration not yet recorded, in version order, each in its own transaction.
+ * Versions are tracked individually, so migrations of different areas can land in any order.
+ */
+export function applyMigrations(db: DatabaseSync, migrations: readonly Migration[]): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+  const applied = new Set(
+    db
+      .prepare('SELECT version FROM schema_migrations')
+      .all()
+      .map((row) => Number(row.version)),
+  );
+  const done: number[] = [];
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(migration.version)) continue;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, Date.now());
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw new Error(
+        `migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`,
+      );
+    }
+    done.push(migration.version);
+  }
+  return done;
+}
+
+/**
+ * Runs `fn` inside a transaction on `db`; nested calls join the outer transaction.
+ * `BEGIN IMMEDIATE` takes the write lock up front so concurrent writers wait (busy timeout)
+ * instead of failing half-way.
+ */
+export function createTransactionRunner(db: DatabaseSync): <T>(fn: () => T) => T {
+  let depth = 0;
+  return <T>(fn: () => T): T => {
+    if (depth > 0) {
+      depth++;
+      try {
+        return fn();
+      } finally {
+        depth--;
+      }
+    }
+    db.exec('BEGIN IMMEDIATE');
+    depth = 1;
+    try {
+      const result = fn();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      depth = 0;
+    }
+  };
+}

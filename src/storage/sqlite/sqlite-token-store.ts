@@ -1,0 +1,74 @@
+import type { DatabaseSync } from 'node:sqlite';
+import type { TokenRecord, TokenStore } from '../ports.ts';
+
+interface TokenRow {
+  id: string;
+  label: string | null;
+  credits: number | null;
+  created_at: number;
+}
+
+function toRecord(row: TokenRow): TokenRecord {
+  return Object.freeze({ id: row.id, label: row.label, credits: row.credits, createdAt: row.created_at });
+}
+
+/** Tokens in the embedded store. Charging is one conditional UPDATE, so it is atomic. */
+export class SqliteTokenStore implements TokenStore {
+  readonly #db: DatabaseSync;
+  readonly #insert;
+  readonly #bySecret;
+  readonly #byId;
+  readonly #charge;
+  readonly #refund;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    this.#insert = db.prepare(
+      'INSERT INTO tokens (id, secret_hash, label, credits, created_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.#bySecret = db.prepare('SELECT id, label, credits, created_at FROM tokens WHERE secret_hash = ?');
+    this.#byId = db.prepare('SELECT id, label, credits, created_at FROM tokens WHERE id = ?');
+    // The WHERE clause makes the check and the debit one statement: no read-modify-write race.
+    this.#charge = db.prepare(
+      'UPDATE tokens SET credits = credits - ?1 WHERE id = ?2 AND credits IS NOT NULL AND credits >= ?1',
+    );
+    this.#refund = db.prepare('UPDATE tokens SET credits = credits + ? WHERE id = ? AND credits IS NOT NULL');
+  }
+
+  create(input: { id: string; secretHash: string; label?: string; credits: number | null }): TokenRecord {
+    const createdAt = Date.now();
+    this.#insert.run(input.id, input.secretHash, input.label ?? null, input.credits, createdAt);
+    return Object.freeze({ id: input.id, label: input.label ?? null, credits: input.credits, createdAt });
+  }
+
+  findBySecretHash(secretHash: string): TokenRecord | undefined {
+    const row = this.#bySecret.get(secretHash) as TokenRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  findById(id: string): TokenRecord | undefined {
+    const row = this.#byId.get(id) as TokenRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  charge(id: string, amount: number): boolean {
+    if (!Number.isInteger(amount) || amount < 0)
+      throw new RangeError(`charge amount must be >= 0: ${amount}`);
+    const token = this.findById(id);
+    if (!token) return false;
+    if (token.credits === null || amount === 0) return true;
+    return Number(this.#charge.run(amount, id).changes) === 1;
+  }
+
+  refund(id: string, amount: number): void {
+    if (amount > 0) this.#refund.run(amount, id);
+  }
+
+  list(): TokenRecord[] {
+    return (
+      this.#db
+        .prepare('SELECT id, label, credits, created_at FROM tokens ORDER BY created_at')
+        .all() as unknown as TokenRow[]
+    ).map(toRecord);
+  }
+}

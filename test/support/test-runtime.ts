@@ -1,0 +1,34 @@
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createLogger } from '../../src/logging.ts';
+import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import { tempDir } from './temp-dir.ts';
+
+/** A whole Quarry over a real SQLite file in a temporary directory, not listening. */
+export interface TestRuntime {
+  readonly runtime: Runtime;
+  readonly dataDir: string;
+  /** Creates a token and returns its secret. */
+  token(credits?: number | null): string;
+  close(): Promise<void>;
+}
+
+export async function startTestRuntime(overrides: Partial<Config> = {}): Promise<TestRuntime> {
+  const dir = tempDir();
+  const config = loadConfig(
+    { QUARRY_ALLOW_PRIVATE_NETWORK: '1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' },
+    { dataDir: dir.path, port: 0, host: '127.0.0.1', workerThreads: 1, ...overrides },
+  );
+  const runtime = await createRuntime(
+    config,
+    createLogger({ level: config.logLevel, destination: 'stderr' }),
+  );
+  return {
+    runtime,
+    dataDir: dir.path,
+    token: (credits = null) => runtime.services.tokens.create({ credits }).secret,
+    async close() {
+      await runtime.close();
+      dir.remove();
+    },
+  };
+}
