@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerEval } from './eval.ts';
 import { registerServe } from './serve.ts';
 import { registerToken } from './token.ts';
 
@@ -10,6 +11,7 @@ export function buildProgram(): Command {
     .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
   registerServe(program);
   registerToken(program);
+  registerEval(program);
   return program;
 }
 

@@ -13,3 +13,4 @@ export type {
   PhoneNumber,
 } from './entity.ts';
 export { ENTITY_TYPES, isEntityType } from './entity.ts';
+export * from './normalize/index.ts';

@@ -33,6 +33,7 @@ export class SqliteEntityStore implements EntityStore {
   readonly #profileByRef: StatementSync;
   readonly #refsForKey: StatementSync;
   readonly #cappedCount: StatementSync;
+  readonly #termCounts: StatementSync;
   readonly #version: StatementSync;
   readonly #bumpVersion: StatementSync;
 
@@ -54,6 +55,11 @@ export class SqliteEntityStore implements EntityStore {
     this.#cappedCount = db.prepare(
       'SELECT count(*) AS n FROM (SELECT 1 FROM entity_keys WHERE key = ? LIMIT ?)',
     );
+    // A range scan on the (key, ref) primary key: `prefix` ≤ key < prefix with its last char + 1.
+    this.#termCounts = db.prepare(
+      'SELECT key, count(*) AS n FROM entity_keys WHERE key >= ? AND key < ? GROUP BY key',
+    );
+    this.#termCounts.setReturnArrays(true);
     this.#version = db.prepare("SELECT value FROM meta WHERE key = 'kg_version'");
     this.#bumpVersion = db.prepare(
       "INSERT INTO meta (key, value) VALUES ('kg_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -114,6 +120,22 @@ export class SqliteEntityStore implements EntityStore {
 
   refsForKey(key: string, limit: number): number[] {
     return (this.#refsForKey.all(key, limit) as unknown as [number][]).map((row) => row[0]);
+  }
+
+  refsForKeys(keys: readonly string[], limitPerKey: number): Map<string, number[]> {
+    const out = new Map<string, number[]>();
+    for (const key of keys) if (!out.has(key)) out.set(key, this.refsForKey(key, limitPerKey));
+    return out;
+  }
+
+  termCounts(prefix: string): Map<string, number> {
+    const out = new Map<string, number>();
+    if (prefix === '') throw new RangeError('termCounts needs a non-empty prefix');
+    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    for (const row of this.#termCounts.iterate(prefix, end) as unknown as Iterable<[string, number]>) {
+      out.set(row[0].slice(prefix.length), Number(row[1]));
+    }
+    return out;
   }
 
   profiles(refs: readonly number[]): CandidateProfile[] {

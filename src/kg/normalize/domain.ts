@@ -1,0 +1,46 @@
+/**
+ * URLs and domains: a URL, a bare host or a host with a path becomes its host (lowercase, no
+ * `www.`, no port) and its registrable domain (public-suffix aware: `cs.ox.ac.uk` → `ox.ac.uk`).
+ */
+import { parse } from 'tldts';
+
+/** A normalised web address. */
+export interface NormalizedDomain {
+  /** Host without `www.` prefix, lowercase (`admissions.mit.edu`). */
+  readonly host: string;
+  /** Registrable domain (`mit.edu`); equals `host` when the host is itself registrable. */
+  readonly registrable: string;
+}
+
+/**
+ * Normalises a URL or host. Returns `undefined` for text that holds no plausible host (no dot,
+ * spaces inside, an IP literal is kept as its own registrable domain).
+ */
+export function normalizeDomain(url: string): NormalizedDomain | undefined {
+  const trimmed = url.trim().toLowerCase();
+  if (trimmed === '' || /\s/.test(trimmed)) return undefined;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//.test(trimmed) ? trimmed : `http://${trimmed}`;
+  let hostname: string;
+  try {
+    hostname = new URL(withScheme).hostname;
+  } catch {
+    return undefined;
+  }
+  hostname = hostname.replace(/\.$/, '').replace(/^www\d?\./, '');
+  if (!hostname.includes('.') && !hostname.includes(':')) return undefined;
+  const parsed = parse(hostname);
+  if (parsed.isIp) return { host: hostname, registrable: hostname };
+  return { host: hostname, registrable: parsed.domain ?? hostname };
+}
+
+/** Parent hosts of `host` down to its registrable domain, most specific first (host included). */
+export function hostAncestors(domain: NormalizedDomain): string[] {
+  const out = [domain.host];
+  let host = domain.host;
+  while (host !== domain.registrable && host.includes('.')) {
+    host = host.slice(host.indexOf('.') + 1);
+    out.push(host);
+    if (host.length <= domain.registrable.length) break;
+  }
+  return out;
+}

@@ -1,0 +1,271 @@
+/**
+ * The matcher: analyse the query, retrieve bounded candidates, compare features, score with the
+ * fitted model and explain each score. Holds no state beyond caches keyed by graph version.
+ */
+import { readFileSync } from 'node:fs';
+import type { EntityType } from '../kg/index.ts';
+import type { EntityStore } from '../storage/index.ts';
+import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
+import {
+  competitionFeatures,
+  logit,
+  type ModelFile,
+  sigmoid,
+  type TypeModel,
+  validateModelFile,
+} from './model.ts';
+import type { MatchProfile, OrganizationProfile, PersonProfile } from './profile.ts';
+import { KEY } from './profile.ts';
+import { type AnalyzedQuery, analyzeQuery, type MatchQuery } from './query-analysis.ts';
+import { DEFAULT_LIMITS, type RetrievalLimits, retrieveCandidates } from './retrieval.ts';
+import { Vocabulary } from './vocabulary.ts';
+
+/** Why a candidate scored what it did: per-feature values and their contributions. */
+export interface Explanation {
+  /** Compared feature values that carry evidence (non-zero), e.g. `{ nameCoverQuery: 0.93 }`. */
+  readonly features: Readonly<Record<string, number | string | boolean>>;
+  /** Contribution of each feature to the score's log-odds (they add up to the log-odds). */
+  readonly contributions: Readonly<Record<string, number>>;
+  /** One line a human can read: what matched and what did not. */
+  readonly summary: string;
+}
+
+export interface ScoredCandidate {
+  readonly ref: number;
+  readonly id: string;
+  readonly type: EntityType;
+  /** Calibrated probability in [0, 1] that this entity is the one the query describes. */
+  readonly score: number;
+  /** Probability from the compared features alone, before competition among candidates. */
+  readonly baseScore: number;
+  /** Raw candidate-retrieval score (unbounded). */
+  readonly esscore: number;
+  readonly explanation: Explanation;
+}
+
+export interface MatchOptions {
+  /** Most candidates to return (after scoring), default 10. */
+  readonly limit?: number;
+}
+
+export interface Matcher {
+  /** Candidates sorted by `score` descending, at most `limit`; empty when nothing is plausible. */
+  match(query: MatchQuery, options?: MatchOptions): ScoredCandidate[];
+  /** The default `threshold` for a hit (documented; favours recall). */
+  readonly defaultThreshold: number;
+}
+
+/** The store methods the matcher reads. */
+export type CandidateSource = Pick<
+  EntityStore,
+  'refsForKeys' | 'profiles' | 'termCounts' | 'counts' | 'version'
+>;
+
+export interface MatcherOptions {
+  /** The model to score with; default: the committed `model.json`. */
+  readonly model?: ModelFile;
+  readonly limits?: RetrievalLimits;
+}
+
+/** A candidate with its profile, before scoring. */
+export interface ProfiledCandidate {
+  readonly ref: number;
+  readonly id: string;
+  readonly type: EntityType;
+  readonly esscore: number;
+  readonly profile: MatchProfile;
+}
+
+let defaultModel: ModelFile | undefined;
+
+/** The committed model file (`src/match/model.json`), read once. */
+export function loadDefaultModel(): ModelFile {
+  defaultModel ??= validateModelFile(
+    JSON.parse(readFileSync(new URL('./model.json', import.meta.url), 'utf8')),
+  );
+  return defaultModel;
+}
+
+/** Per-graph-version caches of one source: vocabularies per type. */
+export class MatchContext {
+  readonly #source: CandidateSource;
+  #version: string | undefined;
+  #vocabularies = new Map<EntityType, Vocabulary>();
+
+  constructor(source: CandidateSource) {
+    this.#source = source;
+  }
+
+  /** The vocabulary of `type`'s name tokens for the current graph version (rebuilt after writes). */
+  vocabulary(type: EntityType): Vocabulary {
+    const version = this.#source.version();
+    if (version !== this.#version) {
+      this.#version = version;
+      this.#vocabularies = new Map();
+    }
+    let vocabulary = this.#vocabularies.get(type);
+    if (!vocabulary) {
+      const counts = this.#source.counts();
+      vocabulary = new Vocabulary(
+        this.#source.termCounts(type === 'Person' ? KEY.personToken : KEY.orgToken),
+        type === 'Person' ? counts.persons : counts.organizations,
+      );
+      this.#vocabularies.set(type, vocabulary);
+    }
+    return vocabulary;
+  }
+}
+
+/** Retrieves the candidates of `query`'s type with their profiles, best `esscore` first. */
+export function collectCandidates(
+  query: AnalyzedQuery,
+  source: CandidateSource,
+  vocabulary: Vocabulary,
+  limits: RetrievalLimits = DEFAULT_LIMITS,
+  accept: (ref: number) => boolean = () => true,
+): ProfiledCandidate[] {
+  const retrieved = retrieveCandidates(query, source, vocabulary, limits).filter((c) => accept(c.ref));
+  if (retrieved.length === 0) return [];
+  const esscores = new Map(retrieved.map((c) => [c.ref, c.esscore]));
+  const out: ProfiledCandidate[] = [];
+  for (const row of source.profiles(retrieved.map((c) => c.ref))) {
+    if (row.type !== query.type) continue;
+    out.push({
+      ref: row.ref,
+      id: row.id,
+      type: row.type,
+      esscore: esscores.get(row.ref) ?? 0,
+      profile: row.profile as MatchProfile,
+    });
+  }
+  return out;
+}
+
+/** Compared features of a candidate (by the query's type). */
+export function candidateFeatures(
+  query: AnalyzedQuery,
+  profile: MatchProfile,
+  vocabulary: Vocabulary,
+): FeatureVector {
+  return profile.k === 'P'
+    ? personFeatures(query, profile as PersonProfile, vocabulary)
+    : organizationFeatures(query, profile as OrganizationProfile, vocabulary);
+}
+
+const FEATURE_LABELS: Readonly<Record<string, string>> = {
+  nameCoverQuery: 'name',
+  nameCoverCandidate: 'name',
+  nameBoth: 'name',
+  nameKeyEqual: 'same name',
+  nameJaroWinkler: 'name spelling',
+  nameMissedQuery: 'query words missing from the name',
+  nameMissedCandidate: 'name words missing from the query',
+  acronymMatch: 'acronym',
+  urlHostMatch: 'host',
+  urlDomainMatch: 'domain',
+  urlConflict: 'different domain',
+  emailExact: 'e-mail',
+  emailDomainMatch: 'e-mail domain',
+  emailLocalSimilarity: 'e-mail name',
+  emailConflict: 'different e-mail',
+  countryMatch: 'country',
+  countryConflict: 'different country',
+  regionMatch: 'region',
+  locationTokensMatch: 'place',
+  locationCover: 'place',
+  locationConflict: 'different place',
+  postcodeMatch: 'postcode',
+  firstNameSimilarity: 'given name',
+  lastNameSimilarity: 'surname',
+  titleSimilarity: 'title',
+  titleConflict: 'different title',
+  employerSimilarity: 'employer',
+  phoneMatch: 'phone',
+  ipMatch: 'IP range',
+  rivalGap: 'lead over other candidates',
+  nearRivals: 'similar candidates',
+};
+
+function summarize(contributions: Record<string, number>, score: number): string {
+  const byLabel = new Map<string, number>();
+  for (const [name, value] of Object.entries(contributions)) {
+    const label = FEATURE_LABELS[name];
+    if (label) byLabel.set(label, (byLabel.get(label) ?? 0) + value);
+  }
+  const ranked = [...byLabel.entries()]
+    .filter(([, v]) => Math.abs(v) >= 0.25)
+    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
+  const pros = ranked.filter(([, v]) => v > 0).map(([l]) => l);
+  const cons = ranked.filter(([, v]) => v < 0).map(([l]) => l);
+  const parts = [`score ${score.toFixed(3)}`];
+  if (pros.length) parts.push(`for: ${pros.slice(0, 4).join(', ')}`);
+  if (cons.length) parts.push(`against: ${cons.slice(0, 4).join(', ')}`);
+  return parts.join('; ');
+}
+
+/** Scores profiled candidates of one query with `model`; sorted by score descending. */
+export function scoreCandidates(
+  query: AnalyzedQuery,
+  candidates: readonly ProfiledCandidate[],
+  vocabulary: Vocabulary,
+  model: TypeModel,
+): ScoredCandidate[] {
+  const features = candidates.map((c) => candidateFeatures(query, c.profile, vocabulary));
+  const baseContributions = features.map(() => ({}) as Record<string, number>);
+  const baseLogits = features.map((f, i) => logit(model.base, f, baseContributions[i]));
+  const scored = candidates.map((candidate, i): ScoredCandidate => {
+    const competition = competitionFeatures(baseLogits, i);
+    const finalContributions: Record<string, number> = {};
+    const finalLogit = logit(model.final, competition, finalContributions);
+    // Spread the final model's weight on the base log-odds over the base features, so that all
+    // contributions (plus the two biases) add up to the final log-odds.
+    const scale = model.final.weights.baseLogit ?? 0;
+    const contributions: Record<string, number> = { bias: model.final.bias + scale * model.base.bias };
+    for (const [name, value] of Object.entries(baseContributions[i])) contributions[name] = scale * value;
+    for (const name of ['rivalGap', 'nearRivals'])
+      if (finalContributions[name]) contributions[name] = finalContributions[name];
+    const evidence: Record<string, number> = {};
+    for (const [name, value] of Object.entries(features[i]))
+      if (value !== 0) evidence[name] = Math.round(value * 1000) / 1000;
+    evidence.rivalGap = Math.round(competition.rivalGap * 1000) / 1000;
+    evidence.nearRivals = Math.round(Math.expm1(competition.nearRivals));
+    const score = sigmoid(finalLogit);
+    for (const name of Object.keys(contributions))
+      contributions[name] = Math.round(contributions[name] * 1000) / 1000;
+    return {
+      ref: candidate.ref,
+      id: candidate.id,
+      type: candidate.type,
+      score,
+      baseScore: sigmoid(baseLogits[i]),
+      esscore: Math.round(candidate.esscore * 1000) / 1000,
+      explanation: { features: evidence, contributions, summary: summarize(contributions, score) },
+    };
+  });
+  return scored.sort((a, b) => b.score - a.score || b.esscore - a.esscore || a.ref - b.ref);
+}
+
+function hasEvidence(query: AnalyzedQuery): boolean {
+  return (
+    query.names.length + query.urls.length + query.emails.length + query.phones.length > 0 ||
+    query.ip !== undefined
+  );
+}
+
+/** Creates a matcher reading candidates from `source`. */
+export function createMatcher(source: CandidateSource, options: MatcherOptions = {}): Matcher {
+  const model = options.model ?? loadDefaultModel();
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const context = new MatchContext(source);
+  return {
+    defaultThreshold: model.threshold,
+    match(query, matchOptions = {}) {
+      const limit = matchOptions.limit ?? 10;
+      const analyzed = analyzeQuery(query);
+      if (!hasEvidence(analyzed)) return [];
+      const vocabulary = context.vocabulary(analyzed.type);
+      const candidates = collectCandidates(analyzed, source, vocabulary, limits);
+      return scoreCandidates(analyzed, candidates, vocabulary, model.models[analyzed.type]).slice(0, limit);
+    },
+  };
+}

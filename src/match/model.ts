@@ -1,0 +1,96 @@
+/**
+ * The scoring model: per entity type, a logistic "base" model over the compared features, then
+ * a logistic "final" model that adds competition among the candidates of the same query (gap to
+ * the best rival, number of near-equal rivals). Its output is the calibrated probability.
+ * Weights come from a fitted model file (`model.json`, written by `quarry fit`).
+ */
+import type { EntityType } from '../kg/index.ts';
+import type { FeatureVector } from './features.ts';
+
+/** A logistic model: log-odds = bias + Σ weight·feature. */
+export interface LogisticModel {
+  readonly bias: number;
+  readonly weights: Readonly<Record<string, number>>;
+}
+
+export interface TypeModel {
+  readonly base: LogisticModel;
+  readonly final: LogisticModel;
+}
+
+/** The model file's shape. */
+export interface ModelFile {
+  readonly format: 1;
+  /** Default `threshold` (F2-optimal on the fitting run's validation split). */
+  readonly threshold: number;
+  readonly models: Readonly<Record<EntityType, TypeModel>>;
+  /** How the weights were fitted: command, seed, input hashes, validation metrics. */
+  readonly provenance: Readonly<Record<string, unknown>>;
+}
+
+/** Names of the competition features the final model reads. */
+export const FINAL_FEATURES = Object.freeze(['baseLogit', 'rivalGap', 'nearRivals'] as const);
+
+/** Largest magnitude of a log-odds gap fed to the final model. */
+const GAP_CLAMP = 8;
+
+export function sigmoid(x: number): number {
+  return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
+}
+
+/** log-odds of `model` for `features`, with each feature's contribution when `into` is given. */
+export function logit(model: LogisticModel, features: FeatureVector, into?: Record<string, number>): number {
+  let sum = model.bias;
+  for (const [name, weight] of Object.entries(model.weights)) {
+    const value = features[name] ?? 0;
+    if (value === 0) continue;
+    const contribution = weight * value;
+    sum += contribution;
+    if (into) into[name] = contribution;
+  }
+  return sum;
+}
+
+/**
+ * Competition features of candidate `i` given the base log-odds of all candidates of a query:
+ * its own base log-odds, its gap to the best other candidate (clamped to ±8; +8 when alone) and
+ * `ln(1 + number of others within 1 log-odds unit below or above it)`.
+ */
+export function competitionFeatures(baseLogits: readonly number[], i: number): FeatureVector {
+  const own = baseLogits[i];
+  let bestOther = Number.NEGATIVE_INFINITY;
+  let near = 0;
+  for (let j = 0; j < baseLogits.length; j++) {
+    if (j === i) continue;
+    if (baseLogits[j] > bestOther) bestOther = baseLogits[j];
+    if (baseLogits[j] >= own - 1) near++;
+  }
+  const gap =
+    bestOther === Number.NEGATIVE_INFINITY
+      ? GAP_CLAMP
+      : Math.max(-GAP_CLAMP, Math.min(GAP_CLAMP, own - bestOther));
+  return { baseLogit: own, rivalGap: gap, nearRivals: Math.log1p(near) };
+}
+
+/** Checks the shape of a parsed model file; throws a TypeError naming what is wrong. */
+export function validateModelFile(value: unknown): ModelFile {
+  const file = value as ModelFile;
+  if (file?.format !== 1) throw new TypeError('model file: format must be 1');
+  if (typeof file.threshold !== 'number' || file.threshold < 0 || file.threshold > 1) {
+    throw new TypeError('model file: threshold must be a number in [0, 1]');
+  }
+  for (const type of ['Organization', 'Person'] as const) {
+    const model = file.models?.[type];
+    for (const stage of ['base', 'final'] as const) {
+      const m = model?.[stage];
+      if (!m || typeof m.bias !== 'number' || typeof m.weights !== 'object') {
+        throw new TypeError(`model file: models.${type}.${stage} must have a numeric bias and weights`);
+      }
+      for (const [name, w] of Object.entries(m.weights)) {
+        if (!Number.isFinite(w))
+          throw new TypeError(`model file: weight ${type}.${stage}.${name} is not finite`);
+      }
+    }
+  }
+  return file;
+}

@@ -1,0 +1,149 @@
+/**
+ * Candidate retrieval: exact keys (host, domain, e-mail, phone, IP bucket, whole-name key,
+ * acronym) and name tokens weighted by IDF, rarest first, skipping the postings of tokens too
+ * frequent to discriminate. Typo tolerance: a query token absent from the vocabulary is looked
+ * up through its one-edit neighbours. The candidate set is bounded whatever the graph size.
+ */
+import type { EntityStore } from '../storage/index.ts';
+import { ipKeysForAddress } from './ip.ts';
+import { KEY } from './profile.ts';
+import type { AnalyzedQuery } from './query-analysis.ts';
+import type { Vocabulary } from './vocabulary.ts';
+
+/** Tuning of retrieval (sizes, not weights of the model). */
+export interface RetrievalLimits {
+  /** A token's postings are read only when at most this many entities carry it. */
+  readonly maxPostings: number;
+  /** Total postings read for name tokens per query. */
+  readonly postingBudget: number;
+  /** Candidates kept (best `esscore` first) for scoring. */
+  readonly maxCandidates: number;
+}
+
+export const DEFAULT_LIMITS: RetrievalLimits = Object.freeze({
+  maxPostings: 3000,
+  postingBudget: 8000,
+  maxCandidates: 40,
+});
+
+/** A retrieved candidate: its ref and its raw retrieval score. */
+export interface RetrievedCandidate {
+  readonly ref: number;
+  readonly esscore: number;
+}
+
+interface Lookup {
+  readonly key: string;
+  readonly weight: number;
+  readonly limit: number;
+  /** Tokens: one query token may be looked up through several keys; it counts once. */
+  readonly group: string;
+}
+
+// Exact-key weights in esscore units (an IDF-weighted token is worth ln(N/df), ≈ 3–10).
+const EXACT_WEIGHT = {
+  host: 14,
+  domain: 8,
+  email: 14,
+  emailLocal: 5,
+  emailDomain: 3,
+  phone: 12,
+  ip: 4,
+  name: 6,
+  acronym: 5,
+};
+const EXACT_LIMIT = 100;
+
+/** Finds the candidates for `query` (every type; the matcher filters by type). */
+export function retrieveCandidates(
+  query: AnalyzedQuery,
+  source: Pick<EntityStore, 'refsForKeys'>,
+  vocabulary: Vocabulary,
+  limits: RetrievalLimits = DEFAULT_LIMITS,
+): RetrievedCandidate[] {
+  const isPerson = query.type === 'Person';
+  const lookups: Lookup[] = [];
+  const exact = (key: string, weight: number, limit = EXACT_LIMIT) =>
+    lookups.push({ key, weight, limit, group: key });
+  for (const url of query.urls) {
+    for (const host of url.hosts) exact(KEY.host + host, EXACT_WEIGHT.host);
+    exact(KEY.domain + url.domain, EXACT_WEIGHT.domain);
+  }
+  for (const email of query.emails) {
+    exact(KEY.email + email.address, EXACT_WEIGHT.email);
+    if (isPerson && email.local.length >= 3) exact(KEY.emailLocal + email.local, EXACT_WEIGHT.emailLocal);
+    if (!email.freeMail) {
+      exact(KEY.emailDomain + email.registrable, EXACT_WEIGHT.emailDomain);
+      if (!isPerson) exact(KEY.domain + email.registrable, EXACT_WEIGHT.domain);
+    }
+  }
+  for (const phone of query.phones) exact(KEY.phone + phone, EXACT_WEIGHT.phone);
+  if (query.ip) for (const key of ipKeysForAddress(query.ip)) exact(KEY.ip + key, EXACT_WEIGHT.ip);
+
+  const tokenPrefix = isPerson ? KEY.personToken : KEY.orgToken;
+  const tokens: { token: string; df: number; weight: number; group: string }[] = [];
+  for (const name of query.names) {
+    if (name.key) exact((isPerson ? KEY.personName : KEY.orgName) + name.key, EXACT_WEIGHT.name, 200);
+    if (name.acronym) exact(KEY.acronym + name.acronym, EXACT_WEIGHT.acronym, 500);
+    for (const token of name.tokens) {
+      const df = vocabulary.count(token);
+      if (df > 0) tokens.push({ token, df, weight: vocabulary.idf(token), group: token });
+      if (df <= 2) {
+        // Unknown or very rare: maybe a typo of a known token.
+        for (const neighbour of vocabulary.neighbours(token)) {
+          const n = vocabulary.count(neighbour);
+          tokens.push({ token: neighbour, df: n, weight: 0.8 * vocabulary.idf(neighbour), group: token });
+        }
+      }
+    }
+  }
+  tokens.sort((a, b) => a.df - b.df);
+  let budget = limits.postingBudget;
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (seen.has(t.token)) continue;
+    seen.add(t.token);
+    if (t.df > limits.maxPostings || t.df > budget) continue;
+    budget -= t.df;
+    lookups.push({ key: tokenPrefix + t.token, weight: t.weight, limit: limits.maxPostings, group: t.group });
+  }
+  // Every token too frequent (e.g. "National University"): fall back to the rarest one, capped.
+  if (!lookups.some((l) => l.key.startsWith(tokenPrefix)) && tokens.length > 0 && lookups.length === 0) {
+    const rarest = tokens[0];
+    lookups.push({
+      key: tokenPrefix + rarest.token,
+      weight: rarest.weight,
+      limit: limits.maxPostings,
+      group: rarest.group,
+    });
+  }
+  if (lookups.length === 0) return [];
+
+  const postings = source.refsForKeys(
+    lookups.map((l) => l.key),
+    limits.maxPostings,
+  );
+  // Per candidate: the best weight per group, summed.
+  const scores = new Map<number, Map<string, number>>();
+  for (const lookup of lookups) {
+    const refs = postings.get(lookup.key) ?? [];
+    const n = Math.min(refs.length, lookup.limit);
+    for (let i = 0; i < n; i++) {
+      const ref = refs[i];
+      let groups = scores.get(ref);
+      if (!groups) {
+        groups = new Map();
+        scores.set(ref, groups);
+      }
+      if ((groups.get(lookup.group) ?? 0) < lookup.weight) groups.set(lookup.group, lookup.weight);
+    }
+  }
+  const out: RetrievedCandidate[] = [];
+  for (const [ref, groups] of scores) {
+    let esscore = 0;
+    for (const weight of groups.values()) esscore += weight;
+    out.push({ ref, esscore });
+  }
+  out.sort((a, b) => b.esscore - a.esscore || a.ref - b.ref);
+  return out.slice(0, limits.maxCandidates);
+}

@@ -1,0 +1,57 @@
+/**
+ * The name-token vocabulary of one entity type: document frequencies for IDF weights, and
+ * typo tolerance (a query token missing from the vocabulary is replaced by the vocabulary
+ * tokens one edit away).
+ */
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+export class Vocabulary {
+  readonly #counts: ReadonlyMap<string, number>;
+  /** Number of entities the frequencies are out of. */
+  readonly size: number;
+  /** IDF of a token nobody carries: the largest possible weight. */
+  readonly maxIdf: number;
+
+  constructor(counts: ReadonlyMap<string, number>, entities: number) {
+    this.#counts = counts;
+    this.size = Math.max(1, entities);
+    this.maxIdf = Math.log(this.size + 1);
+  }
+
+  /** Entities carrying `token` (0 when unknown). */
+  count(token: string): number {
+    return this.#counts.get(token) ?? 0;
+  }
+
+  /** Inverse document frequency, `ln((N + 1) / (df + 1))`, at least 0.05. */
+  idf(token: string): number {
+    return Math.max(0.05, Math.log((this.size + 1) / (this.count(token) + 1)));
+  }
+
+  /**
+   * Vocabulary tokens one edit (insert, delete, substitute, transpose) from `token`, most
+   * frequent first, at most `limit`. Only for tokens of 4+ characters: shorter ones have too
+   * many neighbours to be a reliable correction.
+   */
+  neighbours(token: string, limit = 4): string[] {
+    if (token.length < 4) return [];
+    const found = new Map<string, number>();
+    const consider = (candidate: string) => {
+      if (candidate === token || found.has(candidate)) return;
+      const n = this.#counts.get(candidate);
+      if (n !== undefined) found.set(candidate, n);
+    };
+    for (let i = 0; i < token.length; i++) {
+      consider(token.slice(0, i) + token.slice(i + 1));
+      if (i + 1 < token.length) consider(token.slice(0, i) + token[i + 1] + token[i] + token.slice(i + 2));
+      for (const ch of ALPHABET) consider(token.slice(0, i) + ch + token.slice(i + 1));
+    }
+    for (let i = 0; i <= token.length; i++)
+      for (const ch of ALPHABET) consider(token.slice(0, i) + ch + token.slice(i));
+    return [...found.entries()]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, limit)
+      .map(([candidate]) => candidate);
+  }
+}
