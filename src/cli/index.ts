@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerEval } from './eval.ts';
+import { registerFit } from './fit.ts';
 import { registerServe } from './serve.ts';
 import { registerToken } from './token.ts';
 
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
   registerServe(program);
   registerToken(program);
   registerEval(program);
+  registerFit(program);
   return program;
 }
 

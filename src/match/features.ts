@@ -51,6 +51,7 @@ export const PERSON_FEATURES = Object.freeze([
   'hasEmail',
   'emailExact',
   'emailLocalSimilarity',
+  'emailSimilarity',
   'emailDomainMatch',
   'emailConflict',
   'hasLocation',
@@ -281,9 +282,11 @@ export function personFeatures(
     f.hasEmail = 1;
     const emails = profile.e ?? [];
     let bestLocal = 0;
+    let bestAddress = 0;
     for (const e of query.emails) {
       for (const address of emails) {
         if (address === e.address) f.emailExact = 1;
+        bestAddress = Math.max(bestAddress, jaroWinkler(e.address, address));
         const at = address.lastIndexOf('@');
         const local = address.slice(0, at);
         const domain = address.slice(at + 1);
@@ -292,7 +295,8 @@ export function personFeatures(
       }
     }
     f.emailLocalSimilarity = bestLocal;
-    if (emails.length > 0 && !f.emailExact && bestLocal < 0.85 && !f.emailDomainMatch) f.emailConflict = 1;
+    f.emailSimilarity = bestAddress;
+    if (emails.length > 0 && !f.emailExact && bestAddress < 0.85) f.emailConflict = 1;
   }
   if (query.location) {
     f.hasLocation = 1;
