@@ -86,31 +86,52 @@ export function loadDefaultModel(): ModelFile {
   return defaultModel;
 }
 
-/** Per-graph-version caches of one source: vocabularies per type. */
+/** The term vocabularies retrieval and features weigh tokens by. */
+export interface Vocabularies {
+  /** Name tokens of the query's type. */
+  readonly names: Vocabulary;
+  /** Person place tokens (cities, addresses, postcodes). */
+  readonly places: Vocabulary;
+  /** Person e-mail tokens. */
+  readonly emails: Vocabulary;
+}
+
+/** Per-graph-version caches of one source: vocabularies per key prefix. */
 export class MatchContext {
   readonly #source: CandidateSource;
   #version: string | undefined;
-  #vocabularies = new Map<EntityType, Vocabulary>();
+  #vocabularies = new Map<string, Vocabulary>();
 
   constructor(source: CandidateSource) {
     this.#source = source;
   }
 
-  /** The vocabulary of `type`'s name tokens for the current graph version (rebuilt after writes). */
-  vocabulary(type: EntityType): Vocabulary {
+  /** The vocabularies for `type` at the current graph version (rebuilt after writes). */
+  vocabularies(type: EntityType): Vocabularies {
     const version = this.#source.version();
     if (version !== this.#version) {
       this.#version = version;
       this.#vocabularies = new Map();
     }
-    let vocabulary = this.#vocabularies.get(type);
+    const person = type === 'Person';
+    return {
+      names: this.#vocabulary(person ? KEY.personToken : KEY.orgToken, type),
+      places: this.#vocabulary(KEY.personPlace, 'Person'),
+      emails: this.#vocabulary(KEY.emailToken, 'Person'),
+    };
+  }
+
+  /** The name vocabulary of `type` (shorthand). */
+  vocabulary(type: EntityType): Vocabulary {
+    return this.vocabularies(type).names;
+  }
+
+  #vocabulary(prefix: string, type: EntityType): Vocabulary {
+    let vocabulary = this.#vocabularies.get(prefix);
     if (!vocabulary) {
       const counts = this.#source.counts();
-      vocabulary = new Vocabulary(
-        this.#source.termCounts(type === 'Person' ? KEY.personToken : KEY.orgToken),
-        type === 'Person' ? counts.persons : counts.organizations,
-      );
-      this.#vocabularies.set(type, vocabulary);
+      vocabulary = new Vocabulary(this.#source.termCounts(prefix), type === 'Person' ? counts.persons : counts.organizations);
+      this.#vocabularies.set(prefix, vocabulary);
     }
     return vocabulary;
   }
@@ -120,7 +141,7 @@ export class MatchContext {
 export function collectCandidates(
   query: AnalyzedQuery,
   source: CandidateSource,
-  vocabulary: Vocabulary,
+  vocabulary: Vocabularies,
   limits: RetrievalLimits = DEFAULT_LIMITS,
   accept: (ref: number) => boolean = () => true,
 ): ProfiledCandidate[] {
@@ -182,8 +203,8 @@ const FEATURE_LABELS: Readonly<Record<string, string>> = {
   employerSimilarity: 'employer',
   phoneMatch: 'phone',
   ipMatch: 'IP range',
-  rivalGap: 'lead over other candidates',
-  nearRivals: 'similar candidates',
+  bestRival: 'a close rival',
+  rivalMass: 'similar candidates',
 };
 
 function summarize(contributions: Record<string, number>, score: number): string {
@@ -227,8 +248,8 @@ export function scoreCandidates(
     const evidence: Record<string, number> = {};
     for (const [name, value] of Object.entries(features[i]))
       if (value !== 0) evidence[name] = Math.round(value * 1000) / 1000;
-    evidence.rivalGap = Math.round(competition.rivalGap * 1000) / 1000;
-    evidence.nearRivals = Math.round(Math.expm1(competition.nearRivals));
+    evidence.bestRival = Math.round(competition.bestRival * 1000) / 1000;
+    evidence.rivalMass = Math.round(competition.rivalMass * 1000) / 1000;
     const score = sigmoid(finalLogit);
     for (const name of Object.keys(contributions))
       contributions[name] = Math.round(contributions[name] * 1000) / 1000;
@@ -263,9 +284,9 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
       const limit = matchOptions.limit ?? 10;
       const analyzed = analyzeQuery(query);
       if (!hasEvidence(analyzed)) return [];
-      const vocabulary = context.vocabulary(analyzed.type);
-      const candidates = collectCandidates(analyzed, source, vocabulary, limits);
-      return scoreCandidates(analyzed, candidates, vocabulary, model.models[analyzed.type]).slice(0, limit);
+      const vocabularies = context.vocabularies(analyzed.type);
+      const candidates = collectCandidates(analyzed, source, vocabularies, limits);
+      return scoreCandidates(analyzed, candidates, vocabularies.names, model.models[analyzed.type]).slice(0, limit);
     },
   };
 }

@@ -29,10 +29,7 @@ export interface ModelFile {
 }
 
 /** Names of the competition features the final model reads. */
-export const FINAL_FEATURES = Object.freeze(['baseLogit', 'rivalGap', 'nearRivals'] as const);
-
-/** Largest magnitude of a log-odds gap fed to the final model. */
-const GAP_CLAMP = 8;
+export const FINAL_FEATURES = Object.freeze(['baseLogit', 'bestRival', 'rivalMass'] as const);
 
 export function sigmoid(x: number): number {
   return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
@@ -53,23 +50,20 @@ export function logit(model: LogisticModel, features: FeatureVector, into?: Reco
 
 /**
  * Competition features of candidate `i` given the base log-odds of all candidates of a query:
- * its own base log-odds, its gap to the best other candidate (clamped to ±8; +8 when alone) and
- * `ln(1 + number of others within 1 log-odds unit below or above it)`.
+ * its own base log-odds, the base probability of the best other candidate (`bestRival`, 0 when
+ * alone) and the sum of the others' base probabilities (`rivalMass`, capped at 3): a query that
+ * fits several entities about equally says less about each of them.
  */
 export function competitionFeatures(baseLogits: readonly number[], i: number): FeatureVector {
-  const own = baseLogits[i];
-  let bestOther = Number.NEGATIVE_INFINITY;
-  let near = 0;
+  let bestRival = 0;
+  let rivalMass = 0;
   for (let j = 0; j < baseLogits.length; j++) {
     if (j === i) continue;
-    if (baseLogits[j] > bestOther) bestOther = baseLogits[j];
-    if (baseLogits[j] >= own - 1) near++;
+    const p = sigmoid(baseLogits[j]);
+    if (p > bestRival) bestRival = p;
+    rivalMass += p;
   }
-  const gap =
-    bestOther === Number.NEGATIVE_INFINITY
-      ? GAP_CLAMP
-      : Math.max(-GAP_CLAMP, Math.min(GAP_CLAMP, own - bestOther));
-  return { baseLogit: own, rivalGap: gap, nearRivals: Math.log1p(near) };
+  return { baseLogit: baseLogits[i], bestRival, rivalMass: Math.min(3, rivalMass) };
 }
 
 /** Checks the shape of a parsed model file; throws a TypeError naming what is wrong. */

@@ -30,6 +30,8 @@ export const KEY = Object.freeze({
   orgName: 'on:',
   personName: 'pn:',
   acronym: 'oa:',
+  personPlace: 'pl:',
+  emailToken: 'et:',
   host: 'h:',
   domain: 'd:',
   email: 'e:',
@@ -170,12 +172,29 @@ function contactFacts(
   return { emails: [...emails], phones: [...phones] };
 }
 
+// Words of addresses that are in almost every address: no retrieval value.
+const PLACE_NOISE: ReadonlySet<string> = new Set(['street', 'st', 'road', 'rd', 'avenue', 'ave', 'place', 'pl', 'crescent', 'cres', 'drive', 'dr', 'court', 'ct', 'lane', 'close', 'way', 'circuit', 'parade', 'terrace', 'the', 'of', 'and', 'north', 'south', 'east', 'west', 'upon', 'on', 'city']);
+
+/** Place tokens a person is found by: city and address words and postcodes, not street numbers. */
+export function placeTokens(tokens: readonly string[]): string[] {
+  return tokens.filter((t) => !PLACE_NOISE.has(t) && (/^\d{4,6}$/.test(t) || (t.length >= 3 && !/^\d/.test(t))));
+}
+
+// Top-level labels of e-mail domains: in every address, no retrieval value.
+const EMAIL_NOISE: ReadonlySet<string> = new Set(['com', 'org', 'net', 'biz', 'info', 'edu', 'gov', 'co', 'uk', 'mail', 'email', 'www']);
+
+/** Word-like runs of an e-mail address (local part and domain labels), for typo-tolerant lookup. */
+export function emailTokens(address: string): string[] {
+  return [...new Set(address.split(/[^a-z]+/).filter((t) => t.length >= 3 && !EMAIL_NOISE.has(t)))];
+}
+
 function addEmailKeys(keys: Set<string>, emails: readonly string[], withLocal: boolean): void {
   for (const address of emails) {
     const email = normalizeEmail(address);
     if (!email) continue;
     keys.add(KEY.email + email.address);
     if (withLocal && email.local.length >= 3) keys.add(KEY.emailLocal + email.local);
+    if (withLocal) for (const token of emailTokens(email.address)) keys.add(KEY.emailToken + token);
     if (!email.freeMail) keys.add(KEY.emailDomain + email.registrable);
   }
 }
@@ -262,6 +281,9 @@ function indexPerson(entity: Entity): EntityIndex {
   for (const education of Array.isArray(entity.educations) ? entity.educations : []) {
     const school = linkedName(education?.institution);
     if (school) schools.push(normalizeOrganizationName(school).tokens.join(' '));
+  }
+  for (const token of placeTokens([...place.cities.flatMap((c) => c.split(' ')), ...place.address])) {
+    keys.add(KEY.personPlace + token);
   }
   const year = birthYear(entity);
   const profile: PersonProfile = {

@@ -1,12 +1,14 @@
 /**
  * Candidate retrieval: exact keys (host, domain, e-mail, phone, IP bucket, whole-name key,
- * acronym) and name tokens weighted by IDF, rarest first, skipping the postings of tokens too
- * frequent to discriminate. Typo tolerance: a query token absent from the vocabulary is looked
- * up through its one-edit neighbours. The candidate set is bounded whatever the graph size.
+ * acronym) and tokens (names; for persons also places and e-mail words) weighted by IDF,
+ * rarest first, skipping the postings of tokens too frequent to discriminate. Typo tolerance
+ * on both sides: every query token is also looked up through its vocabulary neighbours (one
+ * edit; two for long unknown tokens). The candidate set is bounded whatever the graph size.
  */
 import type { EntityStore } from '../storage/index.ts';
 import { ipKeysForAddress } from './ip.ts';
-import { KEY } from './profile.ts';
+import type { Vocabularies } from './matcher.ts';
+import { emailTokens, KEY, placeTokens } from './profile.ts';
 import type { AnalyzedQuery } from './query-analysis.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
@@ -14,7 +16,7 @@ import type { Vocabulary } from './vocabulary.ts';
 export interface RetrievalLimits {
   /** A token's postings are read only when at most this many entities carry it. */
   readonly maxPostings: number;
-  /** Total postings read for name tokens per query. */
+  /** Total postings read for tokens per query. */
   readonly postingBudget: number;
   /** Candidates kept (best `esscore` first) for scoring. */
   readonly maxCandidates: number;
@@ -36,39 +38,60 @@ interface Lookup {
   readonly key: string;
   readonly weight: number;
   readonly limit: number;
-  /** Tokens: one query token may be looked up through several keys; it counts once. */
+  /** One query token may be looked up through several keys (neighbours); it counts once. */
+  readonly group: string;
+}
+
+interface TokenLookup {
+  readonly key: string;
+  readonly df: number;
+  readonly weight: number;
   readonly group: string;
 }
 
 // Exact-key weights in esscore units (an IDF-weighted token is worth ln(N/df), ≈ 3–10).
-const EXACT_WEIGHT = {
-  host: 14,
-  domain: 8,
-  email: 14,
-  emailLocal: 5,
-  emailDomain: 3,
-  phone: 12,
-  ip: 4,
-  name: 6,
-  acronym: 5,
-};
+const EXACT_WEIGHT = { host: 14, domain: 8, email: 14, emailLocal: 5, emailDomain: 3, phone: 12, ip: 4, name: 6, acronym: 5 };
 const EXACT_LIMIT = 100;
+/** Weight of a token found through a vocabulary neighbour, relative to an exact token. */
+const NEIGHBOUR_DISCOUNT = 0.75;
+
+function tokenLookups(
+  tokens: readonly string[],
+  vocabulary: Vocabulary,
+  prefix: string,
+  scale: number,
+  group: string,
+  into: TokenLookup[],
+): void {
+  for (const token of tokens) {
+    const df = vocabulary.count(token);
+    if (df > 0) into.push({ key: prefix + token, df, weight: scale * vocabulary.idf(token), group: group + token });
+    for (const neighbour of vocabulary.neighbours(token, df > 0 ? 3 : 4)) {
+      into.push({
+        key: prefix + neighbour,
+        df: vocabulary.count(neighbour),
+        weight: scale * NEIGHBOUR_DISCOUNT * vocabulary.idf(neighbour),
+        group: group + token,
+      });
+    }
+  }
+}
 
 /** Finds the candidates for `query` (every type; the matcher filters by type). */
 export function retrieveCandidates(
   query: AnalyzedQuery,
   source: Pick<EntityStore, 'refsForKeys'>,
-  vocabulary: Vocabulary,
+  vocabularies: Vocabularies,
   limits: RetrievalLimits = DEFAULT_LIMITS,
 ): RetrievedCandidate[] {
   const isPerson = query.type === 'Person';
   const lookups: Lookup[] = [];
-  const exact = (key: string, weight: number, limit = EXACT_LIMIT) =>
-    lookups.push({ key, weight, limit, group: key });
+  const exact = (key: string, weight: number, limit = EXACT_LIMIT) => lookups.push({ key, weight, limit, group: key });
   for (const url of query.urls) {
     for (const host of url.hosts) exact(KEY.host + host, EXACT_WEIGHT.host);
     exact(KEY.domain + url.domain, EXACT_WEIGHT.domain);
   }
+  const tokens: TokenLookup[] = [];
   for (const email of query.emails) {
     exact(KEY.email + email.address, EXACT_WEIGHT.email);
     if (isPerson && email.local.length >= 3) exact(KEY.emailLocal + email.local, EXACT_WEIGHT.emailLocal);
@@ -76,46 +99,34 @@ export function retrieveCandidates(
       exact(KEY.emailDomain + email.registrable, EXACT_WEIGHT.emailDomain);
       if (!isPerson) exact(KEY.domain + email.registrable, EXACT_WEIGHT.domain);
     }
+    if (isPerson) tokenLookups(emailTokens(email.address), vocabularies.emails, KEY.emailToken, 0.6, 'e:', tokens);
   }
   for (const phone of query.phones) exact(KEY.phone + phone, EXACT_WEIGHT.phone);
   if (query.ip) for (const key of ipKeysForAddress(query.ip)) exact(KEY.ip + key, EXACT_WEIGHT.ip);
 
-  const tokenPrefix = isPerson ? KEY.personToken : KEY.orgToken;
-  const tokens: { token: string; df: number; weight: number; group: string }[] = [];
+  const namePrefix = isPerson ? KEY.personToken : KEY.orgToken;
   for (const name of query.names) {
     if (name.key) exact((isPerson ? KEY.personName : KEY.orgName) + name.key, EXACT_WEIGHT.name, 200);
     if (name.acronym) exact(KEY.acronym + name.acronym, EXACT_WEIGHT.acronym, 500);
-    for (const token of name.tokens) {
-      const df = vocabulary.count(token);
-      if (df > 0) tokens.push({ token, df, weight: vocabulary.idf(token), group: token });
-      if (df <= 2) {
-        // Unknown or very rare: maybe a typo of a known token.
-        for (const neighbour of vocabulary.neighbours(token)) {
-          const n = vocabulary.count(neighbour);
-          tokens.push({ token: neighbour, df: n, weight: 0.8 * vocabulary.idf(neighbour), group: token });
-        }
-      }
-    }
+    tokenLookups(name.tokens, vocabularies.names, namePrefix, 1, 'n:', tokens);
+  }
+  if (isPerson && query.location) {
+    tokenLookups(placeTokens(query.location.tokens), vocabularies.places, KEY.personPlace, 0.6, 'p:', tokens);
   }
   tokens.sort((a, b) => a.df - b.df);
   let budget = limits.postingBudget;
   const seen = new Set<string>();
   for (const t of tokens) {
-    if (seen.has(t.token)) continue;
-    seen.add(t.token);
+    if (seen.has(t.key)) continue;
+    seen.add(t.key);
     if (t.df > limits.maxPostings || t.df > budget) continue;
     budget -= t.df;
-    lookups.push({ key: tokenPrefix + t.token, weight: t.weight, limit: limits.maxPostings, group: t.group });
+    lookups.push({ key: t.key, weight: t.weight, limit: limits.maxPostings, group: t.group });
   }
-  // Every token too frequent (e.g. "National University"): fall back to the rarest one, capped.
-  if (!lookups.some((l) => l.key.startsWith(tokenPrefix)) && tokens.length > 0 && lookups.length === 0) {
+  // Every token too frequent (e.g. "National University") and no exact key: the rarest, capped.
+  if (lookups.length === 0 && tokens.length > 0) {
     const rarest = tokens[0];
-    lookups.push({
-      key: tokenPrefix + rarest.token,
-      weight: rarest.weight,
-      limit: limits.maxPostings,
-      group: rarest.group,
-    });
+    lookups.push({ key: rarest.key, weight: rarest.weight, limit: limits.maxPostings, group: rarest.group });
   }
   if (lookups.length === 0) return [];
 

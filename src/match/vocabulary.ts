@@ -4,10 +4,13 @@
  * tokens one edit away).
  */
 
+import { editDistance } from './similarity.ts';
+
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 export class Vocabulary {
   readonly #counts: ReadonlyMap<string, number>;
+  #byInitial: Map<string, string[]> | undefined;
   /** Number of entities the frequencies are out of. */
   readonly size: number;
   /** IDF of a token nobody carries: the largest possible weight. */
@@ -49,9 +52,26 @@ export class Vocabulary {
     }
     for (let i = 0; i <= token.length; i++)
       for (const ch of ALPHABET) consider(token.slice(0, i) + ch + token.slice(i));
+    if (found.size === 0 && token.length >= 6) this.#twoEdits(token, found);
     return [...found.entries()]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, limit)
       .map(([candidate]) => candidate);
+  }
+
+  /** Tokens two edits away, among those with the same first letter and a similar length. */
+  #twoEdits(token: string, found: Map<string, number>): void {
+    if (!this.#byInitial) {
+      this.#byInitial = new Map();
+      for (const term of this.#counts.keys()) {
+        const list = this.#byInitial.get(term[0]);
+        if (list) list.push(term);
+        else this.#byInitial.set(term[0], [term]);
+      }
+    }
+    for (const term of this.#byInitial.get(token[0]) ?? []) {
+      if (Math.abs(term.length - token.length) > 2) continue;
+      if (editDistance(token, term, 2) <= 2) found.set(term, this.#counts.get(term) ?? 0);
+    }
   }
 }

@@ -172,8 +172,9 @@ function buildExamples(
           const query = generateQuery(entity, random, byType.get(entity.type) ?? []);
           if (!query) continue;
           const analyzed = analyzeQuery(query);
-          const vocabulary: Vocabulary = context.vocabulary(entity.type);
-          const all = collectCandidates(analyzed, storage.entities, vocabulary);
+          const vocabularies = context.vocabularies(entity.type);
+          const vocabulary: Vocabulary = vocabularies.names;
+          const all = collectCandidates(analyzed, storage.entities, vocabularies);
           const heldOut = isHeldOut(entity.id);
           const ownProfile = indexEntity(entity).profile;
           const ownFits = fieldFits(
