@@ -7,7 +7,7 @@ import { canonicalGivenName, isOrganizationStopword } from '../kg/index.ts';
 import { ipInRanges } from './ip.ts';
 import type { OrganizationProfile, PersonProfile } from './profile.ts';
 import type { AnalyzedQuery, QueryName } from './query-analysis.ts';
-import { bestTokenMatches, jaroWinkler, tokenSimilarity } from './similarity.ts';
+import { bestTokenMatches, editDistance, jaroWinkler, tokenSimilarity } from './similarity.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 /** Names of the organization features, in model order. */
@@ -20,6 +20,7 @@ export const ORGANIZATION_FEATURES = Object.freeze([
   'nameMissedQuery',
   'nameMissedCandidate',
   'nameJaroWinkler',
+  'nameEvidence',
   'acronymMatch',
   'hasUrl',
   'urlHostMatch',
@@ -44,6 +45,7 @@ export const PERSON_FEATURES = Object.freeze([
   'nameKeyEqual',
   'nameMissedQuery',
   'nameMissedCandidate',
+  'nameEvidence',
   'firstNameSimilarity',
   'lastNameSimilarity',
   'nameJaroWinkler',
@@ -54,6 +56,8 @@ export const PERSON_FEATURES = Object.freeze([
   'emailSimilarity',
   'emailDomainMatch',
   'emailConflict',
+  'emailEditsNear',
+  'emailDomainConflict',
   'hasLocation',
   'locationCover',
   'locationConflict',
@@ -69,6 +73,8 @@ export const PERSON_FEATURES = Object.freeze([
 export type FeatureVector = Record<string, number>;
 
 interface NameComparison {
+  /** IDF mass of the matched query tokens, in units of the largest IDF (how rare what matched is). */
+  evidence: number;
   coverQuery: number;
   coverCandidate: number;
   missedQuery: number;
@@ -107,6 +113,7 @@ function compareTokens(
     if (matchC[i] < 0.6) missedCandidate = Math.max(missedCandidate, w / vocabulary.maxIdf);
   }
   return {
+    evidence: sq / vocabulary.maxIdf,
     coverQuery: wq > 0 ? sq / wq : 0,
     coverCandidate: wc > 0 ? sc / wc : 0,
     missedQuery,
@@ -193,6 +200,7 @@ export function organizationFeatures(
       f.nameBoth = c.coverQuery * c.coverCandidate;
       f.nameMissedQuery = c.missedQuery;
       f.nameMissedCandidate = c.missedCandidate;
+      f.nameEvidence = c.evidence;
       f.nameKeyEqual = best.query.key !== '' && best.query.key === sortedKey(c.tokens) ? 1 : 0;
       f.nameJaroWinkler = jaroWinkler(best.query.tokens.join(' '), c.tokens.join(' '));
     }
@@ -219,7 +227,7 @@ export function organizationFeatures(
     f.locationTokensMatch = loc.tokensMatch;
   }
   if (query.ip && profile.ip && ipInRanges(query.ip, profile.ip)) f.ipMatch = 1;
-  return f;
+  return expandFeatures(f);
 }
 
 function givenNameSimilarity(a: string, b: string): number {
@@ -254,6 +262,7 @@ export function personFeatures(
       f.nameBoth = c.coverQuery * c.coverCandidate;
       f.nameMissedQuery = c.missedQuery;
       f.nameMissedCandidate = c.missedCandidate;
+      f.nameEvidence = c.evidence;
       f.nameKeyEqual = best.query.key === sortedKey(c.tokens) ? 1 : 0;
       f.nameJaroWinkler = jaroWinkler(best.query.tokens.join(' '), c.tokens.join(' '));
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
@@ -283,10 +292,14 @@ export function personFeatures(
     const emails = profile.e ?? [];
     let bestLocal = 0;
     let bestAddress = 0;
+    let fewestEdits = 4;
+    let bestDomain = 0;
     for (const e of query.emails) {
       for (const address of emails) {
         if (address === e.address) f.emailExact = 1;
         bestAddress = Math.max(bestAddress, jaroWinkler(e.address, address));
+        fewestEdits = Math.min(fewestEdits, editDistance(e.address, address, 3));
+        bestDomain = Math.max(bestDomain, jaroWinkler(e.domain, address.slice(address.lastIndexOf('@') + 1)));
         const at = address.lastIndexOf('@');
         const local = address.slice(0, at);
         const domain = address.slice(at + 1);
@@ -297,6 +310,9 @@ export function personFeatures(
     f.emailLocalSimilarity = bestLocal;
     f.emailSimilarity = bestAddress;
     if (emails.length > 0 && !f.emailExact && bestAddress < 0.85) f.emailConflict = 1;
+    // Typos leave an address a few edits away; another person's address is further.
+    if (emails.length > 0 && !f.emailExact && fewestEdits <= 3) f.emailEditsNear = (4 - fewestEdits) / 3;
+    if (emails.length > 0 && bestDomain < 0.85) f.emailDomainConflict = 1;
   }
   if (query.location) {
     f.hasLocation = 1;
@@ -320,5 +336,47 @@ export function personFeatures(
     );
   }
   if (query.phones.length && profile.p?.some((p) => query.phones.includes(p))) f.phoneMatch = 1;
+  return expandFeatures(f);
+}
+
+/**
+ * Hinge transforms of similarity features (`x>0.9` = max(0, x − 0.9) / 0.1) and interactions
+ * of a strong name match with conflicting other fields, so that the logistic model can weigh
+ * "nearly equal" differently from "somewhat similar" and a namesake from the same person.
+ */
+const HINGES: readonly [string, number][] = [
+  ['nameBoth', 0.8],
+  ['nameBoth', 0.95],
+  ['nameJaroWinkler', 0.9],
+  ['nameJaroWinkler', 0.97],
+  ['firstNameSimilarity', 0.9],
+  ['lastNameSimilarity', 0.9],
+  ['emailSimilarity', 0.9],
+  ['emailSimilarity', 0.97],
+  ['locationCover', 0.8],
+  ['locationTokensMatch', 0.8],
+  ['titleSimilarity', 0.8],
+];
+
+const CONFLICTS = ['locationConflict', 'emailConflict', 'emailDomainConflict', 'titleConflict', 'countryConflict', 'urlConflict'];
+
+/** Adds the hinge and interaction features to `f` (in place) and returns it. */
+export function expandFeatures(f: FeatureVector): FeatureVector {
+  for (const [name, knot] of HINGES) {
+    const value = f[name];
+    if (value !== undefined) f[`${name}>${knot}`] = Math.max(0, value - knot) / (1 - knot);
+  }
+  const strongName = f.nameBoth !== undefined && f.nameBoth >= 0.95 ? 1 : 0;
+  for (const conflict of CONFLICTS) {
+    if (f[conflict] !== undefined) f[`strongName*${conflict}`] = strongName * f[conflict];
+  }
   return f;
+}
+
+/** Every feature name the model of `type` reads, expansions included. */
+export function modelFeatureNames(base: readonly string[]): string[] {
+  const out = [...base];
+  for (const [name, knot] of HINGES) if (base.includes(name)) out.push(`${name}>${knot}`);
+  for (const conflict of CONFLICTS) if (base.includes(conflict)) out.push(`strongName*${conflict}`);
+  return out;
 }

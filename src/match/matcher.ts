@@ -189,6 +189,9 @@ const FEATURE_LABELS: Readonly<Record<string, string>> = {
   emailDomainMatch: 'e-mail domain',
   emailLocalSimilarity: 'e-mail name',
   emailConflict: 'different e-mail',
+  emailEditsNear: 'e-mail',
+  emailDomainConflict: 'different e-mail domain',
+  nameEvidence: 'name',
   countryMatch: 'country',
   countryConflict: 'different country',
   regionMatch: 'region',
@@ -210,7 +213,7 @@ const FEATURE_LABELS: Readonly<Record<string, string>> = {
 function summarize(contributions: Record<string, number>, score: number): string {
   const byLabel = new Map<string, number>();
   for (const [name, value] of Object.entries(contributions)) {
-    const label = FEATURE_LABELS[name];
+    const label = FEATURE_LABELS[name.replace(/>.*$/, '')] ?? (name.startsWith('strongName*') ? FEATURE_LABELS[name.slice(11)] : undefined);
     if (label) byLabel.set(label, (byLabel.get(label) ?? 0) + value);
   }
   const ranked = [...byLabel.entries()]

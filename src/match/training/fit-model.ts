@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { Entity, EntityType } from '../../kg/index.ts';
 import { openSqliteStorage } from '../../storage/index.ts';
 import { bestThreshold, type EvaluationMetrics, evaluateOutcomes, type QueryOutcome } from '../evaluation.ts';
-import { type FeatureVector, ORGANIZATION_FEATURES, PERSON_FEATURES } from '../features.ts';
+import { type FeatureVector, modelFeatureNames, ORGANIZATION_FEATURES, PERSON_FEATURES } from '../features.ts';
 import { candidateFeatures, collectCandidates, MatchContext, type ProfiledCandidate } from '../matcher.ts';
 import {
   competitionFeatures,

@@ -128,13 +128,13 @@ function personName(entity: Entity, random: Random): string | undefined {
   } else {
     parts = full.split(/\s+/);
   }
-  let out = parts.map((p) => maybeTypo(p, random, 0.18)).join(' ');
+  let out = parts.map((p) => maybeTypo(p, random, 0.28)).join(' ');
   if (random.chance(0.5)) out = out.toLowerCase();
   return out.trim() || undefined;
 }
 
 function emailVariant(email: string, random: Random): string {
-  if (!random.chance(0.4)) return email;
+  if (!random.chance(0.5)) return email;
   let out = typo(email, random);
   if (random.chance(0.3)) out = typo(out, random);
   return out;
@@ -156,10 +156,10 @@ function personLocation(entity: Entity, random: Random): string | undefined {
       locality && city ? `${street}, ${locality}` : undefined,
     ].filter((f): f is string => f !== undefined);
     if (forms.length === 0) return undefined;
-    return maybeTypo(random.pick(forms), random, 0.3).toLowerCase();
+    return maybeTypo(random.pick(forms), random, 0.35).toLowerCase();
   }
   if (!city) return undefined;
-  const out = maybeTypo(city, random, 0.2);
+  const out = maybeTypo(city, random, 0.3);
   return random.chance(0.5) ? out.toLowerCase() : out;
 }
 
@@ -169,8 +169,9 @@ function personQuery(entity: Entity, random: Random, others: readonly Entity[]):
   const email = emailRaw ? emailVariant(emailRaw, random) : undefined;
   let location = personLocation(entity, random);
   // Now and then a field holds someone else's value (a real source error).
-  if (location && random.chance(0.04)) location = personLocation(random.pick(others), random) ?? location;
-  const titleRaw = entity.employments?.[0]?.title;
+  if (location && random.chance(0.06)) location = personLocation(random.pick(others), random) ?? location;
+  let titleRaw = entity.employments?.[0]?.title;
+  if (titleRaw && random.chance(0.08)) titleRaw = random.pick(others).employments?.[0]?.title ?? titleRaw;
   const title = titleRaw ? maybeTypo(titleRaw, random, 0.1) : undefined;
   const combos: (readonly ('name' | 'email' | 'loc' | 'title')[])[] = [
     ['name'],
