@@ -5,7 +5,7 @@
  */
 import { canonicalGivenName, isOrganizationStopword } from '../kg/index.ts';
 import { ipInRanges } from './ip.ts';
-import type { OrganizationProfile, PersonProfile } from './profile.ts';
+import { type OrganizationProfile, type PersonProfile, placeTokens } from './profile.ts';
 import type { AnalyzedQuery, QueryName } from './query-analysis.ts';
 import { bestTokenMatches, editDistance, jaroWinkler, tokenSimilarity } from './similarity.ts';
 import type { Vocabulary } from './vocabulary.ts';
@@ -48,6 +48,8 @@ export const PERSON_FEATURES = Object.freeze([
   'nameEvidence',
   'firstNameSimilarity',
   'lastNameSimilarity',
+  'givenNameConflict',
+  'surnameConflict',
   'nameJaroWinkler',
   'singleTokenName',
   'hasEmail',
@@ -60,6 +62,7 @@ export const PERSON_FEATURES = Object.freeze([
   'emailDomainConflict',
   'hasLocation',
   'locationCover',
+  'locationEvidence',
   'locationConflict',
   'postcodeMatch',
   'regionMatch',
@@ -243,11 +246,26 @@ function personTokens(name: string): string[] {
   return name.split(' ').map(canonicalGivenName);
 }
 
-/** Compares `query` with a person's profile. */
+/** IDF mass (in units of the largest IDF) of the query's place words found among the candidate's. */
+function placeEvidence(query: AnalyzedQuery, profile: PersonProfile, places: Vocabulary): number {
+  const words = placeTokens(query.location?.tokens ?? []);
+  if (words.length === 0) return 0;
+  const own = [...(profile.ci ?? []).flatMap((c) => c.split(' ')), ...(profile.ad ?? [])];
+  const matches = bestTokenMatches(words, own);
+  let sum = 0;
+  for (let i = 0; i < words.length; i++) sum += matches[i] * places.idf(words[i]);
+  return sum / places.maxIdf;
+}
+
+/**
+ * Compares `query` with a person's profile. `places` (the person place vocabulary) weighs
+ * place words by rarity: "London" says less than "Keynsham".
+ */
 export function personFeatures(
   query: AnalyzedQuery,
   profile: PersonProfile,
   vocabulary: Vocabulary,
+  places?: Vocabulary,
 ): FeatureVector {
   const f: FeatureVector = {};
   for (const name of PERSON_FEATURES) f[name] = 0;
@@ -285,6 +303,11 @@ export function personFeatures(
         f.firstNameSimilarity = first && q.last ? givenNameSimilarity(q.last, first) : 0;
         f.lastNameSimilarity = last ? tokenSimilarity(q.first, last) : 0;
       }
+      // Both sides have both parts, and one part differs beyond a typo: likely a namesake.
+      if (q.last && first && last) {
+        if (f.firstNameSimilarity < 0.5) f.givenNameConflict = 1;
+        if (f.lastNameSimilarity < 0.5) f.surnameConflict = 1;
+      }
     }
   }
   if (query.emails.length > 0) {
@@ -318,6 +341,7 @@ export function personFeatures(
     f.hasLocation = 1;
     const loc = locationFeatures(query, profile);
     f.locationCover = loc.cover;
+    if (places) f.locationEvidence = placeEvidence(query, profile, places);
     const hasPlaces = (profile.ci?.length ?? 0) + (profile.ad?.length ?? 0) + (profile.r?.length ?? 0) > 0;
     if (hasPlaces && loc.cover < 0.3 && !loc.regionMatch && !loc.postcode) f.locationConflict = 1;
     f.postcodeMatch = loc.postcode;
@@ -358,7 +382,15 @@ const HINGES: readonly [string, number][] = [
   ['titleSimilarity', 0.8],
 ];
 
-const CONFLICTS = ['locationConflict', 'emailConflict', 'emailDomainConflict', 'titleConflict', 'countryConflict', 'urlConflict'];
+const CONFLICTS = [
+  'locationConflict',
+  'emailConflict',
+  'emailDomainConflict',
+  'titleConflict',
+  'countryConflict',
+  'urlConflict',
+  'givenNameConflict',
+];
 
 /** Adds the hinge and interaction features to `f` (in place) and returns it. */
 export function expandFeatures(f: FeatureVector): FeatureVector {

@@ -166,11 +166,11 @@ export function collectCandidates(
 export function candidateFeatures(
   query: AnalyzedQuery,
   profile: MatchProfile,
-  vocabulary: Vocabulary,
+  vocabularies: Vocabularies,
 ): FeatureVector {
   return profile.k === 'P'
-    ? personFeatures(query, profile as PersonProfile, vocabulary)
-    : organizationFeatures(query, profile as OrganizationProfile, vocabulary);
+    ? personFeatures(query, profile as PersonProfile, vocabularies.names, vocabularies.places)
+    : organizationFeatures(query, profile as OrganizationProfile, vocabularies.names);
 }
 
 const FEATURE_LABELS: Readonly<Record<string, string>> = {
@@ -198,6 +198,9 @@ const FEATURE_LABELS: Readonly<Record<string, string>> = {
   locationTokensMatch: 'place',
   locationCover: 'place',
   locationConflict: 'different place',
+  locationEvidence: 'place',
+  givenNameConflict: 'different given name',
+  surnameConflict: 'different surname',
   postcodeMatch: 'postcode',
   firstNameSimilarity: 'given name',
   lastNameSimilarity: 'surname',
@@ -231,10 +234,10 @@ function summarize(contributions: Record<string, number>, score: number): string
 export function scoreCandidates(
   query: AnalyzedQuery,
   candidates: readonly ProfiledCandidate[],
-  vocabulary: Vocabulary,
+  vocabularies: Vocabularies,
   model: TypeModel,
 ): ScoredCandidate[] {
-  const features = candidates.map((c) => candidateFeatures(query, c.profile, vocabulary));
+  const features = candidates.map((c) => candidateFeatures(query, c.profile, vocabularies));
   const baseContributions = features.map(() => ({}) as Record<string, number>);
   const baseLogits = features.map((f, i) => logit(model.base, f, baseContributions[i]));
   const scored = candidates.map((candidate, i): ScoredCandidate => {
@@ -289,7 +292,7 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
       if (!hasEvidence(analyzed)) return [];
       const vocabularies = context.vocabularies(analyzed.type);
       const candidates = collectCandidates(analyzed, source, vocabularies, limits);
-      return scoreCandidates(analyzed, candidates, vocabularies.names, model.models[analyzed.type]).slice(0, limit);
+      return scoreCandidates(analyzed, candidates, vocabularies, model.models[analyzed.type]).slice(0, limit);
     },
   };
 }

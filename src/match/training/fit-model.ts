@@ -179,13 +179,13 @@ function buildExamples(
           const ownProfile = indexEntity(entity).profile;
           const ownFits = fieldFits(
             analyzed,
-            candidateFeatures(analyzed, ownProfile, vocabulary),
+            candidateFeatures(analyzed, ownProfile, vocabularies),
             ownProfile,
           );
           const rivals = all.filter((c) => c.id !== entity.id && (!heldOut || !heldOutRefs.has(c.ref)));
           const undecidable = rivals.some((c: ProfiledCandidate) =>
             dominates(
-              fieldFits(analyzed, candidateFeatures(analyzed, c.profile, vocabulary), c.profile),
+              fieldFits(analyzed, candidateFeatures(analyzed, c.profile, vocabularies), c.profile),
               ownFits,
               heldOut,
             ),
@@ -196,7 +196,7 @@ function buildExamples(
           }
           const candidates = all
             .filter((c) => !heldOutRefs.has(c.ref))
-            .map((c) => ({ id: c.id, features: candidateFeatures(analyzed, c.profile, vocabulary) }));
+            .map((c) => ({ id: c.id, features: candidateFeatures(analyzed, c.profile, vocabularies) }));
           examples.push({
             type: entity.type,
             validation:
