@@ -21,8 +21,11 @@ export const ORGANIZATION_FEATURES = Object.freeze([
   'nameMissedCandidate',
   'nameJaroWinkler',
   'nameEvidence',
+  'nameUnmatchedQueryWords',
+  'nameUnmatchedCandidateWords',
   'acronymMatch',
   'hasUrl',
+  'urlExactHost',
   'urlHostMatch',
   'urlDomainMatch',
   'urlConflict',
@@ -76,6 +79,9 @@ export const PERSON_FEATURES = Object.freeze([
 export type FeatureVector = Record<string, number>;
 
 interface NameComparison {
+  /** Tokens left without a match (similarity < 0.6) on each side. */
+  unmatchedQuery: number;
+  unmatchedCandidate: number;
   /** IDF mass of the matched query tokens, in units of the largest IDF (how rare what matched is). */
   evidence: number;
   coverQuery: number;
@@ -116,6 +122,8 @@ function compareTokens(
     if (matchC[i] < 0.6) missedCandidate = Math.max(missedCandidate, w / vocabulary.maxIdf);
   }
   return {
+    unmatchedQuery: matchQ.filter((m) => m < 0.6).length,
+    unmatchedCandidate: matchC.filter((m) => m < 0.6).length,
     evidence: sq / vocabulary.maxIdf,
     coverQuery: wq > 0 ? sq / wq : 0,
     coverCandidate: wc > 0 ? sc / wc : 0,
@@ -204,6 +212,8 @@ export function organizationFeatures(
       f.nameMissedQuery = c.missedQuery;
       f.nameMissedCandidate = c.missedCandidate;
       f.nameEvidence = c.evidence;
+      f.nameUnmatchedQueryWords = Math.min(3, c.unmatchedQuery);
+      f.nameUnmatchedCandidateWords = Math.min(3, c.unmatchedCandidate);
       f.nameKeyEqual = best.query.key !== '' && best.query.key === sortedKey(c.tokens) ? 1 : 0;
       f.nameJaroWinkler = jaroWinkler(best.query.tokens.join(' '), c.tokens.join(' '));
     }
@@ -215,6 +225,8 @@ export function organizationFeatures(
     const hosts = profile.h ?? [];
     const domains = profile.d ?? [];
     if (query.urls.some((u) => u.hosts.some((h) => hosts.includes(h)))) f.urlHostMatch = 1;
+    // The query's own host, not a parent of it: a subdomain owned by another entry wins.
+    if (query.urls.some((u) => hosts.includes(u.hosts[0]))) f.urlExactHost = 1;
     if (query.urls.some((u) => domains.includes(u.domain))) f.urlDomainMatch = 1;
     if (hosts.length > 0 && !f.urlHostMatch && !f.urlDomainMatch) f.urlConflict = 1;
   }

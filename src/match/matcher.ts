@@ -130,7 +130,10 @@ export class MatchContext {
     let vocabulary = this.#vocabularies.get(prefix);
     if (!vocabulary) {
       const counts = this.#source.counts();
-      vocabulary = new Vocabulary(this.#source.termCounts(prefix), type === 'Person' ? counts.persons : counts.organizations);
+      vocabulary = new Vocabulary(
+        this.#source.termCounts(prefix),
+        type === 'Person' ? counts.persons : counts.organizations,
+      );
       this.#vocabularies.set(prefix, vocabulary);
     }
     return vocabulary;
@@ -183,6 +186,9 @@ const FEATURE_LABELS: Readonly<Record<string, string>> = {
   nameMissedCandidate: 'name words missing from the query',
   acronymMatch: 'acronym',
   urlHostMatch: 'host',
+  urlExactHost: 'host',
+  nameUnmatchedQueryWords: 'query words missing from the name',
+  nameUnmatchedCandidateWords: 'name words missing from the query',
   urlDomainMatch: 'domain',
   urlConflict: 'different domain',
   emailExact: 'e-mail',
@@ -216,7 +222,9 @@ const FEATURE_LABELS: Readonly<Record<string, string>> = {
 function summarize(contributions: Record<string, number>, score: number): string {
   const byLabel = new Map<string, number>();
   for (const [name, value] of Object.entries(contributions)) {
-    const label = FEATURE_LABELS[name.replace(/>.*$/, '')] ?? (name.startsWith('strongName*') ? FEATURE_LABELS[name.slice(11)] : undefined);
+    const label =
+      FEATURE_LABELS[name.replace(/>.*$/, '')] ??
+      (name.startsWith('strongName*') ? FEATURE_LABELS[name.slice(11)] : undefined);
     if (label) byLabel.set(label, (byLabel.get(label) ?? 0) + value);
   }
   const ranked = [...byLabel.entries()]

@@ -173,15 +173,61 @@ function contactFacts(
 }
 
 // Words of addresses that are in almost every address: no retrieval value.
-const PLACE_NOISE: ReadonlySet<string> = new Set(['street', 'st', 'road', 'rd', 'avenue', 'ave', 'place', 'pl', 'crescent', 'cres', 'drive', 'dr', 'court', 'ct', 'lane', 'close', 'way', 'circuit', 'parade', 'terrace', 'the', 'of', 'and', 'north', 'south', 'east', 'west', 'upon', 'on', 'city']);
+const PLACE_NOISE: ReadonlySet<string> = new Set([
+  'street',
+  'st',
+  'road',
+  'rd',
+  'avenue',
+  'ave',
+  'place',
+  'pl',
+  'crescent',
+  'cres',
+  'drive',
+  'dr',
+  'court',
+  'ct',
+  'lane',
+  'close',
+  'way',
+  'circuit',
+  'parade',
+  'terrace',
+  'the',
+  'of',
+  'and',
+  'north',
+  'south',
+  'east',
+  'west',
+  'upon',
+  'on',
+  'city',
+]);
 
 /** Place tokens a person is found by: city and address words and postcodes, not street numbers. */
 export function placeTokens(tokens: readonly string[]): string[] {
-  return tokens.filter((t) => !PLACE_NOISE.has(t) && (/^\d{4,6}$/.test(t) || (t.length >= 3 && !/^\d/.test(t))));
+  return tokens.filter(
+    (t) => !PLACE_NOISE.has(t) && (/^\d{4,6}$/.test(t) || (t.length >= 3 && !/^\d/.test(t))),
+  );
 }
 
 // Top-level labels of e-mail domains: in every address, no retrieval value.
-const EMAIL_NOISE: ReadonlySet<string> = new Set(['com', 'org', 'net', 'biz', 'info', 'edu', 'gov', 'co', 'uk', 'mail', 'email', 'www']);
+const EMAIL_NOISE: ReadonlySet<string> = new Set([
+  'com',
+  'org',
+  'net',
+  'biz',
+  'info',
+  'edu',
+  'gov',
+  'co',
+  'uk',
+  'mail',
+  'email',
+  'www',
+]);
 
 /** Word-like runs of an e-mail address (local part and domain labels), for typo-tolerant lookup. */
 export function emailTokens(address: string): string[] {

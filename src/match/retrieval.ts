@@ -50,7 +50,17 @@ interface TokenLookup {
 }
 
 // Exact-key weights in esscore units (an IDF-weighted token is worth ln(N/df), ≈ 3–10).
-const EXACT_WEIGHT = { host: 14, domain: 8, email: 14, emailLocal: 5, emailDomain: 3, phone: 12, ip: 4, name: 6, acronym: 5 };
+const EXACT_WEIGHT = {
+  host: 14,
+  domain: 8,
+  email: 14,
+  emailLocal: 5,
+  emailDomain: 3,
+  phone: 12,
+  ip: 4,
+  name: 6,
+  acronym: 5,
+};
 const EXACT_LIMIT = 100;
 /** Weight of a token found through a vocabulary neighbour, relative to an exact token. */
 const NEIGHBOUR_DISCOUNT = 0.75;
@@ -65,7 +75,8 @@ function tokenLookups(
 ): void {
   for (const token of tokens) {
     const df = vocabulary.count(token);
-    if (df > 0) into.push({ key: prefix + token, df, weight: scale * vocabulary.idf(token), group: group + token });
+    if (df > 0)
+      into.push({ key: prefix + token, df, weight: scale * vocabulary.idf(token), group: group + token });
     for (const neighbour of vocabulary.neighbours(token, df > 0 ? 3 : 4)) {
       into.push({
         key: prefix + neighbour,
@@ -86,7 +97,8 @@ export function retrieveCandidates(
 ): RetrievedCandidate[] {
   const isPerson = query.type === 'Person';
   const lookups: Lookup[] = [];
-  const exact = (key: string, weight: number, limit = EXACT_LIMIT) => lookups.push({ key, weight, limit, group: key });
+  const exact = (key: string, weight: number, limit = EXACT_LIMIT) =>
+    lookups.push({ key, weight, limit, group: key });
   for (const url of query.urls) {
     for (const host of url.hosts) exact(KEY.host + host, EXACT_WEIGHT.host);
     exact(KEY.domain + url.domain, EXACT_WEIGHT.domain);
@@ -99,7 +111,8 @@ export function retrieveCandidates(
       exact(KEY.emailDomain + email.registrable, EXACT_WEIGHT.emailDomain);
       if (!isPerson) exact(KEY.domain + email.registrable, EXACT_WEIGHT.domain);
     }
-    if (isPerson) tokenLookups(emailTokens(email.address), vocabularies.emails, KEY.emailToken, 0.6, 'e:', tokens);
+    if (isPerson)
+      tokenLookups(emailTokens(email.address), vocabularies.emails, KEY.emailToken, 0.6, 'e:', tokens);
   }
   for (const phone of query.phones) exact(KEY.phone + phone, EXACT_WEIGHT.phone);
   if (query.ip) for (const key of ipKeysForAddress(query.ip)) exact(KEY.ip + key, EXACT_WEIGHT.ip);

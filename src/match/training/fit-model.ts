@@ -11,11 +11,17 @@ import { readFileSync } from 'node:fs';
 import type { Entity, EntityType } from '../../kg/index.ts';
 import { openSqliteStorage } from '../../storage/index.ts';
 import { bestThreshold, type EvaluationMetrics, evaluateOutcomes, type QueryOutcome } from '../evaluation.ts';
-import { type FeatureVector, modelFeatureNames, ORGANIZATION_FEATURES, PERSON_FEATURES } from '../features.ts';
+import {
+  type FeatureVector,
+  modelFeatureNames,
+  ORGANIZATION_FEATURES,
+  PERSON_FEATURES,
+} from '../features.ts';
 import { candidateFeatures, collectCandidates, MatchContext, type ProfiledCandidate } from '../matcher.ts';
 import {
   competitionFeatures,
   FINAL_FEATURES,
+  type LogisticModel,
   logit,
   type ModelFile,
   sigmoid,
@@ -25,7 +31,7 @@ import { indexEntity, type MatchProfile } from '../profile.ts';
 import { type AnalyzedQuery, analyzeQuery } from '../query-analysis.ts';
 import type { Vocabulary } from '../vocabulary.ts';
 import { readEntities, writeEntities } from './graph-loader.ts';
-import { fitLogistic, type TrainingRow } from './logistic.ts';
+import { featureArray, fitLogistic, type TrainingRow } from './logistic.ts';
 import { generateQuery } from './query-generator.ts';
 import { Random, stableFraction } from './random.ts';
 
@@ -56,7 +62,19 @@ interface Example {
   readonly type: EntityType;
   readonly validation: boolean;
   readonly expected: string | null;
-  readonly candidates: readonly { id: string; features: FeatureVector }[];
+  /** Candidates with their feature values in the order of `featureNamesOf(type)`. */
+  readonly candidates: readonly { id: string; features: Float32Array }[];
+}
+
+const FEATURE_NAMES: Readonly<Record<EntityType, readonly string[]>> = {
+  Organization: modelFeatureNames(ORGANIZATION_FEATURES),
+  Person: modelFeatureNames(PERSON_FEATURES),
+};
+
+function arrayLogit(model: LogisticModel, names: readonly string[], values: Float32Array): number {
+  let z = model.bias;
+  for (let i = 0; i < names.length; i++) if (values[i] !== 0) z += (model.weights[names[i]] ?? 0) * values[i];
+  return z;
 }
 
 const HOLDOUT_SALT = 'quarry-fit-holdout';
@@ -105,7 +123,7 @@ function dominates(other: readonly number[], own: readonly number[], missingFits
 /** Top-1 outcome of an example under `model`. */
 function outcome(example: Example, model: TypeModel): QueryOutcome {
   if (example.candidates.length === 0) return { expected: example.expected, top: null, score: null };
-  const base = example.candidates.map((c) => logit(model.base, c.features));
+  const base = example.candidates.map((c) => arrayLogit(model.base, FEATURE_NAMES[example.type], c.features));
   let best = -1;
   let bestLogit = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < base.length; i++) {
@@ -119,20 +137,33 @@ function outcome(example: Example, model: TypeModel): QueryOutcome {
 }
 
 function fitType(examples: readonly Example[], features: readonly string[]): TypeModel {
+  const label = (example: Example, i: number): 0 | 1 =>
+    example.candidates[i].id === example.expected ? 1 : 0;
+  const allRows: TrainingRow[] = [];
+  for (const example of examples) {
+    example.candidates.forEach((c, i) => {
+      allRows.push({ x: c.features, y: label(example, i) });
+    });
+  }
+  const first = fitLogistic(allRows, features, 0.5);
+  // Refit on the hard part: each query's leading candidates under the first fit, where the
+  // decision is made (the long tail of obvious non-matches would otherwise dominate).
   const baseRows: TrainingRow[] = [];
   for (const example of examples) {
-    for (const c of example.candidates)
-      baseRows.push({ x: c.features, y: c.id === example.expected ? 1 : 0 });
+    const logits = example.candidates.map((c) => arrayLogit(first, features, c.features));
+    const order = logits.map((_, i) => i).sort((a, b) => logits[b] - logits[a]);
+    for (const i of order.slice(0, 8))
+      baseRows.push({ x: example.candidates[i].features, y: label(example, i) });
   }
   const base = fitLogistic(baseRows, features, 0.5);
   const finalRows: TrainingRow[] = [];
   for (const example of examples) {
-    const logits = example.candidates.map((c) => logit(base, c.features));
+    const logits = example.candidates.map((c) => arrayLogit(base, features, c.features));
     const order = logits.map((_, i) => i).sort((a, b) => logits[b] - logits[a]);
     // The final model is calibrated where it is judged: on the leading candidates.
     for (const i of order.slice(0, 3)) {
       finalRows.push({
-        x: competitionFeatures(logits, i),
+        x: featureArray(competitionFeatures(logits, i), FINAL_FEATURES),
         y: example.candidates[i].id === example.expected ? 1 : 0,
       });
     }
@@ -161,8 +192,10 @@ function buildExamples(
     }
     const context = new MatchContext(storage.entities);
     const random = new Random(inputs.seed);
-    const byType = new Map<EntityType, Entity[]>();
-    for (const entity of entities) byType.set(entity.type, [...(byType.get(entity.type) ?? []), entity]);
+    const byType = new Map<EntityType, Entity[]>([
+      ['Organization', entities.filter((e) => e.type === 'Organization')],
+      ['Person', entities.filter((e) => e.type === 'Person')],
+    ]);
     const examples: Example[] = [];
     let dropped = 0;
     for (let round = 0; round < (inputs.rounds ?? 1); round++) {
@@ -196,7 +229,13 @@ function buildExamples(
           }
           const candidates = all
             .filter((c) => !heldOutRefs.has(c.ref))
-            .map((c) => ({ id: c.id, features: candidateFeatures(analyzed, c.profile, vocabularies) }));
+            .map((c) => ({
+              id: c.id,
+              features: featureArray(
+                candidateFeatures(analyzed, c.profile, vocabularies),
+                FEATURE_NAMES[entity.type],
+              ),
+            }));
           examples.push({
             type: entity.type,
             validation:
@@ -234,7 +273,9 @@ export function fitModel(inputs: FitInputs, log: (line: string) => void = () => 
   for (const example of examples.filter((e) => e.validation)) {
     const o = outcome(example, models[example.type]);
     allOutcomes.push(o);
-    outcomesByType.set(example.type, [...(outcomesByType.get(example.type) ?? []), o]);
+    const list = outcomesByType.get(example.type);
+    if (list) list.push(o);
+    else outcomesByType.set(example.type, [o]);
   }
   const threshold = bestThreshold(allOutcomes, 2);
   const validation: Record<string, EvaluationMetrics> = { all: evaluateOutcomes(allOutcomes, threshold) };

@@ -4,9 +4,20 @@
  */
 import type { LogisticModel } from '../model.ts';
 
+/** One example: feature values in the order of the feature names given to `fitLogistic`. */
 export interface TrainingRow {
-  readonly x: Readonly<Record<string, number>>;
+  readonly x: Float32Array | readonly number[];
   readonly y: 0 | 1;
+}
+
+/** The values of `features` (in that order) of a feature vector, compactly. */
+export function featureArray(
+  vector: Readonly<Record<string, number>>,
+  features: readonly string[],
+): Float32Array {
+  const out = new Float32Array(features.length);
+  for (let i = 0; i < features.length; i++) out[i] = vector[features[i]] ?? 0;
+  return out;
 }
 
 /** Solves `A·x = b` (A symmetric positive definite) by Cholesky decomposition. */
@@ -45,13 +56,15 @@ export function fitLogistic(
   lambda = 1,
 ): LogisticModel {
   const d = features.length + 1;
-  const xs = rows.map((r) => [1, ...features.map((f) => r.x[f] ?? 0)]);
   let w = new Array<number>(d).fill(0);
+  const x = new Float64Array(d);
+  x[0] = 1;
   for (let iteration = 0; iteration < 50; iteration++) {
     const gradient = new Array<number>(d).fill(0);
     const hessian = Array.from({ length: d }, () => new Array<number>(d).fill(0));
     for (let r = 0; r < rows.length; r++) {
-      const x = xs[r];
+      const values = rows[r].x;
+      for (let i = 1; i < d; i++) x[i] = values[i - 1];
       let z = 0;
       for (let i = 0; i < d; i++) z += w[i] * x[i];
       const p = 1 / (1 + Math.exp(-z));
