@@ -4,8 +4,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { TokenService } from '../accounts/index.ts';
 import type { Config } from '../config.ts';
+import type { CustomApiService, ExtractionService } from '../extract/index.ts';
 import type { Storage } from '../storage/index.ts';
 import { installErrorMapping } from './error-mapping.ts';
+import { customRoutes } from './routes-custom.ts';
+import { extractRoutes } from './routes-extract.ts';
 import { healthRoutes } from './routes-health.ts';
 
 /** Everything the HTTP layer needs, built by the composition root (`runtime.ts`). */
@@ -14,6 +17,8 @@ export interface AppDeps {
   readonly logger: FastifyBaseLogger;
   readonly storage: Storage;
   readonly tokens: TokenService;
+  readonly extraction: ExtractionService;
+  readonly customApis: CustomApiService;
 }
 
 export type App = FastifyInstance;
@@ -70,6 +75,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(healthRoutes, { storage: deps.storage });
+  await app.register(customRoutes, {
+    customApis: deps.customApis,
+    extraction: deps.extraction,
+    tokens: deps.tokens,
+  });
+  await app.register(extractRoutes, { extraction: deps.extraction, tokens: deps.tokens });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
