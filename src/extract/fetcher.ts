@@ -50,7 +50,7 @@ export interface FetchOptions {
   readonly body?: string | Buffer;
   /** Overrides the fetcher's time cap for this request (never above it). */
   readonly timeoutMs?: number;
-  /** Overrides the fetcher's redirect limit for this request (0 = do not follow redirects). */
+  /** Overrides the fetcher's redirect limit for this request; 0 returns a redirect response as is. */
   readonly maxRedirects?: number;
 }
 
@@ -305,7 +305,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           signal,
         });
         const location = response.headers.location;
-        if (REDIRECT_STATUSES.has(response.statusCode) && location && redirectLimit >= 0) {
+        if (REDIRECT_STATUSES.has(response.statusCode) && location && redirectLimit > 0) {
           await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
           if (redirects.length >= redirectLimit) {
             throw new FetchError(
