@@ -183,11 +183,18 @@ export function textOf(node: AnyNode, options: TextOptions = {}): string {
 
 /** Trims each line, collapses horizontal whitespace runs, drops empty lines. */
 export function normalizeLines(text: string): string {
-  const lines = text.split('\n');
   const kept: string[] = [];
-  for (const line of lines) {
-    const clean = line.replace(/[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+/g, ' ').trim();
-    if (clean) kept.push(clean);
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    let line = text.slice(start, end).trim();
+    // Text nodes arrive collapsed already; only <pre> content and joins need another pass.
+    if (line && (line.includes('  ') || /[\t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]/.test(line))) {
+      line = line.replace(/[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+/g, ' ').trim();
+    }
+    if (line) kept.push(line);
+    start = end + 1;
   }
   return kept.join('\n');
 }

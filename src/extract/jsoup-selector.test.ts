@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inlineText, parseHtml } from './html-document.ts';
-import { compileJavaRegex, compileSelector, SelectorError } from './jsoup-selector.ts';
+import { compileJavaRegex, compileSelector, SelectorError, subjectTag } from './jsoup-selector.ts';
 
 const page = parseHtml(
   `<ul>
@@ -121,5 +121,30 @@ describe('compileJavaRegex', () => {
     assert.equal(compileJavaRegex('^\\p{Lu}+$').test('ÉTÉ'), true);
     assert.throws(() => compileJavaRegex('a++'), /Invalid regular expression "a\+\+"/);
     assert.throws(() => compileJavaRegex('(?x)a b'), /Unsupported inline flag \(\?x\)/);
+  });
+});
+
+describe('subjectTag', () => {
+  test('finds the tag of the rightmost compound, outside brackets, parentheses and quotes', () => {
+    assert.equal(subjectTag('p'), 'p');
+    assert.equal(subjectTag('.story-body > P:nth-child(1)'), 'p');
+    assert.equal(subjectTag('div.a  li.item[data-x="a b > c"]'), 'li');
+    assert.equal(subjectTag('ul ~ a:not(.x y, z)'), 'a');
+    assert.equal(subjectTag('h2:quarry-jsoup(0)'), 'h2');
+    assert.equal(subjectTag('> h3'), 'h3');
+  });
+
+  test('gives up where a tag cannot be relied on', () => {
+    assert.equal(subjectTag('h1, h2'), undefined);
+    assert.equal(subjectTag('div .title'), undefined);
+    assert.equal(subjectTag('div *'), undefined);
+    assert.equal(subjectTag('svg|rect'), undefined);
+    assert.equal(subjectTag('h\\31'), undefined);
+    assert.equal(subjectTag('[data-id]'), undefined);
+  });
+
+  test('compiled selectors carry it', () => {
+    assert.equal(compileSelector('ul.hours li:eq(1)').subjectTag, 'li');
+    assert.equal(compileSelector('a[href~=/p/], b').subjectTag, undefined);
   });
 });

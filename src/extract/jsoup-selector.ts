@@ -101,6 +101,41 @@ export interface CompiledSelector {
   selectAll(roots: AnyNode | readonly AnyNode[]): Element[];
   /** Whether `el` itself matches. */
   matches(el: Element): boolean;
+  /**
+   * The tag name every matching element has (`p` for `.body > p:first-child`), when the selector
+   * names one for its subject; lets callers test only elements of that tag.
+   */
+  readonly subjectTag: string | undefined;
+}
+
+/**
+ * The tag name of the subject (rightmost compound) of a single selector, lowercased;
+ * `undefined` for selector lists, universal or tag-less subjects, namespaces and escapes.
+ */
+export function subjectTag(css: string): string | undefined {
+  let depth = 0;
+  let quote: string | undefined;
+  let compoundStart = 0;
+  for (let i = 0; i < css.length; i++) {
+    const c = css[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (quote) {
+      if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (depth === 0) {
+      if (c === ',') return undefined;
+      if (c === ' ' || c === '\t' || c === '\n' || c === '>' || c === '+' || c === '~') compoundStart = i + 1;
+    }
+  }
+  const match = /^([a-zA-Z][a-zA-Z0-9-]*)(?![\w|\\-])/.exec(css.slice(compoundStart));
+  return match ? match[1].toLowerCase() : undefined;
 }
 
 type Test = (el: Element) => boolean;
@@ -367,5 +402,6 @@ export function compileSelector(selector: string): CompiledSelector {
     css,
     selectAll: (roots) => selectAll<AnyNode, Element>(query, roots as AnyNode | AnyNode[]),
     matches: (el) => is<AnyNode, Element>(el, query),
+    subjectTag: subjectTag(css),
   };
 }

@@ -15,7 +15,7 @@
  *   jsoup). An element yielding no field gives no object; no element gives `[]`.
  */
 import type { AnyNode, Document, Element } from 'domhandler';
-import { removeElement } from 'domutils';
+import { findAll, removeElement } from 'domutils';
 import { resolveUrl, serializeHtml, textOf } from './html-document.ts';
 import type { CompiledSelector } from './jsoup-selector.ts';
 import type { CompiledRule, CompiledRuleset } from './ruleset.ts';
@@ -81,19 +81,64 @@ function elementValue(el: Element, rule: CompiledRule, baseUrl: string): string 
   return applyReplacements(raw, rule).trim();
 }
 
-function matchesIn(selector: CompiledSelector, scope: Document | Element): Element[] {
+/**
+ * Every element of a document in document order, listed once so that each top-level rule
+ * tests a flat array instead of walking the tree again (ten rules on a 100 KB page: ten walks).
+ */
+class ElementIndex {
+  readonly #document: Document;
+  #elements: Element[] | undefined;
+  #byTag: Map<string, Element[]> | undefined;
+
+  constructor(document: Document) {
+    this.#document = document;
+  }
+
+  get elements(): Element[] {
+    this.#elements ??= findAll(() => true, this.#document.children);
+    return this.#elements;
+  }
+
+  /** Elements with tag `name`, in document order. */
+  withTag(name: string): readonly Element[] {
+    if (!this.#byTag) {
+      this.#byTag = new Map();
+      for (const el of this.elements) {
+        const list = this.#byTag.get(el.name);
+        if (list) list.push(el);
+        else this.#byTag.set(el.name, [el]);
+      }
+    }
+    return this.#byTag.get(name) ?? [];
+  }
+
+  /** Elements `selector` matches, testing only candidates of its subject tag when it has one. */
+  select(selector: CompiledSelector): Element[] {
+    const candidates = selector.subjectTag ? this.withTag(selector.subjectTag) : this.elements;
+    return candidates.filter((el) => selector.matches(el));
+  }
+}
+
+function matchesIn(selector: CompiledSelector, scope: Document | Element, index?: ElementIndex): Element[] {
+  if (scope.type === 'root') {
+    return index ? index.select(selector) : selector.selectAll(scope);
+  }
   const found = selector.selectAll(scope);
-  if (scope.type === 'root') return found;
   // jsoup's Element.select() includes the element itself when it matches.
   return selector.matches(scope) ? [scope, ...found] : found;
 }
 
-function applyRule(rule: CompiledRule, scope: Document | Element, baseUrl: string): unknown {
+function applyRule(
+  rule: CompiledRule,
+  scope: Document | Element,
+  baseUrl: string,
+  index?: ElementIndex,
+): unknown {
   if (rule.value !== undefined) {
     return typeof rule.value === 'string' ? applyReplacements(rule.value, rule) : rule.value;
   }
   if (!rule.selector) return undefined;
-  const elements = matchesIn(rule.selector, scope);
+  const elements = matchesIn(rule.selector, scope, index);
   if (rule.children) {
     const items: Record<string, unknown>[] = [];
     for (const el of elements) {
@@ -112,10 +157,12 @@ export function applyRules(
   rules: readonly CompiledRule[],
   scope: Document | Element,
   baseUrl: string,
+  index?: ElementIndex,
 ): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
+  const elements = index ?? (scope.type === 'root' && rules.length > 1 ? new ElementIndex(scope) : undefined);
   for (const rule of rules) {
-    const value = applyRule(rule, scope, baseUrl);
+    const value = applyRule(rule, scope, baseUrl, elements);
     if (value !== undefined) fields[rule.name] = value;
   }
   return fields;
@@ -128,6 +175,7 @@ export function applyRulesets(
   baseUrl: string,
 ): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  for (const ruleset of rulesets) Object.assign(fields, applyRules(ruleset.rules, document, baseUrl));
+  const index = new ElementIndex(document);
+  for (const ruleset of rulesets) Object.assign(fields, applyRules(ruleset.rules, document, baseUrl, index));
   return fields;
 }
