@@ -128,7 +128,14 @@ async function writeSmall(sink: OutputSink, name: string, size: number, writeCon
     fat.writeUInt32LE(s === containerSectors - 1 ? ENDOFCHAIN : 3 + s + 1, (3 + s) * 4);
   }
   sink.push(fat);
-  sink.push(directory(name, { start: 0, size }, { start: 3, size: miniStreamBytes }));
+  const empty = miniSectors === 0;
+  sink.push(
+    directory(
+      name,
+      { start: empty ? ENDOFCHAIN : 0, size },
+      { start: empty ? ENDOFCHAIN : 3, size: miniStreamBytes },
+    ),
+  );
   const miniFat = Buffer.alloc(SECTOR, 0xff);
   for (let m = 0; m < miniSectors; m++)
     miniFat.writeUInt32LE(m === miniSectors - 1 ? ENDOFCHAIN : m + 1, m * 4);

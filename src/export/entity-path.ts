@@ -3,7 +3,9 @@
  * "Filter and export expressions", DECISIONS.md §2, §3). Two notations:
  *
  * - **JSONPath** (RFC 9535), any path starting with `$`, evaluated by `json-p3` (no `eval`):
- *   `$.locations[0]`, `$.employments[?@.isCurrent]`, `$..name`, `$.allNames[:3]`. `$` is the entity.
+ *   `$.locations[0]`, `$.employments[?@.isCurrent]`, `$..name`, `$.allNames[:3]`. `$` is the entity. Note RFC 9535 filter semantics: a bare
+ *   `[?@.isCurrent]` tests that the member *exists* (`isCurrent: false` matches too); write
+ *   `[?@.isCurrent == true]` for "current".
  * - **Dot paths**, anything else: names separated by dots, relative to the entity
  *   (`name`, `location.city.name`). A name applied to an array applies to each element, so
  *   `employments.title` selects the title of every employment. Any name may be followed by

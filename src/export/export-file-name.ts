@@ -29,8 +29,9 @@ export function sanitizeExportFileName(name: string | undefined, format: ExportF
   let base = lastComponent
     .toWellFormed()
     .normalize('NFC')
-    .replace(UNSAFE, '')
     .replace(/\s+/g, ' ')
+    .replace(UNSAFE, '')
+    .replace(/ {2,}/g, ' ')
     .replace(/^[\s.]+|[\s.]+$/g, '');
   if (base.toLowerCase().endsWith(extension)) base = base.slice(0, -extension.length).replace(/[\s.]+$/, '');
   base = cut(base, MAX_NAME_CHARS - extension.length).replace(/[\s.]+$/, '');

@@ -46,13 +46,26 @@ export interface ExportSummary {
  *
  * Responses are exported with the plan's filter applied to each entity; records without a
  * match are skipped when `plan.onlyMatches`. On failure (including the output closing early)
- * the promise rejects, temp files are removed, and `output` is destroyed.
+ * the promise rejects, temp files are removed, and `output` is destroyed (without an error
+ * event) so that a truncated download cannot pass for a complete one.
  */
-export async function writeExport(
+export function writeExport(
   records: AsyncIterable<ResultRecord> | Iterable<ResultRecord>,
   output: Writable,
   plan: ExportPlan,
   options: WriteExportOptions = {},
+): Promise<ExportSummary> {
+  // Destroyed without the error: 'error' would be unhandled on an output nobody listens to,
+  // and the promise already reports it. A truncated download must not look complete.
+  return run(records, output, plan, options, () => output.destroy());
+}
+
+async function run(
+  records: AsyncIterable<ResultRecord> | Iterable<ResultRecord>,
+  output: Writable,
+  plan: ExportPlan,
+  options: WriteExportOptions,
+  fail: (error: Error) => void,
 ): Promise<ExportSummary> {
   const sink = new OutputSink(output);
   const { coverage, signal } = options;
@@ -96,7 +109,7 @@ export async function writeExport(
     return { records: count, rows, bytes: sink.bytes };
   } catch (error) {
     await writer?.dispose();
-    output.destroy(error instanceof Error ? error : new Error(String(error)));
+    fail(error instanceof Error ? error : new Error(String(error)));
     throw error;
   }
 }
@@ -125,7 +138,7 @@ export function exportStream(
   options: WriteExportOptions & { onDone?: (error: Error | undefined, summary?: ExportSummary) => void } = {},
 ): Readable {
   const stream = new PassThrough();
-  writeExport(records, stream, plan, options).then(
+  run(records, stream, plan, options, (error) => stream.destroy(error)).then(
     (summary) => options.onDone?.(undefined, summary),
     (error: unknown) => options.onDone?.(error instanceof Error ? error : new Error(String(error))),
   );

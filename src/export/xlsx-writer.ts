@@ -140,8 +140,9 @@ function needsPreserve(text: string): boolean {
 
 // XML 1.0 forbids most C0 controls and U+FFFE/U+FFFF; SpreadsheetML writes them as _xHHHH_
 // (ECMA-376 Part 1, §22.9.2.19 ST_Xstring), and a literal "_xHHHH_" must then escape its "_".
+// CR is written as a character reference: XML parsers turn a literal CR LF into LF (XML 1.0 §2.11).
 const XML_SPECIAL_SOURCE =
-  '[&<>\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\ufffe\\uffff]|_(?=x[0-9a-fA-F]{4}_)';
+  '[&<>\\r\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\ufffe\\uffff]|_(?=x[0-9a-fA-F]{4}_)';
 const HAS_XML_SPECIAL = new RegExp(XML_SPECIAL_SOURCE);
 const XML_SPECIAL = new RegExp(XML_SPECIAL_SOURCE, 'g');
 
@@ -158,6 +159,8 @@ function xmlEscape(char: string): string {
       return '&lt;';
     case '>':
       return '&gt;';
+    case '\r':
+      return '&#13;';
     default:
       return `_x${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`;
   }
