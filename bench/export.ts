@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExportEntity, ResultRecord } from '../src/export/index.ts';
-import { createExportPlan, writeExport } from '../src/export/index.ts';
+import { applyEntityFilter, createExportPlan, parseEntityFilter, writeExport } from '../src/export/index.ts';
 
 const quick = process.argv.includes('--quick');
 const THROUGHPUT_RECORDS = quick ? 20_000 : 200_000;
@@ -253,6 +253,21 @@ async function main() {
       `jsonl: ${fmt(jsonl.records)} records, ${fmt(jsonl.size / 1e6, 1)} MB in ${fmt(jsonl.seconds, 2)} s` +
         ` → ${fmt(jsonl.size / 1e6 / jsonl.seconds, 1)} MB/s`,
     );
+
+    // Filters run on every enhance response and every exported entity.
+    for (const [label, filter, filterExclude] of [
+      ['filter, 3 dot paths', 'name;location.city.name;employments.title', undefined],
+      ['filter, JSONPath', '$.employments[?@.isCurrent == true].employer.name;$.allNames[:2]', undefined],
+      ['filterExclude, dot paths', undefined, 'description;allUris;locations'],
+      ['filterExclude, $..name (descendants)', undefined, '$..name'],
+    ] as const) {
+      const compiled = parseEntityFilter(filter, filterExclude)!;
+      const count = THROUGHPUT_RECORDS;
+      start = performance.now();
+      for (let i = 0; i < count; i++) applyEntityFilter(POOL[i % POOL.length], compiled);
+      const seconds = (performance.now() - start) / 1000;
+      console.log(`${label}: ${fmt(count / seconds)} entities/s`);
+    }
 
     const script = fileURLToPath(import.meta.url);
     for (const format of ['csv', 'xls', 'xlsx']) {

@@ -2,26 +2,37 @@
  * The export library: entity filters (`filter` / `filterExclude`), `exportspec` columns,
  * streaming json / jsonl / csv / xls / xlsx writers and coverage reports for bulk enhance
  * downloads (SPEC.md endpoint 7, DECISIONS.md §2, §3, §8). Pure apart from the writers, which
- * write to a `Writable` you pass (and, for xls and coverage reports, to temp files).
+ * write to a stream you pass (and, for xls and coverage reports, to temp files).
  *
- * Typical download route:
+ * A download route:
  * ```ts
- * const plan = createExportPlan(query);              // 400s: format, exportspec, filter, ...
- * const window = exportWindow(query);                // 400s: head, from, size
- * const name = sanitizeExportFileName(query.exportfile ?? jobId, plan.format);
- * reply.header('content-type', EXPORT_FORMATS[plan.format].contentType)
- *      .header('content-disposition', contentDisposition(name));
- * await writeExport(windowRecords(store.results(jobId), window), reply.raw, plan);
+ * const plan = createExportPlan(params);             // 400s: format, exportspec, filter, ...
+ * const window = exportWindow(params);               // 400s: head, from, size
+ * const fileName = sanitizeExportFileName(params.exportfile ?? jobId, plan.format);
+ * return reply
+ *   .header('content-type', EXPORT_FORMATS[plan.format].contentType)
+ *   .header('content-disposition', contentDisposition(fileName))
+ *   .send(exportStream(windowRecords(store.results(jobId), window), plan));
  * ```
- * Coverage report when a job completes (or for a new plan key):
+ * (or `await writeExport(records, fileStream, plan)` to produce a file for later download).
+ *
+ * A coverage report, built in the same pass as an export or on its own:
  * ```ts
  * const report = await CoverageReport.open(plan);
- * for await (const record of store.results(jobId)) await report.add(record);
- * await report.writeCsv(fileStream);                 // or writeJson; pass it to writeExport
- * await report.dispose();                            //   as { coverage } to build it in one pass
+ * await writeExport(records, fileStream, plan, { coverage: report });   // or report.add(record)
+ * await report.writeCsv(csvFile);                    // and/or report.writeJson(jsonFile)
+ * await report.dispose();
  * ```
- * Entity filters alone (enhance responses): `parseEntityFilter(filter, filterExclude)` once,
- * then `applyEntityFilter(entity, compiled)` per entity.
+ * `plan.key` identifies an export's settings: one report per distinct key.
+ *
+ * Entity filters alone (enhance responses): `parseEntityFilter(filter, filterExclude)` once
+ * per request, then `applyEntityFilter(entity, compiled)` per entity.
+ *
+ * Where the decisions are documented: path notations (`entity-path.ts`), filter semantics
+ * (`entity-filter.ts`), exportspec grammar, default and reserved columns (`export-spec.ts`),
+ * how values become cells (`cell-value.ts`), rows (`export-rows.ts`), windowing
+ * (`export-window.ts`), file names (`export-file-name.ts`), report format and "has the field"
+ * (`coverage-report.ts`), sheet limits (`xls-writer.ts`, `xlsx-writer.ts`).
  */
 export type { CellValue } from './cell-value.ts';
 export { cellValue } from './cell-value.ts';

@@ -7,7 +7,7 @@ import type { CoverageReport } from './coverage-report.ts';
 import { createCsvWriter } from './csv-writer.ts';
 import type { ExportPlan } from './export-plan.ts';
 import { exportedResponse, prepareRecord, preparedRows } from './export-rows.ts';
-import { OutputSink } from './output-sink.ts';
+import { OutputClosedError, OutputSink } from './output-sink.ts';
 import type { ResultRecord } from './result-record.ts';
 import type { RowWriter } from './row-writer.ts';
 import { createXlsWriter } from './xls-writer.ts';
@@ -72,28 +72,33 @@ async function run(
   let count = 0;
   let rows = 0;
   let writer: RowWriter | undefined;
-  try {
+  // Checked per record: xls writes nothing to the output until the end, so a reader that went
+  // away would otherwise only be noticed after spooling the whole export.
+  const stopIfGone = () => {
     signal?.throwIfAborted();
+    if (output.destroyed) throw output.errored ?? new OutputClosedError();
+  };
+  try {
+    stopIfGone();
     if (plan.format === 'jsonl' || plan.format === 'json') {
       const array = plan.format === 'json';
       if (array) sink.push('[');
       for await (const record of records) {
+        stopIfGone();
         const prepared = prepareRecord(record, plan);
         if (prepared === undefined) continue;
         if (coverage !== undefined) await coverage.addPrepared(prepared, preparedRows(prepared, plan));
         const json = JSON.stringify(exportedResponse(prepared, plan));
         const line = array ? `${count === 0 ? '\n' : ',\n'}${json}` : `${json}\n`;
         count++;
-        if (sink.push(line)) {
-          await sink.flush();
-          signal?.throwIfAborted();
-        }
+        if (sink.push(line)) await sink.flush();
       }
       if (array) sink.push(count === 0 ? ']\n' : '\n]\n');
       rows = count;
     } else {
       writer = createRowWriter(sink, plan, options);
       for await (const record of records) {
+        stopIfGone();
         const prepared = prepareRecord(record, plan);
         if (prepared === undefined) continue;
         const recordRows = preparedRows(prepared, plan);
@@ -101,7 +106,6 @@ async function run(
         count++;
         for (const row of recordRows) await writer.writeRow(row);
         rows += recordRows.length;
-        if (count % 256 === 0) signal?.throwIfAborted();
       }
       await writer.finish();
     }
