@@ -17,9 +17,13 @@ export const REFRESH_UNAVAILABLE =
 export const SEARCH_UNAVAILABLE =
   'search is not available yet: the answer comes from the knowledge graph only, without a web search';
 
-export interface EnhanceDeps {
+/** What answering needs: read access to the graph and a matcher. */
+export interface EnhancerDeps {
   readonly entities: Pick<EntityStore, 'getById' | 'getByRefs' | 'version'>;
   readonly matcher: Matcher;
+}
+
+export interface EnhanceDeps extends EnhancerDeps {
   readonly tokens: TokenService;
   readonly credits: CreditCosts;
 }
@@ -31,13 +35,59 @@ export interface EnhanceContext {
 }
 
 /**
- * The enhance and combine use cases: find the entity a query describes, shape the response,
- * charge credits (DECISIONS.md §1: per returned matched entity; nothing for no match or error).
+ * Credits an answer costs (DECISIONS.md §1): per returned matched entity, `perMatchRefresh`
+ * instead of `perMatch` with `refresh`; a response without matches costs nothing.
+ */
+export function creditCost(response: EnhanceResponse, options: EnhanceOptions, costs: CreditCosts): number {
+  const matched = response.data.filter((hit) => hit.entity !== null).length;
+  return matched * (options.refresh ? costs.perMatchRefresh : costs.perMatch);
+}
+
+/**
+ * The enhance use case with payment: answers (see `Enhancer`) and charges the token atomically.
+ * Throws 429, charging nothing, when the balance cannot pay.
  */
 export class EnhanceService {
-  readonly #deps: EnhanceDeps;
+  readonly #enhancer: Enhancer;
+  readonly #tokens: TokenService;
+  readonly #credits: CreditCosts;
 
   constructor(deps: EnhanceDeps) {
+    this.#enhancer = new Enhancer(deps);
+    this.#tokens = deps.tokens;
+    this.#credits = deps.credits;
+  }
+
+  /** The answering part, without payment (bulk jobs charge per record themselves). */
+  get enhancer(): Enhancer {
+    return this.#enhancer;
+  }
+
+  /** `GET`/`POST /kg/v3/enhance`. */
+  enhance(request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
+    return this.#paid(this.#enhancer.enhance(request, context.queryCtx), request, context);
+  }
+
+  /** `GET /kg/v3/enhance/combine`. */
+  combine(request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
+    return this.#paid(this.#enhancer.combine(request, context.queryCtx), request, context);
+  }
+
+  #paid(response: EnhanceResponse, request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
+    const cost = creditCost(response, request.options, this.#credits);
+    if (cost > 0 && !this.#tokens.tryCharge(context.tokenId, cost)) throw new InsufficientCreditsError();
+    return response;
+  }
+}
+
+/**
+ * Answers enhance and combine queries from the graph: finds the entity a query describes and
+ * shapes the response. Read-only and free of payment, so bulk workers can run it in threads.
+ */
+export class Enhancer {
+  readonly #deps: EnhancerDeps;
+
+  constructor(deps: EnhancerDeps) {
     this.#deps = deps;
   }
 
@@ -46,9 +96,9 @@ export class EnhanceService {
     return this.#deps.matcher.defaultThreshold;
   }
 
-  /** `GET`/`POST /kg/v3/enhance`. Throws 429 (charging nothing) when credits do not cover it. */
-  enhance(request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
-    const response = this.#baseResponse(request, context);
+  /** Answers one enhance query. */
+  enhance(request: ParsedEnhanceRequest, queryCtx: Record<string, unknown>): EnhanceResponse {
+    const response = this.#baseResponse(request, queryCtx);
     const { query, options } = request;
     if (query.id !== undefined) {
       this.#answerById(query, options, response);
@@ -56,7 +106,6 @@ export class EnhanceService {
       const candidates = this.#candidates(query, options);
       this.#fillFromCandidates(candidates, options, response);
     }
-    this.#charge(context.tokenId, response.data, options);
     return response;
   }
 
@@ -65,8 +114,8 @@ export class EnhanceService {
    * employer resolves to a graph Organization, `data[1]` is it with
    * `entity_ctx.role = "currentEmployer"`. No current employer: a note in `errors`.
    */
-  combine(request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
-    const response = this.#baseResponse(request, context);
+  combine(request: ParsedEnhanceRequest, queryCtx: Record<string, unknown>): EnhanceResponse {
+    const response = this.#baseResponse(request, queryCtx);
     const { query, options } = request;
     const combineOptions: EnhanceOptions = { ...options, size: 1 };
     const candidates = this.#candidates(query, combineOptions);
@@ -84,11 +133,10 @@ export class EnhanceService {
         response.hits = response.data.length;
       }
     }
-    this.#charge(context.tokenId, response.data, options);
     return response;
   }
 
-  #baseResponse(request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
+  #baseResponse(request: ParsedEnhanceRequest, queryCtx: Record<string, unknown>): EnhanceResponse {
     const errors = [...request.warnings];
     if (request.options.refresh) errors.push(REFRESH_UNAVAILABLE);
     if (request.options.search) errors.push(SEARCH_UNAVAILABLE);
@@ -96,7 +144,7 @@ export class EnhanceService {
       version: RESPONSE_VERSION,
       hits: 0,
       kgversion: this.#deps.entities.version(),
-      request_ctx: { query: echoQuery(request.query), query_ctx: context.queryCtx },
+      request_ctx: { query: echoQuery(request.query), query_ctx: queryCtx },
       data: [],
       errors,
       searchInfo: {},
@@ -185,13 +233,6 @@ export class EnhanceService {
     const hit: EnhanceHit = { score: round(score), esscore: round(esscore), entity };
     if (options.jsonmode === 'extended') hit.entity_ctx = { factOrigins: factOrigins(stored) };
     return hit;
-  }
-
-  #charge(tokenId: string, data: readonly EnhanceHit[], options: EnhanceOptions): void {
-    const matched = data.filter((hit) => hit.entity !== null).length;
-    if (matched === 0) return;
-    const unit = options.refresh ? this.#deps.credits.perMatchRefresh : this.#deps.credits.perMatch;
-    if (!this.#deps.tokens.tryCharge(tokenId, matched * unit)) throw new InsufficientCreditsError();
   }
 }
 
