@@ -168,12 +168,19 @@ describe('extraction API (/v3/:api)', () => {
     const res = await t.runtime.app.inject({
       method: 'GET',
       url: `/v3/article?token=${token}&url=${encodeURIComponent(server.url('/pages/article.html'))}`,
-      headers: { 'x-forward-user-agent': 'PartnerBot/1.0', 'x-forward-cookie': 'consent=yes' },
+      headers: {
+        'x-forward-user-agent': 'PartnerBot/1.0',
+        'x-forward-cookie': 'consent=yes',
+        'x-forward-host': 'evil.example',
+        'x-forward-transfer-encoding': 'chunked',
+      },
     });
     assert.equal(res.statusCode, 200);
     const [seen] = server.requests('/pages/article.html');
     assert.equal(seen.headers['user-agent'], 'PartnerBot/1.0');
     assert.equal(seen.headers.cookie, 'consent=yes');
+    assert.equal(seen.headers.host, `127.0.0.1:${server.port}`, 'Host is never forwarded');
+    assert.equal(seen.headers['transfer-encoding'], undefined);
   });
 
   test('an API that is neither built in nor defined is 457 Invalid API', async () => {

@@ -13,7 +13,7 @@ import { documentLanguage } from './html-document.ts';
 import { PageContext } from './page-context.ts';
 import type { PageType } from './page-type.ts';
 import { applyRulesets, removePrefiltered } from './rule-engine.ts';
-import { apiNameOf, type CompiledRuleset, matchesUrl, parseRuleset } from './ruleset.ts';
+import { apiNameOf, type CompiledRuleset, isForwardableHeader, matchesUrl, parseRuleset } from './ruleset.ts';
 
 /**
  * One extracted object. `type` is `article`, `product`, `organization`, `person` (built-in
@@ -59,7 +59,6 @@ export interface ExtractRequest {
 
 /** A rule set preview: the extraction as it would be with this rule set, nothing saved. */
 export interface PreviewRequest {
-  readonly tokenId: string;
   /** The rule set body as it would be posted to `/v3/custom`. */
   readonly ruleset: unknown;
   /** Page URL to use instead of the rule set's `testUrl`. */
@@ -122,7 +121,8 @@ function forwardHeaders(
     }
   }
   for (const [name, value] of Object.entries(caller ?? {})) {
-    if (!RENDERER_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
+    if (!RENDERER_HEADERS.has(name.toLowerCase()) && isForwardableHeader(name))
+      headers[name.toLowerCase()] = value;
   }
   return headers;
 }
@@ -146,11 +146,6 @@ export class ExtractionService {
   constructor(deps: { fetcher: Fetcher; customApis: CustomApiService }) {
     this.#fetcher = deps.fetcher;
     this.#customApis = deps.customApis;
-  }
-
-  /** Names of the built-in APIs. */
-  get builtInApis(): readonly string[] {
-    return BUILT_IN_APIS;
   }
 
   /** Throws `InvalidApiError` unless `api` is built in or defined by the token's rule sets. */

@@ -92,6 +92,11 @@ const FORBIDDEN_HEADERS =
   /^(host|content-length|transfer-encoding|connection|upgrade|te|trailer|keep-alive|proxy-.*|expect)$/i;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/** Whether a header may be forwarded to a page (not hop-by-hop, framing or `Host`). */
+export function isForwardableHeader(name: string): boolean {
+  return HEADER_NAME.test(name) && !FORBIDDEN_HEADERS.test(name);
+}
+
 /** Limits that keep one rule set's cost bounded. */
 export const RULESET_LIMITS = Object.freeze({
   maxRules: 500,

@@ -132,7 +132,6 @@ export async function customRoutes(app: FastifyInstance, options: CustomRoutesOp
         throw new InvalidParameterError('html', "Invalid parameter 'html': must be a string of HTML");
       }
       return extraction.preview({
-        tokenId: request.account.id,
         ruleset,
         url,
         html,

@@ -91,7 +91,6 @@ export async function extractRoutes(app: FastifyInstance, options: ExtractRoutes
     async (request) => {
       const { api } = request.params as { api: string };
       const query = request.query as { url?: string; timeout?: number };
-      extraction.checkApi(request.account.id, api);
       return extraction.extract({
         tokenId: request.account.id,
         api,
