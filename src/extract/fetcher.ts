@@ -224,7 +224,8 @@ export function createFetcher(options: FetcherOptions): Fetcher {
   };
   const baseConnector = buildConnector({
     timeout: Math.min(10_000, timeoutMs),
-    ...(guard.allowsEverything ? {} : { lookup: checkedLookup }),
+    // With private networks allowed and no resolver given, the system resolver is used as is.
+    ...(guard.allowsEverything && !options.lookup ? {} : { lookup: checkedLookup }),
   });
   const connector: buildConnector.connector = (connectOptions, callback) => {
     const host = unbracketHost(connectOptions.hostname);
