@@ -1,13 +1,21 @@
 import fs from 'node:fs';
 import { TokenService } from './accounts/index.ts';
 import type { Config } from './config.ts';
+import { EnhanceService } from './enhance/index.ts';
+import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
 import type { Logger } from './logging.ts';
+import { createMatcher } from './match/index.ts';
 import { openSqliteStorage, type Storage, sqliteFileFor } from './storage/index.ts';
 
 /** The services of one Quarry process, wired together. */
 export interface Services {
   readonly tokens: TokenService;
+  readonly enhance: EnhanceService;
+  /** Outbound fetches on callers' behalf (private networks refused unless configured). */
+  readonly fetcher: Fetcher;
+  readonly customApis: CustomApiService;
+  readonly extraction: ExtractionService;
 }
 
 /** A composed Quarry: store, services and HTTP app. `close()` releases everything. */
@@ -26,14 +34,24 @@ export interface Runtime {
 export function openServices(config: Config): { storage: Storage; services: Services } {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const storage = openSqliteStorage(sqliteFileFor(config.dataDir));
-  const services: Services = { tokens: new TokenService(storage.tokens) };
+  const tokens = new TokenService(storage.tokens);
+  const enhance = new EnhanceService({
+    entities: storage.entities,
+    matcher: createMatcher(storage.entities),
+    tokens,
+    credits: config.credits,
+  });
+  const fetcher = createFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
+  const customApis = new CustomApiService(storage.customApis);
+  const extraction = new ExtractionService({ fetcher, customApis });
+  const services: Services = { tokens, enhance, fetcher, customApis, extraction };
   return { storage, services };
 }
 
 /** The composition root: config → storage → services → app. */
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
   const { storage, services } = openServices(config);
-  const app = await buildApp({ config, logger, storage, tokens: services.tokens });
+  const app = await buildApp({ config, logger, storage, ...services });
   let closed = false;
   return {
     config,
@@ -48,6 +66,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       if (closed) return;
       closed = true;
       await app.close();
+      await services.fetcher.close();
       storage.close();
     },
   };

@@ -29,7 +29,6 @@ import {
 } from '../model.ts';
 import { indexEntity, type MatchProfile } from '../profile.ts';
 import { type AnalyzedQuery, analyzeQuery } from '../query-analysis.ts';
-import type { Vocabulary } from '../vocabulary.ts';
 import { readEntities, writeEntities } from './graph-loader.ts';
 import { featureArray, fitLogistic, type TrainingRow } from './logistic.ts';
 import { generateQuery } from './query-generator.ts';
@@ -206,7 +205,6 @@ function buildExamples(
           if (!query) continue;
           const analyzed = analyzeQuery(query);
           const vocabularies = context.vocabularies(entity.type);
-          const vocabulary: Vocabulary = vocabularies.names;
           const all = collectCandidates(analyzed, storage.entities, vocabularies);
           const heldOut = isHeldOut(entity.id);
           const ownProfile = indexEntity(entity).profile;
