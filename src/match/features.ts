@@ -404,15 +404,20 @@ const CONFLICTS = [
   'givenNameConflict',
 ];
 
+const HINGE_NAMES = HINGES.map(([name, knot]) => `${name}>${knot}`);
+const CONFLICT_NAMES = CONFLICTS.map((conflict) => `strongName*${conflict}`);
+
 /** Adds the hinge and interaction features to `f` (in place) and returns it. */
 export function expandFeatures(f: FeatureVector): FeatureVector {
-  for (const [name, knot] of HINGES) {
+  for (let i = 0; i < HINGES.length; i++) {
+    const [name, knot] = HINGES[i];
     const value = f[name];
-    if (value !== undefined) f[`${name}>${knot}`] = Math.max(0, value - knot) / (1 - knot);
+    if (value !== undefined) f[HINGE_NAMES[i]] = value > knot ? (value - knot) / (1 - knot) : 0;
   }
   const strongName = f.nameBoth !== undefined && f.nameBoth >= 0.95 ? 1 : 0;
-  for (const conflict of CONFLICTS) {
-    if (f[conflict] !== undefined) f[`strongName*${conflict}`] = strongName * f[conflict];
+  for (let i = 0; i < CONFLICTS.length; i++) {
+    const value = f[CONFLICTS[i]];
+    if (value !== undefined) f[CONFLICT_NAMES[i]] = strongName * value;
   }
   return f;
 }

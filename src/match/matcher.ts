@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { EntityType } from '../kg/index.ts';
-import type { EntityStore } from '../storage/index.ts';
+import type { CandidateProfile, EntityStore } from '../storage/index.ts';
 import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
 import {
   competitionFeatures,
@@ -58,7 +58,7 @@ export interface Matcher {
 /** The store methods the matcher reads. */
 export type CandidateSource = Pick<
   EntityStore,
-  'refsForKeys' | 'profiles' | 'termCounts' | 'counts' | 'version'
+  'keyCounts' | 'refsForKeys' | 'profiles' | 'termCounts' | 'counts' | 'version'
 >;
 
 export interface MatcherOptions {
@@ -78,6 +78,8 @@ export interface ProfiledCandidate {
 
 let defaultModel: ModelFile | undefined;
 
+const PROFILE_CACHE_SIZE = 200_000;
+
 /** The committed model file (`src/match/model.json`), read once. */
 export function loadDefaultModel(): ModelFile {
   defaultModel ??= validateModelFile(
@@ -92,7 +94,7 @@ export interface Vocabularies {
   readonly names: Vocabulary;
   /** Person place tokens (cities, addresses, postcodes). */
   readonly places: Vocabulary;
-  /** Person e-mail tokens. */
+  /** Person e-mail words (local part and domain labels). */
   readonly emails: Vocabulary;
 }
 
@@ -101,6 +103,7 @@ export class MatchContext {
   readonly #source: CandidateSource;
   #version: string | undefined;
   #vocabularies = new Map<string, Vocabulary>();
+  #profiles = new Map<number, CandidateProfile>();
 
   constructor(source: CandidateSource) {
     this.#source = source;
@@ -108,17 +111,45 @@ export class MatchContext {
 
   /** The vocabularies for `type` at the current graph version (rebuilt after writes). */
   vocabularies(type: EntityType): Vocabularies {
-    const version = this.#source.version();
-    if (version !== this.#version) {
-      this.#version = version;
-      this.#vocabularies = new Map();
-    }
+    this.#checkVersion();
     const person = type === 'Person';
     return {
       names: this.#vocabulary(person ? KEY.personToken : KEY.orgToken, type),
       places: this.#vocabulary(KEY.personPlace, 'Person'),
       emails: this.#vocabulary(KEY.emailToken, 'Person'),
     };
+  }
+
+  /**
+   * Profiles of `refs` (in no particular order), parsed once and kept for later queries while
+   * the graph version holds (at most 200,000; the cache is emptied when full).
+   */
+  profiles(refs: readonly number[]): CandidateProfile[] {
+    this.#checkVersion();
+    const out: CandidateProfile[] = [];
+    const missing: number[] = [];
+    for (const ref of refs) {
+      const cached = this.#profiles.get(ref);
+      if (cached) out.push(cached);
+      else missing.push(ref);
+    }
+    if (missing.length) {
+      if (this.#profiles.size + missing.length > PROFILE_CACHE_SIZE) this.#profiles.clear();
+      for (const row of this.#source.profiles(missing)) {
+        this.#profiles.set(row.ref, row);
+        out.push(row);
+      }
+    }
+    return out;
+  }
+
+  #checkVersion(): void {
+    const version = this.#source.version();
+    if (version !== this.#version) {
+      this.#version = version;
+      this.#vocabularies = new Map();
+      this.#profiles = new Map();
+    }
   }
 
   /** The name vocabulary of `type` (shorthand). */
@@ -147,12 +178,13 @@ export function collectCandidates(
   vocabulary: Vocabularies,
   limits: RetrievalLimits = DEFAULT_LIMITS,
   accept: (ref: number) => boolean = () => true,
+  profiles: (refs: readonly number[]) => CandidateProfile[] = (refs) => source.profiles(refs),
 ): ProfiledCandidate[] {
   const retrieved = retrieveCandidates(query, source, vocabulary, limits).filter((c) => accept(c.ref));
   if (retrieved.length === 0) return [];
   const esscores = new Map(retrieved.map((c) => [c.ref, c.esscore]));
   const out: ProfiledCandidate[] = [];
-  for (const row of source.profiles(retrieved.map((c) => c.ref))) {
+  for (const row of profiles(retrieved.map((c) => c.ref))) {
     if (row.type !== query.type) continue;
     out.push({
       ref: row.ref,
@@ -238,46 +270,64 @@ function summarize(contributions: Record<string, number>, score: number): string
   return parts.join('; ');
 }
 
-/** Scores profiled candidates of one query with `model`; sorted by score descending. */
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * Scores profiled candidates of one query with `model`; sorted by score descending, at most
+ * `limit` (explanations are built only for those returned).
+ */
 export function scoreCandidates(
   query: AnalyzedQuery,
   candidates: readonly ProfiledCandidate[],
   vocabularies: Vocabularies,
   model: TypeModel,
+  limit = Number.POSITIVE_INFINITY,
 ): ScoredCandidate[] {
   const features = candidates.map((c) => candidateFeatures(query, c.profile, vocabularies));
-  const baseContributions = features.map(() => ({}) as Record<string, number>);
-  const baseLogits = features.map((f, i) => logit(model.base, f, baseContributions[i]));
-  const scored = candidates.map((candidate, i): ScoredCandidate => {
+  const baseLogits = features.map((f) => logit(model.base, f));
+  const finalLogits = baseLogits.map((_, i) => logit(model.final, competitionFeatures(baseLogits, i)));
+  const order = candidates
+    .map((_, i) => i)
+    .sort(
+      (a, b) =>
+        finalLogits[b] - finalLogits[a] ||
+        candidates[b].esscore - candidates[a].esscore ||
+        candidates[a].ref - candidates[b].ref,
+    )
+    .slice(0, limit);
+  return order.map((i): ScoredCandidate => {
+    const candidate = candidates[i];
+    const baseContributions: Record<string, number> = {};
+    logit(model.base, features[i], baseContributions);
     const competition = competitionFeatures(baseLogits, i);
     const finalContributions: Record<string, number> = {};
-    const finalLogit = logit(model.final, competition, finalContributions);
+    logit(model.final, competition, finalContributions);
     // Spread the final model's weight on the base log-odds over the base features, so that all
     // contributions (plus the two biases) add up to the final log-odds.
     const scale = model.final.weights.baseLogit ?? 0;
-    const contributions: Record<string, number> = { bias: model.final.bias + scale * model.base.bias };
-    for (const [name, value] of Object.entries(baseContributions[i])) contributions[name] = scale * value;
-    for (const name of ['rivalGap', 'nearRivals'])
-      if (finalContributions[name]) contributions[name] = finalContributions[name];
+    const contributions: Record<string, number> = {
+      bias: round3(model.final.bias + scale * model.base.bias),
+    };
+    for (const [name, value] of Object.entries(baseContributions))
+      contributions[name] = round3(scale * value);
+    for (const name of ['bestRival', 'rivalMass']) {
+      if (finalContributions[name]) contributions[name] = round3(finalContributions[name]);
+    }
     const evidence: Record<string, number> = {};
-    for (const [name, value] of Object.entries(features[i]))
-      if (value !== 0) evidence[name] = Math.round(value * 1000) / 1000;
-    evidence.bestRival = Math.round(competition.bestRival * 1000) / 1000;
-    evidence.rivalMass = Math.round(competition.rivalMass * 1000) / 1000;
-    const score = sigmoid(finalLogit);
-    for (const name of Object.keys(contributions))
-      contributions[name] = Math.round(contributions[name] * 1000) / 1000;
+    for (const [name, value] of Object.entries(features[i])) if (value !== 0) evidence[name] = round3(value);
+    evidence.bestRival = round3(competition.bestRival);
+    evidence.rivalMass = round3(competition.rivalMass);
+    const score = sigmoid(finalLogits[i]);
     return {
       ref: candidate.ref,
       id: candidate.id,
       type: candidate.type,
       score,
       baseScore: sigmoid(baseLogits[i]),
-      esscore: Math.round(candidate.esscore * 1000) / 1000,
+      esscore: round3(candidate.esscore),
       explanation: { features: evidence, contributions, summary: summarize(contributions, score) },
     };
   });
-  return scored.sort((a, b) => b.score - a.score || b.esscore - a.esscore || a.ref - b.ref);
 }
 
 function hasEvidence(query: AnalyzedQuery): boolean {
@@ -299,8 +349,10 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
       const analyzed = analyzeQuery(query);
       if (!hasEvidence(analyzed)) return [];
       const vocabularies = context.vocabularies(analyzed.type);
-      const candidates = collectCandidates(analyzed, source, vocabularies, limits);
-      return scoreCandidates(analyzed, candidates, vocabularies, model.models[analyzed.type]).slice(0, limit);
+      const candidates = collectCandidates(analyzed, source, vocabularies, limits, undefined, (refs) =>
+        context.profiles(refs),
+      );
+      return scoreCandidates(analyzed, candidates, vocabularies, model.models[analyzed.type], limit);
     },
   };
 }

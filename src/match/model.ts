@@ -35,15 +35,29 @@ export function sigmoid(x: number): number {
   return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
 }
 
+// Models are read-only: their weights are listed once, not per candidate.
+const compiled = new WeakMap<LogisticModel, { names: string[]; weights: number[] }>();
+
+function compile(model: LogisticModel): { names: string[]; weights: number[] } {
+  let c = compiled.get(model);
+  if (!c) {
+    const entries = Object.entries(model.weights).filter(([, w]) => w !== 0);
+    c = { names: entries.map(([n]) => n), weights: entries.map(([, w]) => w) };
+    compiled.set(model, c);
+  }
+  return c;
+}
+
 /** log-odds of `model` for `features`, with each feature's contribution when `into` is given. */
 export function logit(model: LogisticModel, features: FeatureVector, into?: Record<string, number>): number {
+  const { names, weights } = compile(model);
   let sum = model.bias;
-  for (const [name, weight] of Object.entries(model.weights)) {
-    const value = features[name] ?? 0;
-    if (value === 0) continue;
-    const contribution = weight * value;
+  for (let i = 0; i < names.length; i++) {
+    const value = features[names[i]];
+    if (value === undefined || value === 0) continue;
+    const contribution = weights[i] * value;
     sum += contribution;
-    if (into) into[name] = contribution;
+    if (into) into[names[i]] = contribution;
   }
   return sum;
 }

@@ -23,8 +23,8 @@ export interface RetrievalLimits {
 }
 
 export const DEFAULT_LIMITS: RetrievalLimits = Object.freeze({
-  maxPostings: 3000,
-  postingBudget: 8000,
+  maxPostings: 1000,
+  postingBudget: 3000,
   maxCandidates: 40,
 });
 
@@ -91,7 +91,7 @@ function tokenLookups(
 /** Finds the candidates for `query` (every type; the matcher filters by type). */
 export function retrieveCandidates(
   query: AnalyzedQuery,
-  source: Pick<EntityStore, 'refsForKeys'>,
+  source: Pick<EntityStore, 'refsForKeys' | 'keyCounts'>,
   vocabularies: Vocabularies,
   limits: RetrievalLimits = DEFAULT_LIMITS,
 ): RetrievedCandidate[] {
@@ -104,6 +104,7 @@ export function retrieveCandidates(
     exact(KEY.domain + url.domain, EXACT_WEIGHT.domain);
   }
   const tokens: TokenLookup[] = [];
+  const emailWords: string[] = [];
   for (const email of query.emails) {
     exact(KEY.email + email.address, EXACT_WEIGHT.email);
     if (isPerson && email.local.length >= 3) exact(KEY.emailLocal + email.local, EXACT_WEIGHT.emailLocal);
@@ -111,8 +112,7 @@ export function retrieveCandidates(
       exact(KEY.emailDomain + email.registrable, EXACT_WEIGHT.emailDomain);
       if (!isPerson) exact(KEY.domain + email.registrable, EXACT_WEIGHT.domain);
     }
-    if (isPerson)
-      tokenLookups(emailTokens(email.address), vocabularies.emails, KEY.emailToken, 0.6, 'e:', tokens);
+    if (isPerson) emailWords.push(...emailTokens(email.address));
   }
   for (const phone of query.phones) exact(KEY.phone + phone, EXACT_WEIGHT.phone);
   if (query.ip) for (const key of ipKeysForAddress(query.ip)) exact(KEY.ip + key, EXACT_WEIGHT.ip);
@@ -123,6 +123,7 @@ export function retrieveCandidates(
     if (name.acronym) exact(KEY.acronym + name.acronym, EXACT_WEIGHT.acronym, 500);
     tokenLookups(name.tokens, vocabularies.names, namePrefix, 1, 'n:', tokens);
   }
+  if (emailWords.length) tokenLookups(emailWords, vocabularies.emails, KEY.emailToken, 0.6, 'e:', tokens);
   if (isPerson && query.location) {
     tokenLookups(placeTokens(query.location.tokens), vocabularies.places, KEY.personPlace, 0.6, 'p:', tokens);
   }

@@ -47,33 +47,64 @@ export function jaroWinkler(a: string, b: string): number {
  */
 export function editDistance(a: string, b: string, max = 3): number {
   if (a === b) return 0;
-  if (Math.abs(a.length - b.length) > max) return max + 1;
   const la = a.length;
   const lb = b.length;
-  let prev2 = new Array<number>(lb + 1).fill(0);
-  let prev = Array.from({ length: lb + 1 }, (_, j) => j);
-  let curr = new Array<number>(lb + 1).fill(0);
+  if (Math.abs(la - lb) > max) return max + 1;
+  if (la === 0 || lb === 0) return Math.max(la, lb);
+  // Three rolling rows in one scratch buffer (no allocation per call; grows when needed).
+  const width = lb + 1;
+  if (scratch.length < 3 * width) scratch = new Int32Array(3 * width * 2);
+  let prev2 = 0;
+  let prev = width;
+  let curr = 2 * width;
+  for (let j = 0; j <= lb; j++) scratch[prev + j] = j;
   for (let i = 1; i <= la; i++) {
-    curr[0] = i;
+    scratch[curr] = i;
     let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= lb; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let d = Math.min(prev[j] + 1, curr[j - 1] + 1, prev[j - 1] + cost);
-      if (
-        i > 1 &&
-        j > 1 &&
-        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
-        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
-      ) {
-        d = Math.min(d, prev2[j - 2] + 1);
+      const cb = b.charCodeAt(j - 1);
+      let d = scratch[prev + j - 1] + (ca === cb ? 0 : 1);
+      const del = scratch[prev + j] + 1;
+      const ins = scratch[curr + j - 1] + 1;
+      if (del < d) d = del;
+      if (ins < d) d = ins;
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
+        const t = scratch[prev2 + j - 2] + 1;
+        if (t < d) d = t;
       }
-      curr[j] = d;
+      scratch[curr + j] = d;
       if (d < rowMin) rowMin = d;
     }
     if (rowMin > max) return max + 1;
-    [prev2, prev, curr] = [prev, curr, prev2];
+    const old = prev2;
+    prev2 = prev;
+    prev = curr;
+    curr = old;
   }
-  return prev[lb];
+  return scratch[prev + lb];
+}
+
+let scratch = new Int32Array(96);
+const bag = new Int32Array(128);
+
+/** max(letters of a not in b, letters of b not in a), counted as multisets (ASCII; others share a slot). */
+function bagDistance(a: string, b: string): number {
+  for (let i = 0; i < a.length; i++) bag[a.charCodeAt(i) & 127]++;
+  for (let i = 0; i < b.length; i++) bag[b.charCodeAt(i) & 127]--;
+  let extraA = 0;
+  let extraB = 0;
+  for (let i = 0; i < a.length; i++) {
+    const c = a.charCodeAt(i) & 127;
+    if (bag[c] > 0) extraA += bag[c];
+    bag[c] = 0;
+  }
+  for (let i = 0; i < b.length; i++) {
+    const c = b.charCodeAt(i) & 127;
+    if (bag[c] < 0) extraB -= bag[c];
+    bag[c] = 0;
+  }
+  return Math.max(extraA, extraB);
 }
 
 /**
@@ -85,6 +116,9 @@ export function tokenSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   const shorter = Math.min(a.length, b.length);
   if (shorter >= 3) {
+    const prefix = a.length < b.length ? b.startsWith(a) : a.startsWith(b);
+    // Bag distance is a lower bound of edit distance and costs one pass: most pairs stop here.
+    if (!prefix && bagDistance(a, b) > 2) return 0;
     const distance = editDistance(a, b, 2);
     if (distance === 1 && shorter >= 4) return 0.85;
     if (distance === 1 && shorter >= 3) return 0.6;

@@ -6,11 +6,14 @@
 
 import { editDistance } from './similarity.ts';
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+/** Tokens whose neighbours are remembered, per vocabulary (queries repeat common tokens). */
+const NEIGHBOUR_CACHE_SIZE = 20_000;
 
 export class Vocabulary {
   readonly #counts: ReadonlyMap<string, number>;
   #byInitial: Map<string, string[]> | undefined;
+  #neighbourCache = new Map<string, string[]>();
   /** Number of entities the frequencies are out of. */
   readonly size: number;
   /** IDF of a token nobody carries: the largest possible weight. */
@@ -39,6 +42,16 @@ export class Vocabulary {
    */
   neighbours(token: string, limit = 4): string[] {
     if (token.length < 4) return [];
+    const key = `${limit}:${token}`;
+    const cached = this.#neighbourCache.get(key);
+    if (cached) return cached;
+    const found = this.#findNeighbours(token, limit);
+    if (this.#neighbourCache.size >= NEIGHBOUR_CACHE_SIZE) this.#neighbourCache.clear();
+    this.#neighbourCache.set(key, found);
+    return found;
+  }
+
+  #findNeighbours(token: string, limit: number): string[] {
     const found = new Map<string, number>();
     const consider = (candidate: string) => {
       if (candidate === token || found.has(candidate)) return;
@@ -59,19 +72,25 @@ export class Vocabulary {
       .map(([candidate]) => candidate);
   }
 
-  /** Tokens two edits away, among those with the same first letter and a similar length. */
+  /**
+   * Tokens two edits away, among those with the same first letter and a length within ±1
+   * (buckets keyed by first letter and length keep the scan short on large vocabularies).
+   */
   #twoEdits(token: string, found: Map<string, number>): void {
     if (!this.#byInitial) {
       this.#byInitial = new Map();
       for (const term of this.#counts.keys()) {
-        const list = this.#byInitial.get(term[0]);
+        if (term.length < 5) continue;
+        const key = term[0] + term.length;
+        const list = this.#byInitial.get(key);
         if (list) list.push(term);
-        else this.#byInitial.set(term[0], [term]);
+        else this.#byInitial.set(key, [term]);
       }
     }
-    for (const term of this.#byInitial.get(token[0]) ?? []) {
-      if (Math.abs(term.length - token.length) > 2) continue;
-      if (editDistance(token, term, 2) <= 2) found.set(term, this.#counts.get(term) ?? 0);
+    for (let length = token.length - 1; length <= token.length + 1; length++) {
+      for (const term of this.#byInitial.get(token[0] + length) ?? []) {
+        if (editDistance(token, term, 2) <= 2) found.set(term, this.#counts.get(term) ?? 0);
+      }
     }
   }
 }

@@ -19,6 +19,8 @@ export interface NormalizedDomain {
 export function normalizeDomain(url: string): NormalizedDomain | undefined {
   const trimmed = url.trim().toLowerCase();
   if (trimmed === '' || /\s/.test(trimmed)) return undefined;
+  // A bare host (the usual stored form) needs no URL parsing.
+  if (BARE_HOST.test(trimmed)) return fromHostname(trimmed);
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//.test(trimmed) ? trimmed : `http://${trimmed}`;
   let hostname: string;
   try {
@@ -26,11 +28,24 @@ export function normalizeDomain(url: string): NormalizedDomain | undefined {
   } catch {
     return undefined;
   }
-  hostname = hostname.replace(/\.$/, '').replace(/^www\d?\./, '');
+  return fromHostname(hostname);
+}
+
+const BARE_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)+\.?$/;
+const registrableCache = new Map<string, string>();
+
+function fromHostname(name: string): NormalizedDomain | undefined {
+  const hostname = name.replace(/\.$/, '').replace(/^www\d?\./, '');
   if (!hostname.includes('.') && !hostname.includes(':')) return undefined;
-  const parsed = parse(hostname);
-  if (parsed.isIp) return { host: hostname, registrable: hostname };
-  return { host: hostname, registrable: parsed.domain ?? hostname };
+  let registrable = registrableCache.get(hostname);
+  if (registrable === undefined) {
+    const parsed = parse(hostname);
+    registrable = parsed.isIp ? hostname : (parsed.domain ?? hostname);
+    // Bounded: a cache, not a copy of every host ever seen.
+    if (registrableCache.size > 100_000) registrableCache.clear();
+    registrableCache.set(hostname, registrable);
+  }
+  return { host: hostname, registrable };
 }
 
 /** Parent hosts of `host` down to its registrable domain, most specific first (host included). */

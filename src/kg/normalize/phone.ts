@@ -11,6 +11,11 @@ import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js'
 export function normalizePhone(phone: string, regionHint?: string): string | undefined {
   const trimmed = phone.trim().replace(/^00/, '+');
   if (!/\d/.test(trimmed)) return undefined;
+  // Already international and plainly punctuated: E.164 is its digits (no metadata lookup).
+  if (/^\+[\d\s().-]{7,}$/.test(trimmed)) {
+    const digits = trimmed.replace(/\D/g, '');
+    if (digits.length >= 8 && digits.length <= 15 && digits[0] !== '0') return `+${digits}`;
+  }
   const region = regionHint && /^[A-Z]{2}$/.test(regionHint) ? (regionHint as CountryCode) : undefined;
   const parsed = parsePhoneNumberFromString(trimmed, region);
   if (parsed?.isPossible()) return parsed.number;

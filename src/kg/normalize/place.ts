@@ -174,8 +174,20 @@ function buildCountryTable(): Map<string, string> {
   return table;
 }
 
+const countryCache = new Map<string, string | null>();
+
 /** ISO 3166-1 alpha-2 code for a country name in a common spelling, else `undefined`. */
 export function countryCode(name: string): string | undefined {
+  let cached = countryCache.get(name);
+  if (cached === undefined) {
+    cached = lookUpCountry(name) ?? null;
+    if (countryCache.size > 10_000) countryCache.clear();
+    countryCache.set(name, cached);
+  }
+  return cached ?? undefined;
+}
+
+function lookUpCountry(name: string): string | undefined {
   const key = placeKey(name);
   if (key === '') return undefined;
   const direct = COUNTRY_BY_NAME.get(key);

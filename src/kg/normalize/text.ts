@@ -18,10 +18,13 @@ const SPECIAL_LETTERS: Readonly<Record<string, string>> = Object.freeze({
   ŀ: 'l',
   ŧ: 't',
 });
+const ASCII = /^[\x00-\x7f]*$/;
 const SPECIAL_RE = new RegExp(`[${Object.keys(SPECIAL_LETTERS).join('')}]`, 'g');
 
 /** Lowercases, folds accents and special letters (`Ø` → `o`, `ß` → `ss`); keeps punctuation. */
 export function foldText(text: string): string {
+  // Plain ASCII (most input) needs no decomposition: lowercasing is enough.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
