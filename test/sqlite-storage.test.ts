@@ -6,6 +6,7 @@ import { openSqliteStorage } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
 import { runStorageContract } from './storage-contract.ts';
 import { runCustomApiStoreContract } from './storage-contract-extract.ts';
+import { runMatchStoreContract } from './storage-contract-match.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 import { tempDir } from './support/temp-dir.ts';
 
@@ -21,6 +22,7 @@ runStorageContract('sqlite', async () => {
   };
 });
 runCustomApiStoreContract('sqlite', openTempSqliteStorage);
+runMatchStoreContract('sqlite', openTempSqliteStorage);
 
 test('sqlite: data survives close and reopen of the file', () => {
   const dir = tempDir();

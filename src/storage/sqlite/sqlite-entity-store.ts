@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Entity, EntityType } from '../../kg/index.ts';
 import type { CandidateProfile, EntityCounts, EntityStore, EntityWrite, StoredEntity } from '../ports.ts';
@@ -92,7 +93,9 @@ export class SqliteEntityStore implements EntityStore {
         }
         for (const key of fresh) this.#insertKey.run(key, ref);
       }
-      this.#bumpVersion.run(`${now.toString(36)}`);
+      // Time plus randomness: two writes in the same millisecond still change the version, so
+      // matcher caches keyed by it are never stale.
+      this.#bumpVersion.run(`${now.toString(36)}-${randomBytes(4).toString('hex')}`);
     });
   }
 
