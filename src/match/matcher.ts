@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { EntityType } from '../kg/index.ts';
-import type { CandidateProfile, EntityStore } from '../storage/index.ts';
+import type { CandidateProfile, EntityCounts, EntityStore } from '../storage/index.ts';
 import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
 import {
   competitionFeatures,
@@ -78,7 +78,8 @@ export interface ProfiledCandidate {
 
 let defaultModel: ModelFile | undefined;
 
-const PROFILE_CACHE_SIZE = 200_000;
+// Parsed profiles kept per matcher: large caches lengthen garbage-collection pauses (p99).
+const PROFILE_CACHE_SIZE = 20_000;
 
 /** The committed model file (`src/match/model.json`), read once. */
 export function loadDefaultModel(): ModelFile {
@@ -104,6 +105,7 @@ export class MatchContext {
   #version: string | undefined;
   #vocabularies = new Map<string, Vocabulary>();
   #profiles = new Map<number, CandidateProfile>();
+  #counts: EntityCounts | undefined;
 
   constructor(source: CandidateSource) {
     this.#source = source;
@@ -122,7 +124,7 @@ export class MatchContext {
 
   /**
    * Profiles of `refs` (in no particular order), parsed once and kept for later queries while
-   * the graph version holds (at most 200,000; the cache is emptied when full).
+   * the graph version holds (at most 20,000; the cache is emptied when full).
    */
   profiles(refs: readonly number[]): CandidateProfile[] {
     this.#checkVersion();
@@ -149,6 +151,7 @@ export class MatchContext {
       this.#version = version;
       this.#vocabularies = new Map();
       this.#profiles = new Map();
+      this.#counts = undefined;
     }
   }
 
@@ -160,7 +163,8 @@ export class MatchContext {
   #vocabulary(prefix: string, type: EntityType): Vocabulary {
     let vocabulary = this.#vocabularies.get(prefix);
     if (!vocabulary) {
-      const counts = this.#source.counts();
+      this.#counts ??= this.#source.counts();
+      const counts = this.#counts;
       vocabulary = new Vocabulary(
         this.#source.termCounts(prefix),
         type === 'Person' ? counts.persons : counts.organizations,
@@ -297,27 +301,8 @@ export function scoreCandidates(
     .slice(0, limit);
   return order.map((i): ScoredCandidate => {
     const candidate = candidates[i];
-    const baseContributions: Record<string, number> = {};
-    logit(model.base, features[i], baseContributions);
-    const competition = competitionFeatures(baseLogits, i);
-    const finalContributions: Record<string, number> = {};
-    logit(model.final, competition, finalContributions);
-    // Spread the final model's weight on the base log-odds over the base features, so that all
-    // contributions (plus the two biases) add up to the final log-odds.
-    const scale = model.final.weights.baseLogit ?? 0;
-    const contributions: Record<string, number> = {
-      bias: round3(model.final.bias + scale * model.base.bias),
-    };
-    for (const [name, value] of Object.entries(baseContributions))
-      contributions[name] = round3(scale * value);
-    for (const name of ['bestRival', 'rivalMass']) {
-      if (finalContributions[name]) contributions[name] = round3(finalContributions[name]);
-    }
-    const evidence: Record<string, number> = {};
-    for (const [name, value] of Object.entries(features[i])) if (value !== 0) evidence[name] = round3(value);
-    evidence.bestRival = round3(competition.bestRival);
-    evidence.rivalMass = round3(competition.rivalMass);
     const score = sigmoid(finalLogits[i]);
+    let explanation: Explanation | undefined;
     return {
       ref: candidate.ref,
       id: candidate.id,
@@ -325,9 +310,38 @@ export function scoreCandidates(
       score,
       baseScore: sigmoid(baseLogits[i]),
       esscore: round3(candidate.esscore),
-      explanation: { features: evidence, contributions, summary: summarize(contributions, score) },
+      // Built on first read: most callers look at a few candidates' explanations, not all.
+      get explanation(): Explanation {
+        explanation ??= explain(model, features[i], competitionFeatures(baseLogits, i), score);
+        return explanation;
+      },
     };
   });
+}
+
+function explain(
+  model: TypeModel,
+  features: FeatureVector,
+  competition: FeatureVector,
+  score: number,
+): Explanation {
+  const baseContributions: Record<string, number> = {};
+  logit(model.base, features, baseContributions);
+  const finalContributions: Record<string, number> = {};
+  logit(model.final, competition, finalContributions);
+  // Spread the final model's weight on the base log-odds over the base features, so that all
+  // contributions (plus the two biases) add up to the final log-odds.
+  const scale = model.final.weights.baseLogit ?? 0;
+  const contributions: Record<string, number> = { bias: round3(model.final.bias + scale * model.base.bias) };
+  for (const [name, value] of Object.entries(baseContributions)) contributions[name] = round3(scale * value);
+  for (const name of ['bestRival', 'rivalMass']) {
+    if (finalContributions[name]) contributions[name] = round3(finalContributions[name]);
+  }
+  const evidence: Record<string, number> = {};
+  for (const [name, value] of Object.entries(features)) if (value !== 0) evidence[name] = round3(value);
+  evidence.bestRival = round3(competition.bestRival);
+  evidence.rivalMass = round3(competition.rivalMass);
+  return { features: evidence, contributions, summary: summarize(contributions, score) };
 }
 
 function hasEvidence(query: AnalyzedQuery): boolean {

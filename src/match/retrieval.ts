@@ -72,6 +72,7 @@ function tokenLookups(
   scale: number,
   group: string,
   into: TokenLookup[],
+  maxPostings: number,
 ): void {
   for (const token of tokens) {
     const df = vocabulary.count(token);
@@ -121,11 +122,21 @@ export function retrieveCandidates(
   for (const name of query.names) {
     if (name.key) exact((isPerson ? KEY.personName : KEY.orgName) + name.key, EXACT_WEIGHT.name, 200);
     if (name.acronym) exact(KEY.acronym + name.acronym, EXACT_WEIGHT.acronym, 500);
-    tokenLookups(name.tokens, vocabularies.names, namePrefix, 1, 'n:', tokens);
+    tokenLookups(name.tokens, vocabularies.names, namePrefix, 1, 'n:', tokens, limits.maxPostings);
   }
-  if (emailWords.length) tokenLookups(emailWords, vocabularies.emails, KEY.emailToken, 0.6, 'e:', tokens);
+  const max = limits.maxPostings;
+  if (emailWords.length)
+    tokenLookups(emailWords, vocabularies.emails, KEY.emailToken, 0.6, 'e:', tokens, max);
   if (isPerson && query.location) {
-    tokenLookups(placeTokens(query.location.tokens), vocabularies.places, KEY.personPlace, 0.6, 'p:', tokens);
+    tokenLookups(
+      placeTokens(query.location.tokens),
+      vocabularies.places,
+      KEY.personPlace,
+      0.6,
+      'p:',
+      tokens,
+      limits.maxPostings,
+    );
   }
   tokens.sort((a, b) => a.df - b.df);
   let budget = limits.postingBudget;
@@ -144,10 +155,18 @@ export function retrieveCandidates(
   }
   if (lookups.length === 0) return [];
 
-  const postings = source.refsForKeys(
-    lookups.map((l) => l.key),
-    limits.maxPostings,
-  );
+  // One batched read per distinct limit: exact keys of frequent values (a shared e-mail
+  // domain) are read only as far as they are used.
+  const byLimit = new Map<number, string[]>();
+  for (const lookup of lookups) {
+    const keys = byLimit.get(lookup.limit);
+    if (keys) keys.push(lookup.key);
+    else byLimit.set(lookup.limit, [lookup.key]);
+  }
+  const postings = new Map<string, number[]>();
+  for (const [limit, keys] of byLimit) {
+    for (const [key, refs] of source.refsForKeys(keys, limit)) postings.set(key, refs);
+  }
   // Per candidate: the best weight per group, summed.
   const scores = new Map<number, Map<string, number>>();
   for (const lookup of lookups) {

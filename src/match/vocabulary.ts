@@ -9,6 +9,8 @@ import { editDistance } from './similarity.ts';
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 /** Tokens whose neighbours are remembered, per vocabulary (queries repeat common tokens). */
 const NEIGHBOUR_CACHE_SIZE = 20_000;
+/** Most vocabulary tokens compared when looking for two-edit corrections. */
+const MAX_TWO_EDIT_SCAN = 3000;
 
 export class Vocabulary {
   readonly #counts: ReadonlyMap<string, number>;
@@ -87,8 +89,11 @@ export class Vocabulary {
         else this.#byInitial.set(key, [term]);
       }
     }
-    for (let length = token.length - 1; length <= token.length + 1; length++) {
-      for (const term of this.#byInitial.get(token[0] + length) ?? []) {
+    const buckets = [-1, 0, 1].map((d) => this.#byInitial?.get(token[0] + (token.length + d)) ?? []);
+    // Bounded work: on a very large vocabulary (e-mail words) the scan would cost milliseconds.
+    if (buckets.reduce((n, b) => n + b.length, 0) > MAX_TWO_EDIT_SCAN) return;
+    for (const bucket of buckets) {
+      for (const term of bucket) {
         if (editDistance(token, term, 2) <= 2) found.set(term, this.#counts.get(term) ?? 0);
       }
     }
