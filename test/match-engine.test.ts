@@ -184,3 +184,34 @@ test('the matcher sees writes made after it was created (caches follow the graph
   ]);
   assert.equal(matcher.match(query)[0]?.id, 'ORG-kunitachi');
 });
+
+test('an ip finds the organization owning the range and, for a person, its current employees', () => {
+  write([
+    {
+      id: 'PER-mit-staff',
+      type: 'Person',
+      name: 'Grace Hopper',
+      employments: [{ isCurrent: true, title: 'professor', employer: { id: 'ORG-mit', name: 'MIT' } }],
+    },
+    {
+      id: 'PER-other',
+      type: 'Person',
+      name: 'Grace Hopper',
+      employments: [{ isCurrent: true, employer: { id: 'ORG-pecs', name: 'University of Pécs' } }],
+    },
+  ]);
+  const people = matcher.match(q({ type: 'Person', names: ['Grace Hopper'], ip: '18.9.22.69' }));
+  assert.equal(people[0].id, 'PER-mit-staff');
+  assert.equal(people[0].explanation.features.ipMatch, 1);
+  assert.ok(people[0].score > (people.find((p) => p.id === 'PER-other')?.score ?? 0));
+  const v6 = matcher.match(
+    q({ type: 'Organization', names: ['Massachusetts Inst. of Tech.'], ip: '2603:4000:1::1' }),
+  );
+  assert.equal(v6[0].id, 'ORG-mit');
+  assert.equal(v6[0].explanation.features.ipMatch, 1);
+  // No ranges anywhere near: no evidence, no error.
+  assert.equal(
+    matcher.match(q({ type: 'Organization', names: ['University of Pecs'], ip: 'not-an-ip' }))[0].id,
+    'ORG-pecs',
+  );
+});

@@ -74,6 +74,7 @@ export const PERSON_FEATURES = Object.freeze([
   'titleConflict',
   'employerSimilarity',
   'phoneMatch',
+  'ipMatch',
 ] as const);
 
 export type FeatureVector = Record<string, number>;
@@ -372,6 +373,8 @@ export function personFeatures(
     );
   }
   if (query.phones.length && profile.p?.some((p) => query.phones.includes(p))) f.phoneMatch = 1;
+  if (query.ipOrganizations?.length && profile.wi?.some((id) => query.ipOrganizations?.includes(id)))
+    f.ipMatch = 1;
   return expandFeatures(f);
 }
 

@@ -16,6 +16,7 @@ import {
 } from './model.ts';
 import type { MatchProfile, OrganizationProfile, PersonProfile } from './profile.ts';
 import { KEY } from './profile.ts';
+import { ipInRanges, ipKeysForAddress } from './ip.ts';
 import { type AnalyzedQuery, analyzeQuery, type MatchQuery } from './query-analysis.ts';
 import { DEFAULT_LIMITS, type RetrievalLimits, retrieveCandidates } from './retrieval.ts';
 import { Vocabulary } from './vocabulary.ts';
@@ -201,6 +202,37 @@ export function collectCandidates(
   return out;
 }
 
+/**
+ * `query` with `ipOrganizations` resolved (Person queries with an `ip`): the organizations
+ * whose ranges contain the address. Other queries are returned as they are.
+ */
+export function withIpOrganizations(
+  query: AnalyzedQuery,
+  source: CandidateSource,
+  profiles: (refs: readonly number[]) => CandidateProfile[] = (refs) => source.profiles(refs),
+): AnalyzedQuery {
+  if (query.type !== 'Person' || !query.ip || query.ipOrganizations) return query;
+  return { ...query, ipOrganizations: organizationsOwning(query.ip, source, profiles) };
+}
+
+/** Ids of the organizations whose IP ranges contain `ip` (at most 20). */
+function organizationsOwning(
+  ip: string,
+  source: CandidateSource,
+  profiles: (refs: readonly number[]) => CandidateProfile[],
+): string[] {
+  const keys = ipKeysForAddress(ip).map((key) => KEY.ip + key);
+  const refs = [...new Set([...source.refsForKeys(keys, 100).values()].flat())];
+  const out: string[] = [];
+  for (const row of profiles(refs)) {
+    const ranges =
+      (row.profile as MatchProfile).k === 'O' ? (row.profile as OrganizationProfile).ip : undefined;
+    if (ranges && ipInRanges(ip, ranges)) out.push(row.id);
+    if (out.length === 20) break;
+  }
+  return out;
+}
+
 /** Compared features of a candidate (by the query's type). */
 export function candidateFeatures(
   query: AnalyzedQuery,
@@ -360,7 +392,8 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
     defaultThreshold: model.threshold,
     match(query, matchOptions = {}) {
       const limit = matchOptions.limit ?? 10;
-      const analyzed = analyzeQuery(query);
+      const fetchProfiles = (refs: readonly number[]) => context.profiles(refs);
+      const analyzed = withIpOrganizations(analyzeQuery(query), source, fetchProfiles);
       if (!hasEvidence(analyzed)) return [];
       const vocabularies = context.vocabularies(analyzed.type);
       const candidates = collectCandidates(analyzed, source, vocabularies, limits, undefined, (refs) =>

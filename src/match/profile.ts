@@ -31,6 +31,7 @@ export const KEY = Object.freeze({
   personName: 'pn:',
   acronym: 'oa:',
   personPlace: 'pl:',
+  personEmployer: 'pw:',
   emailToken: 'et:',
   host: 'h:',
   domain: 'd:',
@@ -321,7 +322,11 @@ function indexPerson(entity: Entity): EntityIndex {
     if (typeof employment?.title === 'string') titles.push(textTokens(employment.title).join(' '));
     const employer = linkedName(employment?.employer);
     if (employer) employers.push(normalizeOrganizationName(employer).tokens.join(' '));
-    if (typeof employment?.employer?.id === 'string') employerIds.push(employment.employer.id);
+    if (typeof employment?.employer?.id === 'string') {
+      employerIds.push(employment.employer.id);
+      // Current employers only: an IP address tells where someone works now.
+      if (employment.isCurrent !== false) keys.add(KEY.personEmployer + employment.employer.id);
+    }
   }
   const schools: string[] = [];
   for (const education of Array.isArray(entity.educations) ? entity.educations : []) {

@@ -58,6 +58,11 @@ export interface AnalyzedQuery {
   readonly employerTokens: readonly string[];
   readonly schoolTokens: readonly string[];
   readonly ip?: string;
+  /**
+   * Person queries with an `ip`: ids of the organizations whose ranges contain it (resolved by
+   * the matcher before retrieval; their current employees are candidates).
+   */
+  readonly ipOrganizations?: readonly string[];
 }
 
 function organizationName(name: string): QueryName | undefined {

@@ -78,6 +78,8 @@ function tokenLookups(
     const df = vocabulary.count(token);
     if (df > 0)
       into.push({ key: prefix + token, df, weight: scale * vocabulary.idf(token), group: group + token });
+    // A frequent token is rarely a typo, and its variants would flood the candidates.
+    if (df > maxPostings) continue;
     for (const neighbour of vocabulary.neighbours(token, df > 0 ? 3 : 4)) {
       into.push({
         key: prefix + neighbour,
@@ -116,7 +118,9 @@ export function retrieveCandidates(
     if (isPerson) emailWords.push(...emailTokens(email.address));
   }
   for (const phone of query.phones) exact(KEY.phone + phone, EXACT_WEIGHT.phone);
-  if (query.ip) for (const key of ipKeysForAddress(query.ip)) exact(KEY.ip + key, EXACT_WEIGHT.ip);
+  if (query.ip && !isPerson)
+    for (const key of ipKeysForAddress(query.ip)) exact(KEY.ip + key, EXACT_WEIGHT.ip);
+  for (const id of query.ipOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.ip);
 
   const namePrefix = isPerson ? KEY.personToken : KEY.orgToken;
   for (const name of query.names) {

@@ -135,7 +135,23 @@ function outcome(example: Example, model: TypeModel): QueryOutcome {
   return { expected: example.expected, top: example.candidates[best].id, score: sigmoid(bestLogit) };
 }
 
-function fitType(examples: readonly Example[], features: readonly string[]): TypeModel {
+/**
+ * Weights (log-odds) for evidence the training graph cannot show, used only when a feature is
+ * never non-zero in the training data (the bench graphs have no phones, IP ranges, employers or
+ * organization e-mails). Hand-set, conservative, and listed in the model's provenance.
+ */
+export const PRIOR_WEIGHTS: Readonly<Record<string, number>> = Object.freeze({
+  phoneMatch: 4,
+  ipMatch: 2.5,
+  emailDomainMatch: 2.5,
+  employerSimilarity: 2,
+});
+
+function fitType(
+  examples: readonly Example[],
+  features: readonly string[],
+  priors: Record<string, number>,
+): TypeModel {
   const label = (example: Example, i: number): 0 | 1 =>
     example.candidates[i].id === example.expected ? 1 : 0;
   const allRows: TrainingRow[] = [];
@@ -154,7 +170,16 @@ function fitType(examples: readonly Example[], features: readonly string[]): Typ
     for (const i of order.slice(0, 8))
       baseRows.push({ x: example.candidates[i].features, y: label(example, i) });
   }
-  const base = fitLogistic(baseRows, features, 0.5);
+  const fitted = fitLogistic(baseRows, features, 0.5);
+  const seen = features.map((_, j) => baseRows.some((row) => row.x[j] !== 0));
+  const weights = { ...fitted.weights };
+  features.forEach((name, j) => {
+    if (!seen[j] && PRIOR_WEIGHTS[name] !== undefined) {
+      weights[name] = PRIOR_WEIGHTS[name];
+      priors[name] = PRIOR_WEIGHTS[name];
+    }
+  });
+  const base: LogisticModel = { bias: fitted.bias, weights };
   const finalRows: TrainingRow[] = [];
   for (const example of examples) {
     const logits = example.candidates.map((c) => arrayLogit(base, features, c.features));
@@ -257,13 +282,12 @@ export function fitModel(inputs: FitInputs, log: (line: string) => void = () => 
   log(`fit: ${entities.length} entities from ${inputs.files.length} files`);
   const examples = buildExamples(entities, inputs, log);
   const models = {} as Record<EntityType, TypeModel>;
-  const featureNames: Record<EntityType, readonly string[]> = {
-    Organization: ORGANIZATION_FEATURES,
-    Person: PERSON_FEATURES,
-  };
+  const priors = {} as Record<EntityType, Record<string, number>>;
+  const featureNames = FEATURE_NAMES;
   for (const type of ['Organization', 'Person'] as const) {
     const train = examples.filter((e) => e.type === type && !e.validation);
-    models[type] = fitType(train, featureNames[type]);
+    priors[type] = {};
+    models[type] = fitType(train, featureNames[type], priors[type]);
     log(`fit: ${type}: ${train.length} training queries`);
   }
   const outcomesByType = new Map<string, QueryOutcome[]>();
@@ -292,6 +316,7 @@ export function fitModel(inputs: FitInputs, log: (line: string) => void = () => 
       inputs: inputs.files.map((file) => ({ file: file.split('/').pop(), sha256: sha256(file) })),
       queries: { total: examples.length, validation: allOutcomes.length },
       thresholdRule: 'F2-optimal on the validation split (20% of generated queries)',
+      priorWeights: priors,
       validation: Object.fromEntries(
         Object.entries(validation).map(([k, m]) => [
           k,
