@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { TokenService } from './accounts/index.ts';
+import { BulkService, createEnhancePool } from './bulk/index.ts';
 import type { Config } from './config.ts';
 import { EnhanceService } from './enhance/index.ts';
 import { type App, buildApp } from './http/index.ts';
-import type { Logger } from './logging.ts';
+import { createLogger, type Logger } from './logging.ts';
 import { createMatcher } from './match/index.ts';
 import { openSqliteStorage, type Storage, sqliteFileFor } from './storage/index.ts';
 
@@ -11,6 +12,8 @@ import { openSqliteStorage, type Storage, sqliteFileFor } from './storage/index.
 export interface Services {
   readonly tokens: TokenService;
   readonly enhance: EnhanceService;
+  /** Bulk enhance jobs; its runner starts with `createRuntime`, not with `openServices`. */
+  readonly bulk: BulkService;
 }
 
 /** A composed Quarry: store, services and HTTP app. `close()` releases everything. */
@@ -26,9 +29,10 @@ export interface Runtime {
 }
 
 /** Opens the store under `config.dataDir` and builds the services, without listening. */
-export function openServices(config: Config): { storage: Storage; services: Services } {
+export function openServices(config: Config, logger?: Logger): { storage: Storage; services: Services } {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const storage = openSqliteStorage(sqliteFileFor(config.dataDir));
+  const bulkLogger = logger ?? createLogger({ level: 'silent' });
   const tokens = new TokenService(storage.tokens);
   const enhance = new EnhanceService({
     entities: storage.entities,
@@ -36,14 +40,26 @@ export function openServices(config: Config): { storage: Storage; services: Serv
     tokens,
     credits: config.credits,
   });
-  const services: Services = { tokens, enhance };
+  const bulk = new BulkService({
+    store: storage.bulkJobs,
+    transaction: storage.transaction,
+    tokens,
+    credits: config.credits,
+    limits: config.limits,
+    logger: bulkLogger,
+    createExecutor: () =>
+      createEnhancePool({ dbFile: sqliteFileFor(config.dataDir), threads: config.workerThreads }),
+  });
+  const services: Services = { tokens, enhance, bulk };
   return { storage, services };
 }
 
 /** The composition root: config → storage → services → app. */
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
-  const { storage, services } = openServices(config);
+  const { storage, services } = openServices(config, logger);
   const app = await buildApp({ config, logger, storage, ...services });
+  // Resumes the bulk jobs a stop or crash interrupted.
+  services.bulk.start();
   let closed = false;
   return {
     config,
@@ -58,6 +74,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       if (closed) return;
       closed = true;
       await app.close();
+      await services.bulk.close();
       storage.close();
     },
   };

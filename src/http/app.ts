@@ -3,10 +3,12 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { TokenService } from '../accounts/index.ts';
+import type { BulkService } from '../bulk/index.ts';
 import type { Config } from '../config.ts';
 import type { EnhanceService } from '../enhance/index.ts';
 import type { Storage } from '../storage/index.ts';
 import { installErrorMapping } from './error-mapping.ts';
+import { bulkRoutes } from './routes-bulk.ts';
 import { enhanceRoutes } from './routes-enhance.ts';
 import { healthRoutes } from './routes-health.ts';
 import { validatorCompiler } from './validation.ts';
@@ -18,6 +20,7 @@ export interface AppDeps {
   readonly storage: Storage;
   readonly tokens: TokenService;
   readonly enhance: EnhanceService;
+  readonly bulk: BulkService;
 }
 
 export type App = FastifyInstance;
@@ -75,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes, { storage: deps.storage });
   await app.register(enhanceRoutes, deps);
+  await app.register(bulkRoutes, deps);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
