@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { TokenService } from './accounts/index.ts';
-import { BulkService, createEnhancePool } from './bulk/index.ts';
+import { BulkService, createEnhancePool, createWebhookPost } from './bulk/index.ts';
 import type { Config } from './config.ts';
 import { EnhanceService } from './enhance/index.ts';
 import { type App, buildApp } from './http/index.ts';
@@ -49,6 +49,7 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     logger: bulkLogger,
     createExecutor: () =>
       createEnhancePool({ dbFile: sqliteFileFor(config.dataDir), threads: config.workerThreads }),
+    webhookPost: createWebhookPost(),
   });
   const services: Services = { tokens, enhance, bulk };
   return { storage, services };

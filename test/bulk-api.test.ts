@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { UNPAID_MESSAGE } from '../src/bulk/index.ts';
@@ -327,6 +329,45 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
       const status = await client.get(owner, `/${id}/status`);
       assert.equal(status.statusCode, 200);
       assert.equal(status.json().content.status, 'COMPLETE');
+    });
+  });
+
+  describe('webhooks', () => {
+    test('a job reaching a final state POSTs its status record to webhookurl', async () => {
+      const received: { body: string; type: string | undefined }[] = [];
+      const server = http.createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk) => {
+          body += chunk;
+        });
+        request.on('end', () => {
+          received.push({ body, type: request.headers['content-type'] });
+          response.end();
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/done?x=1`;
+      try {
+        const done = (
+          await client.submit(token, sampleRecords(4), `&webhookurl=${encodeURIComponent(hook)}`)
+        ).json().job_id;
+        await client.waitFinal(token, done);
+        const stopped = (
+          await client.submit(token, sampleRecords(2_000), `&webhookurl=${encodeURIComponent(hook)}`)
+        ).json().job_id;
+        await client.get(token, `/${stopped}/stop`);
+        await t.runtime.services.bulk.webhooks.settled();
+        const bodies = received.map((r) => JSON.parse(r.body));
+        assert.equal(received[0].type, 'application/json');
+        const forDone = bodies.find((b) => b.job_id === done);
+        assert.equal(forDone?.status, 'COMPLETE');
+        assert.equal(forDone?.jobs_completed, 4);
+        assert.equal(bodies.find((b) => b.job_id === stopped)?.status, 'STOPPED');
+        assert.equal(received.length, 2, 'one delivery per job');
+        assert.equal(t.runtime.storage.bulkJobs.get(done)?.webhook?.state, 'delivered');
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
   });
 

@@ -25,6 +25,7 @@ import {
   JsonElementTooLargeError,
   splitJsonArray,
 } from './json-array-stream.ts';
+import { type WebhookPost, WebhookSender } from './webhooks.ts';
 
 /** Largest accepted single record of a submission (a valid one is a few KiB at most). */
 export const MAX_RECORD_BYTES = 1024 * 1024;
@@ -45,6 +46,10 @@ export interface BulkServiceDeps {
   readonly logger: Logger;
   /** Creates the batch executor (the worker pool) when the service starts. */
   readonly createExecutor: () => BatchExecutor;
+  /** Sends webhook requests (an SSRF-safe fetcher in production). */
+  readonly webhookPost: WebhookPost;
+  /** Delays between webhook tries (default `DEFAULT_WEBHOOK_DELAYS_MS`). */
+  readonly webhookDelaysMs?: readonly number[];
   /** Records per batch handed to a worker thread. */
   readonly batchSize?: number;
   readonly now?: () => number;
@@ -67,6 +72,7 @@ export class BulkService {
   readonly #now: () => number;
   readonly #finalListeners: BulkFinalListener[] = [];
   readonly #deleteListeners: ((jobId: string) => void)[] = [];
+  readonly #webhooks: WebhookSender;
   #runner: BulkRunner | undefined;
   #purging: Promise<void> | undefined;
   #purgeAgain = false;
@@ -75,6 +81,20 @@ export class BulkService {
   constructor(deps: BulkServiceDeps) {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
+    this.#webhooks = new WebhookSender({
+      store: deps.store,
+      post: deps.webhookPost,
+      statusRecord: (job) => this.#record(job),
+      logger: deps.logger,
+      delaysMs: deps.webhookDelaysMs,
+      now: this.#now,
+    });
+    this.onFinal((job) => this.#webhooks.schedule(job));
+  }
+
+  /** Webhook deliveries (tests wait on `settled()`). */
+  get webhooks(): WebhookSender {
+    return this.#webhooks;
   }
 
   /** Registers a listener for jobs reaching a final state. */
@@ -102,12 +122,14 @@ export class BulkService {
       onFinal: (job) => this.#final(job),
     });
     this.#runner.resume();
+    this.#webhooks.resume(store.listByState(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED']));
     this.#schedulePurge();
   }
 
   /** Stops the runner (unfinished jobs resume at the next start) and waits for purging. */
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#webhooks.close();
     await this.#runner?.close();
     await this.#purging;
   }
