@@ -102,7 +102,7 @@ export class WebhookSender {
   async #attempt(jobId: string): Promise<void> {
     const { store, logger } = this.#deps;
     const job = store.get(jobId);
-    if (!job || !job.webhookUrl || job.webhook?.state !== 'pending') return;
+    if (!job?.webhookUrl || job.webhook?.state !== 'pending') return;
     const attempts = job.webhook.attempts + 1;
     let error: string | null = null;
     try {
