@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { TokenService } from './accounts/index.ts';
-import { BulkService, createEnhancePool, createWebhookPost } from './bulk/index.ts';
+import { BulkExports, BulkService, createEnhancePool, createWebhookPost } from './bulk/index.ts';
 import type { Config } from './config.ts';
 import { EnhanceService } from './enhance/index.ts';
 import { type App, buildApp } from './http/index.ts';
@@ -14,6 +15,8 @@ export interface Services {
   readonly enhance: EnhanceService;
   /** Bulk enhance jobs; its runner starts with `createRuntime`, not with `openServices`. */
   readonly bulk: BulkService;
+  /** Downloads and coverage reports of bulk jobs. */
+  readonly bulkExports: BulkExports;
 }
 
 /** A composed Quarry: store, services and HTTP app. `close()` releases everything. */
@@ -51,7 +54,14 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
       createEnhancePool({ dbFile: sqliteFileFor(config.dataDir), threads: config.workerThreads }),
     webhookPost: createWebhookPost(),
   });
-  const services: Services = { tokens, enhance, bulk };
+  const bulkExports = new BulkExports({
+    service: bulk,
+    store: storage.bulkJobs,
+    dbFile: sqliteFileFor(config.dataDir),
+    directory: path.join(config.dataDir, 'bulk-exports'),
+    logger: bulkLogger,
+  });
+  const services: Services = { tokens, enhance, bulk, bulkExports };
   return { storage, services };
 }
 
@@ -61,6 +71,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   const app = await buildApp({ config, logger, storage, ...services });
   // Resumes the bulk jobs a stop or crash interrupted.
   services.bulk.start();
+  services.bulkExports.resume();
   let closed = false;
   return {
     config,
@@ -75,6 +86,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       if (closed) return;
       closed = true;
       await app.close();
+      await services.bulkExports.close();
       await services.bulk.close();
       storage.close();
     },

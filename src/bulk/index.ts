@@ -1,3 +1,5 @@
+export type { BulkExportsDeps, DownloadAnswer, ReportAnswer } from './bulk-exports.ts';
+export { BulkExports } from './bulk-exports.ts';
 export type { BatchExecutor, BulkRunnerDeps } from './bulk-runner.ts';
 export { BulkRunner, UNPAID_MESSAGE } from './bulk-runner.ts';
 export type { BulkFinalListener, BulkServiceDeps, StopAnswer } from './bulk-service.ts';

@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { TokenService } from '../accounts/index.ts';
-import type { BulkService } from '../bulk/index.ts';
+import type { BulkExports, BulkService } from '../bulk/index.ts';
 import type { Config } from '../config.ts';
 import type { EnhanceService } from '../enhance/index.ts';
 import type { Storage } from '../storage/index.ts';
@@ -21,6 +21,7 @@ export interface AppDeps {
   readonly tokens: TokenService;
   readonly enhance: EnhanceService;
   readonly bulk: BulkService;
+  readonly bulkExports: BulkExports;
 }
 
 export type App = FastifyInstance;

@@ -1,12 +1,17 @@
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenService } from '../accounts/index.ts';
-import type { BulkService } from '../bulk/index.ts';
+import type { BulkExports, BulkService, DownloadAnswer } from '../bulk/index.ts';
 import { authenticate } from './auth.ts';
 import {
   bulkErrorResponses,
   bulkjobIdParams,
+  downloadBody,
+  downloadQuerystring,
   generalError,
+  reportParams,
+  reportQuerystring,
   singleResultParams,
   statusEnvelope,
   statusRecordSchema,
@@ -20,6 +25,7 @@ import { validatorCompiler } from './validation.ts';
 export interface BulkRoutesOptions {
   readonly tokens: TokenService;
   readonly bulk: BulkService;
+  readonly bulkExports: BulkExports;
 }
 
 const security: Array<Record<string, string[]>> = [{ tokenscheme: [] }, { bearer: [] }];
@@ -27,9 +33,17 @@ const tags = ['bulk enhance'];
 
 type IdParams = { bulkjobId: string };
 
+function sendDownload(reply: FastifyReply, answer: DownloadAnswer): FastifyReply {
+  reply.header('Content-Type', answer.contentType);
+  reply.header('X-Diffbot-ReportId', answer.reportId);
+  if (answer.contentDisposition) reply.header('Content-Disposition', answer.contentDisposition);
+  if (answer.contentLength !== undefined) reply.header('Content-Length', answer.contentLength);
+  return reply.send(answer.body as Readable);
+}
+
 /** Area A bulk enhance jobs (SPEC.md endpoints 4–12; DECISIONS.md §0, §3, §7, §8). */
 export async function bulkRoutes(app: FastifyInstance, options: BulkRoutesOptions): Promise<void> {
-  const { tokens, bulk } = options;
+  const { tokens, bulk, bulkExports } = options;
   const preHandler = authenticate(tokens);
 
   // Submission in its own context: its body (up to 200 MiB) is streamed, not parsed whole.
@@ -161,6 +175,82 @@ export async function bulkRoutes(app: FastifyInstance, options: BulkRoutesOption
       const { bulkjobId, jobIdx } = request.params as { bulkjobId: string; jobIdx: string };
       const text = bulk.singleResult(request.account.id, bulkjobId, jobIdx);
       return reply.type('application/json').send(text);
+    },
+  );
+
+  const download = async (request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>) => {
+    const { bulkjobId } = request.params as IdParams;
+    const answer = await bulkExports.download(request.account.id, bulkjobId, input);
+    return sendDownload(reply, answer);
+  };
+  const downloadResponses = { 201: generalError, ...bulkErrorResponses };
+
+  app.get(
+    '/kg/v3/enhance/bulk/:bulkjobId',
+    {
+      config: { area: 'A' },
+      preHandler,
+      schema: {
+        operationId: 'bulkjobResultGet',
+        summary: 'Download the results of a bulk job (JSON Lines by default)',
+        tags,
+        security,
+        params: bulkjobIdParams,
+        querystring: downloadQuerystring,
+        response: downloadResponses,
+      },
+    },
+    async (request, reply) => download(request, reply, request.query as Record<string, unknown>),
+  );
+
+  app.post(
+    '/kg/v3/enhance/bulk/:bulkjobId',
+    {
+      config: { area: 'A' },
+      preHandler,
+      // A POST without a body downloads with the defaults.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+      schema: {
+        operationId: 'bulkjobResultPost',
+        summary: 'Download the results of a bulk job, parameters in a JSON body',
+        tags,
+        security,
+        params: bulkjobIdParams,
+        body: downloadBody,
+        response: downloadResponses,
+      },
+    },
+    async (request, reply) => {
+      // Parameters may also come in the query string; the body wins (DECISIONS.md §8).
+      const { token: _token, ...query } = request.query as Record<string, unknown>;
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      return download(request, reply, { ...query, ...body });
+    },
+  );
+
+  app.get(
+    '/kg/v3/enhance/bulk/report/:bulkjobId/:reportId',
+    {
+      config: { area: 'A' },
+      preHandler,
+      schema: {
+        operationId: 'coverageReportGet',
+        summary: 'A coverage report: CSV (whatever Accept says), or JSON with format=json',
+        tags,
+        security,
+        params: reportParams,
+        querystring: reportQuerystring,
+        response: { ...bulkErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { bulkjobId, reportId } = request.params as { bulkjobId: string; reportId: string };
+      const { format } = request.query as { format?: string };
+      const answer = bulkExports.report(request.account.id, bulkjobId, reportId, format);
+      reply.header('Content-Type', answer.contentType);
+      return reply.send(answer.body);
     },
   );
 }
