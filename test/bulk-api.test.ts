@@ -82,23 +82,23 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
         ['[{"type":"Organization","name":"x"} {"a":1}]', /expected a comma/],
         [
           [{ type: 'Organization', name: 'x' }, 'just a string'],
-          /Record 1 must be a JSON object, got a string/,
+          /'body\[1\]': must be a JSON object, got a string/,
         ],
-        [[{ type: 'Organization', name: 'x' }, [1, 2]], /Record 1 must be a JSON object, got an array/],
-        [[{ type: 'Organization', name: 'x' }, null], /Record 1 must be a JSON object, got null/],
-        [[{ type: 'Planet', name: 'x' }], /Record 0: .*'type'/],
-        [[{ name: 'x' }], /Record 0: .*'type'/],
+        [[{ type: 'Organization', name: 'x' }, [1, 2]], /'body\[1\]': must be a JSON object, got an array/],
+        [[{ type: 'Organization', name: 'x' }, null], /'body\[1\]': must be a JSON object, got null/],
+        [[{ type: 'Planet', name: 'x' }], /'body\[0\]\.type': must be Person or Organization/],
+        [[{ name: 'x' }], /'body\[0\]\.type'/],
         [
           [
             { type: 'Organization', name: 'x' },
             { type: 'Organization', name: 5 },
           ],
-          /Record 1: .*'name'.*string/,
+          /'body\[1\]\.name'.*string/,
         ],
-        [[{ type: 'Organization', email: 'a@b.example', name: 'x' }], /Record 0: .*'email'.*Person only/],
-        [[{ type: 'Organization' }], /Record 0: .*no identifying field/],
-        [[{ type: 'Organization', ip: 'not-an-ip', name: 'x' }], /Record 0: .*'ip'/],
-        ['[{"type":"Organization","name":x}]', /Record 0 is not valid JSON/],
+        [[{ type: 'Organization', email: 'a@b.example', name: 'x' }], /'body\[0\]\.email'.*Person only/],
+        [[{ type: 'Organization' }], /'body\[0\]'.*no identifying field/],
+        [[{ type: 'Organization', ip: 'not-an-ip', name: 'x' }], /'body\[0\]\.ip'/],
+        ['[{"type":"Organization","name":x}]', /'body\[0\]': not valid JSON/],
       ];
       for (const [body, message] of cases) {
         const res = await client.submit(fresh, body);

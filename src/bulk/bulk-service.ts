@@ -324,31 +324,38 @@ export class BulkService {
   }
 }
 
-/** Validates one submitted record (JSON text) at 0-based position `index`; throws a 400 naming it. */
+/**
+ * Validates one submitted record (JSON text) at 0-based position `index`; throws a 400 whose
+ * parameter and message name the record and the field: `body[12].type`.
+ */
 function validateRecord(text: string, index: number): void {
+  const where = `body[${index}]`;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new InvalidParameterError(
-      `body[${index}]`,
-      `Record ${index} is not valid JSON: ${(error as Error).message}`,
+      where,
+      `Invalid parameter '${where}': not valid JSON: ${(error as Error).message}`,
     );
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    throw new InvalidParameterError(`body[${index}]`, `Record ${index} must be a JSON object, got ${kind}`);
+    throw new InvalidParameterError(
+      where,
+      `Invalid parameter '${where}': must be a JSON object, got ${kind}`,
+    );
   }
   try {
     parseEnhanceQuery(value as Record<string, unknown>, 'bulk-record');
   } catch (error) {
-    if (error instanceof InvalidParameterError) {
-      throw new InvalidParameterError(
-        `body[${index}].${error.parameter}`,
-        `Record ${index}: ${error.message}`,
-      );
+    if (!(error instanceof InvalidParameterError)) throw error;
+    const field = `'${error.parameter}'`;
+    if (error.message.includes(field)) {
+      const parameter = `${where}.${error.parameter}`;
+      throw new InvalidParameterError(parameter, error.message.replace(field, `'${parameter}'`));
     }
-    throw error;
+    throw new InvalidParameterError(where, `Invalid parameter '${where}': ${error.message}`);
   }
 }
 
