@@ -89,8 +89,8 @@ test('a job survives SIGKILL of the server: every record exactly once, in order,
         'in input order, none missing, none twice',
       );
       for (let i = 0; i < RECORDS; i++) {
-        const crashedResponse = a[i].response.replaceAll(crashed, '<job>');
-        const cleanResponse = b[i].response.replaceAll(clean, '<job>');
+        const crashedResponse = `${a[i].response}${a[i].searchInfo}`.replaceAll(crashed, '<job>');
+        const cleanResponse = `${b[i].response}${b[i].searchInfo}`.replaceAll(clean, '<job>');
         if (crashedResponse !== cleanResponse) assert.equal(crashedResponse, cleanResponse, `record ${i}`);
         assert.equal(JSON.parse(a[i].response).request_ctx.query.customId, `rec-${i}`);
       }

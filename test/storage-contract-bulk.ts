@@ -13,7 +13,13 @@ function newJob(id: string, tokenId: string, submitTime = Date.now()): NewBulkJo
 }
 
 function result(index: number, hits = 1, failed = false): BulkResult {
-  return { index, hits, failed, response: JSON.stringify({ index, hits, note: 'résumé ✓' }) };
+  return {
+    index,
+    hits,
+    failed,
+    response: JSON.stringify({ index, hits, note: 'résumé ✓' }),
+    searchInfo: '{"x":1}',
+  };
 }
 
 export function runBulkStorageContract(adapter: string, open: OpenStorage): void {
@@ -71,13 +77,15 @@ export function runBulkStorageContract(adapter: string, open: OpenStorage): void
       assert.equal(job.completed, 3);
       assert.equal(job.failed, 1);
       assert.equal(job.hits, 3);
-      const bytes = [0, 1, 2].reduce(
-        (sum, i) => sum + Buffer.byteLength(jobs.result('bj_a', i)!.response) + 1,
-        0,
-      );
+      // JSON Lines bytes of the full responses: `{...,"searchInfo":{...}}` and a newline each.
+      const bytes = [0, 1, 2].reduce((sum, i) => {
+        const { response, searchInfo } = jobs.result('bj_a', i)!;
+        return sum + Buffer.byteLength(`${response.slice(0, -1)},"searchInfo":${searchInfo}}\n`);
+      }, 0);
       assert.equal(job.resultBytes, bytes);
       assert.equal(jobs.result('bj_a', 2)?.failed, true);
       assert.equal(JSON.parse(jobs.result('bj_a', 1)!.response).note, 'résumé ✓');
+      assert.equal(jobs.result('bj_a', 1)!.searchInfo, '{"x":1}');
       assert.equal(jobs.result('bj_a', 3), undefined);
       assert.equal(jobs.result('bj_a', -1), undefined);
       assert.deepEqual(

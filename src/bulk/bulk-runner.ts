@@ -5,6 +5,7 @@ import type { Logger } from '../logging.ts';
 import type { BulkJobRow, BulkJobStore, BulkRecord, BulkResult } from '../storage/index.ts';
 import type { EnhanceBatch, EnhanceBatchResult } from './enhance-batch.ts';
 import { type BulkJobOptions, stateMessage } from './job-record.ts';
+import { failureResult } from './result-text.ts';
 
 /** The part of the worker pool the runner uses (a real `WorkerPool` in production). */
 export interface BatchExecutor {
@@ -304,20 +305,7 @@ export class BulkRunner {
     }
     const [record] = batch.records;
     this.#commit(job, [
-      {
-        index: record.index,
-        hits: 0,
-        failed: true,
-        response: JSON.stringify({
-          version: 3,
-          hits: 0,
-          kgversion: '',
-          request_ctx: { query: record.query, query_ctx: { bulkjobId: job.id, jobIdx: record.index } },
-          data: [],
-          errors: ['Internal error: answering this record failed repeatedly'],
-          searchInfo: {},
-        }),
-      },
+      failureResult(record, job.id, 'Internal error: answering this record failed repeatedly'),
     ]);
   }
 
@@ -358,15 +346,9 @@ export class BulkRunner {
 
 /** The result of a record that could not be paid: no data, and the 429 message. */
 function unpaid(result: BulkResult): BulkResult {
-  const response = JSON.parse(result.response) as {
-    hits: number;
-    data: unknown[];
-    errors: string[];
-    searchInfo: Record<string, unknown>;
-  };
+  const response = JSON.parse(result.response) as { hits: number; data: unknown[]; errors: string[] };
   response.hits = 0;
   response.data = [];
-  response.searchInfo = {};
   response.errors = [...response.errors, UNPAID_MESSAGE];
-  return { index: result.index, hits: 0, failed: true, response: JSON.stringify(response) };
+  return { index: result.index, hits: 0, failed: true, response: JSON.stringify(response), searchInfo: '{}' };
 }

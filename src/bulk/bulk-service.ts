@@ -25,6 +25,7 @@ import {
   JsonElementTooLargeError,
   splitJsonArray,
 } from './json-array-stream.ts';
+import { fullResponseText } from './result-text.ts';
 import { type WebhookPost, WebhookSender } from './webhooks.ts';
 
 /** Largest accepted single record of a submission (a valid one is a few KiB at most). */
@@ -266,7 +267,7 @@ export class BulkService {
     }
     const result = this.#deps.store.result(job.id, index);
     if (!result) throw this.notReady(job, `Record ${index} of bulkjob [${job.id}] is not processed yet`);
-    return result.response;
+    return fullResponseText(result);
   }
 
   /** The job `jobId` of `tokenId`: 400 for a malformed id, 404 when absent or another token's. */

@@ -11,6 +11,7 @@ import { Enhancer, type EnhanceResponse, parseEnhanceQuery } from '../enhance/in
 import { createMatcher } from '../match/index.ts';
 import { openSqliteStorage } from '../storage/index.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
+import { failureResult, splitResponse } from './result-text.ts';
 import type { WorkerReply, WorkerRequest } from './worker-pool.ts';
 
 const data = workerData as EnhanceWorkerData;
@@ -55,25 +56,13 @@ function answer(batch: EnhanceBatch): EnhanceBatchResult {
         index: record.index,
         hits: matched(response),
         failed: false,
-        response: JSON.stringify(response),
+        ...splitResponse(response),
       });
     } catch (error) {
       // Records were validated at submission; reaching this is a bug or a broken store. The
       // record fails alone instead of failing its whole batch.
-      results.push({
-        index: record.index,
-        hits: 0,
-        failed: true,
-        response: JSON.stringify({
-          version: 3,
-          hits: 0,
-          kgversion: '',
-          request_ctx: { query: record.query, query_ctx: { bulkjobId: batch.jobId, jobIdx: record.index } },
-          data: [],
-          errors: [`Internal error while answering this record: ${(error as Error).message}`],
-          searchInfo: {},
-        }),
-      });
+      const message = `Internal error while answering this record: ${(error as Error).message}`;
+      results.push(failureResult(record, batch.jobId, message));
     }
   }
   return { results };

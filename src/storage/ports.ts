@@ -170,14 +170,20 @@ export interface BulkRecord {
   readonly query: string;
 }
 
-/** One record's result: the enhance response as JSON text. */
+/**
+ * One record's result: the enhance response as JSON text, kept in two parts so that exports
+ * that need no `searchInfo` (columnar formats) parse half as much.
+ */
 export interface BulkResult {
   readonly index: number;
   /** Matched entities in the response. */
   readonly hits: number;
   /** True when the result reports a failure (e.g. the record could not be paid). */
   readonly failed: boolean;
+  /** The response without `searchInfo` (a JSON object's text). */
   readonly response: string;
+  /** The response's `searchInfo` (a JSON object's text); it goes last in the full response. */
+  readonly searchInfo: string;
 }
 
 /** Fields of a job that the runner and the service change. */
@@ -240,7 +246,7 @@ export interface BulkJobStore {
   pendingRecords(jobId: string, fromIndex: number, limit: number): BulkRecord[];
   /**
    * Stores results and adds them to the job's counters (`completed`, `failed`, `hits`,
-   * `resultBytes`). A record has at most one result: storing a second one throws (nothing of
+   * `resultBytes`, the JSON Lines size of the full responses). A record has at most one result: storing a second one throws (nothing of
    * the call is kept when it runs inside `Storage.transaction`).
    */
   saveResults(jobId: string, results: readonly BulkResult[]): void;

@@ -101,6 +101,14 @@ function toReport(row: ReportRow): BulkReportRow {
   });
 }
 
+/** `,"searchInfo":` joins the two parts of a stored response (see `BulkResult`). */
+const SEARCH_INFO_JOINT = Buffer.byteLength(',"searchInfo":');
+
+/** UTF-8 bytes of a result as one JSON Lines line: the full response and its newline. */
+function jsonLineBytes(result: BulkResult): number {
+  return Buffer.byteLength(result.response) + SEARCH_INFO_JOINT + Buffer.byteLength(result.searchInfo) + 1;
+}
+
 const JOB_COLUMNS = `seq, id, token_id, name, options, webhook_url, state, message, total, completed, failed,
   hits, result_bytes, submit_time, start_time, completed_time, estimate_sec, webhook`;
 const REPORT_COLUMNS = `r.id, j.id AS job_id, r.key, r.format, r.spec, r.export_file, r.separator, r.filter,
@@ -161,16 +169,19 @@ export class SqliteBulkJobStore implements BulkJobStore {
     );
     this.#pending.setReturnArrays(true);
     this.#insertResult = db.prepare(
-      'INSERT INTO bulk_results (key, hits, failed, response) VALUES (?, ?, ?, ?)',
+      'INSERT INTO bulk_results (key, hits, failed, response, search_info) VALUES (?, ?, ?, ?, ?)',
     );
     this.#addCounters = db.prepare(
       `UPDATE bulk_jobs SET completed = completed + ?, failed = failed + ?, hits = hits + ?,
          result_bytes = result_bytes + ? WHERE seq = ?`,
     );
-    this.#resultAt = db.prepare('SELECT key, hits, failed, response FROM bulk_results WHERE key = ?');
+    this.#resultAt = db.prepare(
+      'SELECT key, hits, failed, response, search_info FROM bulk_results WHERE key = ?',
+    );
     this.#resultAt.setReturnArrays(true);
     this.#resultsFrom = db.prepare(
-      'SELECT key, hits, failed, response FROM bulk_results WHERE key >= ? AND key < ? ORDER BY key LIMIT ?',
+      `SELECT key, hits, failed, response, search_info FROM bulk_results WHERE key >= ? AND key < ?
+       ORDER BY key LIMIT ?`,
     );
     this.#resultsFrom.setReturnArrays(true);
     this.#purgeRecords = db.prepare(
@@ -316,11 +327,16 @@ export class SqliteBulkJobStore implements BulkJobStore {
       let hits = 0;
       let bytes = 0;
       for (const result of results) {
-        this.#insertResult.run(base + result.index, result.hits, result.failed ? 1 : 0, result.response);
+        this.#insertResult.run(
+          base + result.index,
+          result.hits,
+          result.failed ? 1 : 0,
+          result.response,
+          result.searchInfo,
+        );
         if (result.failed) failed++;
         hits += result.hits;
-        // JSON Lines size: UTF-8 bytes of the response plus its newline.
-        bytes += Buffer.byteLength(result.response) + 1;
+        bytes += jsonLineBytes(result);
       }
       this.#addCounters.run(results.length, failed, hits, bytes, seq);
     });
@@ -330,9 +346,11 @@ export class SqliteBulkJobStore implements BulkJobStore {
     const seq = this.#seq(jobId);
     if (seq === undefined || !Number.isInteger(index) || index < 0 || index >= KEY_SPAN) return undefined;
     const row = this.#resultAt.get(seq * KEY_SPAN + index) as unknown as
-      | [number, number, number, string]
+      | [number, number, number, string, string]
       | undefined;
-    return row ? { index, hits: row[1], failed: row[2] === 1, response: row[3] } : undefined;
+    return row
+      ? { index, hits: row[1], failed: row[2] === 1, response: row[3], searchInfo: row[4] }
+      : undefined;
   }
 
   results(jobId: string, fromIndex: number, limit: number): BulkResult[] {
@@ -344,12 +362,14 @@ export class SqliteBulkJobStore implements BulkJobStore {
       number,
       number,
       string,
+      string,
     ][];
-    return rows.map(([key, hits, failed, response]) => ({
+    return rows.map(([key, hits, failed, response, searchInfo]) => ({
       index: key - base,
       hits,
       failed: failed === 1,
       response,
+      searchInfo,
     }));
   }
 

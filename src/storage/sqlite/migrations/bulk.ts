@@ -39,7 +39,8 @@ export const BULK_MIGRATIONS: readonly Migration[] = [
         key INTEGER PRIMARY KEY,
         hits INTEGER NOT NULL,
         failed INTEGER NOT NULL,
-        response TEXT NOT NULL
+        response TEXT NOT NULL,
+        search_info TEXT NOT NULL
       );
       CREATE TABLE bulk_reports (
         id TEXT PRIMARY KEY,
