@@ -101,6 +101,11 @@ export function runBulkStorageContract(adapter: string, open: OpenStorage): void
         [1],
       );
       assert.deepEqual(jobs.pendingRecords('bj_a', 0, 10), []);
+      const lean = jobs.results('bj_a', 0, 10, { searchInfo: false });
+      assert.deepEqual(
+        lean.map((r) => [r.index, r.searchInfo, r.response]),
+        jobs.results('bj_a', 0, 10).map((r) => [r.index, '', r.response]),
+      );
     });
 
     test('a second result for a record throws and, in a transaction, keeps nothing of the call', () => {

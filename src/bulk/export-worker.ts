@@ -43,7 +43,9 @@ async function* records(
   const end = task.limit === null ? Number.POSITIVE_INFINITY : task.offset + task.limit;
   let from = task.offset;
   while (from < end) {
-    const page = storage.bulkJobs.results(task.jobId, from, Math.min(PAGE, end - from));
+    const page = storage.bulkJobs.results(task.jobId, from, Math.min(PAGE, end - from), {
+      searchInfo: withSearchInfo,
+    });
     if (page.length === 0) return;
     for (const result of page) {
       if (result.index >= end) return;

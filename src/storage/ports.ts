@@ -252,8 +252,12 @@ export interface BulkJobStore {
   saveResults(jobId: string, results: readonly BulkResult[]): void;
   /** The result of one record, `undefined` while it has none. */
   result(jobId: string, index: number): BulkResult | undefined;
-  /** Stored results from position `fromIndex` on, in order, at most `limit`. */
-  results(jobId: string, fromIndex: number, limit: number): BulkResult[];
+  /**
+   * Stored results from position `fromIndex` on, in order, at most `limit`. With
+   * `searchInfo: false` the `searchInfo` part is not read (it is the empty string): columnar
+   * exports never need it.
+   */
+  results(jobId: string, fromIndex: number, limit: number, options?: { searchInfo?: boolean }): BulkResult[];
   /**
    * Deletes up to `limit` records and results of a job; when none are left, deletes the job
    * and its reports too and returns true. Idempotent.

@@ -144,6 +144,7 @@ export class SqliteBulkJobStore implements BulkJobStore {
   readonly #addCounters: StatementSync;
   readonly #resultAt: StatementSync;
   readonly #resultsFrom: StatementSync;
+  readonly #responsesFrom: StatementSync;
   readonly #purgeRecords: StatementSync;
   readonly #purgeResults: StatementSync;
   readonly #insertReport: StatementSync;
@@ -184,6 +185,12 @@ export class SqliteBulkJobStore implements BulkJobStore {
        ORDER BY key LIMIT ?`,
     );
     this.#resultsFrom.setReturnArrays(true);
+    // search_info is the row's last column: not asking for it spares reading its overflow pages.
+    this.#responsesFrom = db.prepare(
+      `SELECT key, hits, failed, response, '' FROM bulk_results WHERE key >= ? AND key < ?
+       ORDER BY key LIMIT ?`,
+    );
+    this.#responsesFrom.setReturnArrays(true);
     this.#purgeRecords = db.prepare(
       'DELETE FROM bulk_records WHERE key IN (SELECT key FROM bulk_records WHERE key >= ? AND key < ? LIMIT ?)',
     );
@@ -353,11 +360,17 @@ export class SqliteBulkJobStore implements BulkJobStore {
       : undefined;
   }
 
-  results(jobId: string, fromIndex: number, limit: number): BulkResult[] {
+  results(
+    jobId: string,
+    fromIndex: number,
+    limit: number,
+    options: { searchInfo?: boolean } = {},
+  ): BulkResult[] {
     const seq = this.#seq(jobId);
     if (seq === undefined) return [];
     const base = seq * KEY_SPAN;
-    const rows = this.#resultsFrom.all(base + Math.max(0, fromIndex), base + KEY_SPAN, limit) as unknown as [
+    const statement = options.searchInfo === false ? this.#responsesFrom : this.#resultsFrom;
+    const rows = statement.all(base + Math.max(0, fromIndex), base + KEY_SPAN, limit) as unknown as [
       number,
       number,
       number,
