@@ -4,6 +4,7 @@ import { TokenService } from './accounts/index.ts';
 import { BulkExports, BulkService, createEnhancePool, createWebhookPost } from './bulk/index.ts';
 import type { Config } from './config.ts';
 import { EnhanceService } from './enhance/index.ts';
+import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
 import { createLogger, type Logger } from './logging.ts';
 import { createMatcher } from './match/index.ts';
@@ -17,6 +18,10 @@ export interface Services {
   readonly bulk: BulkService;
   /** Downloads and coverage reports of bulk jobs. */
   readonly bulkExports: BulkExports;
+  /** Outbound fetches on callers' behalf (private networks refused unless configured). */
+  readonly fetcher: Fetcher;
+  readonly customApis: CustomApiService;
+  readonly extraction: ExtractionService;
 }
 
 /** A composed Quarry: store, services and HTTP app. `close()` releases everything. */
@@ -43,6 +48,7 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     tokens,
     credits: config.credits,
   });
+  const fetcher = createFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
   const bulk = new BulkService({
     store: storage.bulkJobs,
     transaction: storage.transaction,
@@ -52,7 +58,8 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     logger: bulkLogger,
     createExecutor: () =>
       createEnhancePool({ dbFile: sqliteFileFor(config.dataDir), threads: config.workerThreads }),
-    webhookPost: createWebhookPost(),
+    webhookPost: createWebhookPost(fetcher),
+    allowPrivateNetwork: config.allowPrivateNetwork,
   });
   const bulkExports = new BulkExports({
     service: bulk,
@@ -61,7 +68,9 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     directory: path.join(config.dataDir, 'bulk-exports'),
     logger: bulkLogger,
   });
-  const services: Services = { tokens, enhance, bulk, bulkExports };
+  const customApis = new CustomApiService(storage.customApis);
+  const extraction = new ExtractionService({ fetcher, customApis });
+  const services: Services = { tokens, enhance, bulk, bulkExports, fetcher, customApis, extraction };
   return { storage, services };
 }
 
@@ -88,6 +97,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       await app.close();
       await services.bulkExports.close();
       await services.bulk.close();
+      await services.fetcher.close();
       storage.close();
     },
   };

@@ -6,6 +6,7 @@ import { openSqliteStorage } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
 import { runStorageContract } from './storage-contract.ts';
 import { runBulkStorageContract } from './storage-contract-bulk.ts';
+import { runCustomApiStoreContract } from './storage-contract-extract.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 import { tempDir } from './support/temp-dir.ts';
 
@@ -20,6 +21,7 @@ runStorageContract('sqlite', async () => {
     },
   };
 });
+runCustomApiStoreContract('sqlite', openTempSqliteStorage);
 
 runBulkStorageContract('sqlite', openTempSqliteStorage);
 

@@ -49,6 +49,8 @@ export interface BulkServiceDeps {
   readonly createExecutor: () => BatchExecutor;
   /** Sends webhook requests (an SSRF-safe fetcher in production). */
   readonly webhookPost: WebhookPost;
+  /** Allow webhooks to loopback/private addresses (`config.allowPrivateNetwork`). */
+  readonly allowPrivateNetwork?: boolean;
   /** Delays between webhook tries (default `DEFAULT_WEBHOOK_DELAYS_MS`). */
   readonly webhookDelaysMs?: readonly number[];
   /** Records per batch handed to a worker thread. */
@@ -152,7 +154,9 @@ export class BulkService {
     contentLength?: number,
   ): Promise<BulkJobRow> {
     const { limits, store } = this.#deps;
-    const params = parseSubmitParams(query, limits.maxSize);
+    const params = parseSubmitParams(query, limits.maxSize, {
+      allowPrivateNetwork: this.#deps.allowPrivateNetwork,
+    });
     if (contentLength !== undefined && contentLength > limits.bulkBodyBytes) {
       throw new PayloadTooLargeError(`The body is larger than the limit of ${limits.bulkBodyBytes} bytes`);
     }

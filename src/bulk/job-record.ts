@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import { parseEnhanceOptions } from '../enhance/index.ts';
 import { InvalidParameterError } from '../errors.ts';
+import { isPublicAddress } from '../extract/index.ts';
 import type { BulkJobRow, BulkJobState, BulkReportRow } from '../storage/index.ts';
 
 /** Public status values of a bulk enhance job (SPEC.md "Bulk enhance job status record"). */
@@ -57,10 +59,16 @@ function single(name: string, value: unknown): unknown {
 
 /**
  * Validates the query parameters of `POST /kg/v3/enhance/bulk`: name, size, threshold, refresh,
- * search, nonCanonicalFacts, jsonmode and webhookurl (an absolute http or https URL). Throws a
- * 400 naming the parameter. Other parameters (the token among them) are ignored.
+ * search, nonCanonicalFacts, jsonmode and webhookurl (an absolute http or https URL; an IP
+ * address that is not public is refused unless `allowPrivateNetwork` — host names are checked
+ * when the webhook is sent, at connection time). Throws a 400 naming the parameter. Other
+ * parameters (the token among them) are ignored.
  */
-export function parseSubmitParams(query: Readonly<Record<string, unknown>>, maxSize: number): SubmitParams {
+export function parseSubmitParams(
+  query: Readonly<Record<string, unknown>>,
+  maxSize: number,
+  policy: { allowPrivateNetwork?: boolean } = {},
+): SubmitParams {
   const { filter: _filter, filterExclude: _filterExclude, ...rest } = query;
   const parsed = parseEnhanceOptions(rest, maxSize);
   const options: BulkJobOptions = {
@@ -100,6 +108,13 @@ export function parseSubmitParams(query: Readonly<Record<string, unknown>>, maxS
       throw new InvalidParameterError(
         'webhookurl',
         "Invalid parameter 'webhookurl': only http and https URLs",
+      );
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (!policy.allowPrivateNetwork && isIP(host) && !isPublicAddress(host)) {
+      throw new InvalidParameterError(
+        'webhookurl',
+        `Invalid parameter 'webhookurl': ${host} is not a public address (private networks are not allowed)`,
       );
     }
     webhookUrl = url.href;

@@ -8,6 +8,7 @@ import { openSqliteStorage, type Storage } from '../storage/index.ts';
 import { tempDir } from '../../test/support/temp-dir.ts';
 import { newJobId } from './ids.ts';
 import { statusRecord } from './job-record.ts';
+import { createFetcher } from '../extract/index.ts';
 import { createWebhookPost } from './webhook-post.ts';
 import { WebhookSender } from './webhooks.ts';
 
@@ -44,10 +45,13 @@ describe('WebhookSender', () => {
   const dir = tempDir();
   let storage: Storage;
   const logger = createLogger({ level: 'silent' });
+  // The local receivers are on loopback: private networks allowed, as in every test.
+  const fetcher = createFetcher({ allowPrivateNetwork: true });
   before(() => {
     storage = openSqliteStorage(path.join(dir.path, 'quarry.sqlite'));
   });
-  after(() => {
+  after(async () => {
+    await fetcher.close();
     storage.close();
     dir.remove();
   });
@@ -62,7 +66,7 @@ describe('WebhookSender', () => {
   function sender(delaysMs: number[]) {
     return new WebhookSender({
       store: storage.bulkJobs,
-      post: createWebhookPost({ timeoutMs: 2_000 }),
+      post: createWebhookPost(fetcher, { timeoutMs: 2_000 }),
       statusRecord: (job) => statusRecord(job, []),
       logger,
       delaysMs,
@@ -106,6 +110,28 @@ describe('WebhookSender', () => {
     assert.equal(state?.attempts, 3);
     assert.ok(state?.lastError, 'the last error is kept');
     await webhooks.close();
+  });
+
+  test('non-public destinations are refused unless private networks are allowed', async () => {
+    const hook = await receiver([]);
+    const strict = createFetcher({ allowPrivateNetwork: false });
+    const webhooks = new WebhookSender({
+      store: storage.bulkJobs,
+      post: createWebhookPost(strict),
+      statusRecord: (job) => statusRecord(job, []),
+      logger,
+      delaysMs: [5],
+    });
+    const job = finishedJob(hook.url.replace('127.0.0.1', 'localhost'));
+    webhooks.schedule(job);
+    await webhooks.settled();
+    const state = storage.bulkJobs.get(job.id)?.webhook;
+    assert.equal(state?.state, 'failed');
+    assert.match(state?.lastError ?? '', /not a public address/);
+    assert.equal(hook.received.length, 0, 'nothing reached the receiver');
+    await webhooks.close();
+    await strict.close();
+    await hook.close();
   });
 
   test('a delivery pending at shutdown resumes from the store', async () => {

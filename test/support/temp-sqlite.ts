@@ -2,7 +2,7 @@ import path from 'node:path';
 import { openSqliteStorage, type Storage } from '../../src/storage/index.ts';
 import { tempDir } from './temp-dir.ts';
 
-/** A fresh embedded store in a temporary directory, for contract suites (`OpenStorage`). */
+/** A fresh embedded store in a temporary directory; `cleanup()` closes and removes it. */
 export async function openTempSqliteStorage(): Promise<{ storage: Storage; cleanup(): Promise<void> }> {
   const dir = tempDir();
   const storage = openSqliteStorage(path.join(dir.path, 'quarry.sqlite'));

@@ -6,6 +6,7 @@
  */
 import { BULK_MIGRATIONS } from './bulk.ts';
 import { CORE_MIGRATIONS } from './core.ts';
+import { EXTRACT_MIGRATIONS } from './extract.ts';
 
 export interface Migration {
   readonly version: number;
@@ -13,4 +14,8 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = Object.freeze([...CORE_MIGRATIONS, ...BULK_MIGRATIONS]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  ...CORE_MIGRATIONS,
+  ...BULK_MIGRATIONS,
+  ...EXTRACT_MIGRATIONS,
+]);
