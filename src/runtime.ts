@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TokenService } from './accounts/index.ts';
-import { BulkExports, BulkService, createEnhancePool, createWebhookPost } from './bulk/index.ts';
+import {
+  BulkExports,
+  BulkService,
+  createEnhancePool,
+  createWebhookPost,
+  retentionMsFromEnv,
+} from './bulk/index.ts';
 import type { Config } from './config.ts';
 import { EnhanceService } from './enhance/index.ts';
 import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
@@ -60,6 +66,8 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
       createEnhancePool({ dbFile: sqliteFileFor(config.dataDir), threads: config.workerThreads }),
     webhookPost: createWebhookPost(fetcher),
     allowPrivateNetwork: config.allowPrivateNetwork,
+    // Not (yet) a Config field: read here so config.ts stays the lead's.
+    retentionMs: retentionMsFromEnv(process.env),
   });
   const bulkExports = new BulkExports({
     service: bulk,

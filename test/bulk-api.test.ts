@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { UNPAID_MESSAGE } from '../src/bulk/index.ts';
+import { retentionMsFromEnv, UNPAID_MESSAGE } from '../src/bulk/index.ts';
 import { bulkClient, sampleRecords } from './support/bulk-client.ts';
 import { loadFixtureGraph } from './support/load-graph.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
@@ -311,6 +311,33 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(t.runtime.storage.bulkJobs.result(id, 0), undefined, 'results are purged');
       assert.deepEqual(t.runtime.storage.bulkJobs.listByState(['DELETING']), []);
+    });
+  });
+
+  describe('retention', () => {
+    test('finished jobs older than the retention are deleted like the delete endpoint does', async () => {
+      const fresh = t.token(null);
+      const old = (await client.submit(fresh, sampleRecords(3))).json().job_id;
+      await client.waitFinal(fresh, old);
+      const finishedAt = t.runtime.storage.bulkJobs.get(old)!.completedTime!;
+      const running = (await client.submit(fresh, sampleRecords(2_000))).json().job_id;
+      const bulk = t.runtime.services.bulk;
+      bulk.deleteFinishedBefore(finishedAt);
+      assert.equal((await client.get(fresh, `/${old}/status`)).statusCode, 200, 'finished at, not before');
+      assert.ok(bulk.deleteFinishedBefore(finishedAt + 1) >= 1);
+      assert.equal((await client.get(fresh, `/${old}/status`)).statusCode, 404);
+      assert.notEqual((await client.get(fresh, `/${running}/status`)).statusCode, 404, 'a running job stays');
+      await client.get(fresh, `/${running}/stop`);
+    });
+
+    test('QUARRY_BULK_RETENTION_DAYS: days, fractions allowed, 0 or unset keeps jobs', () => {
+      assert.equal(retentionMsFromEnv({}), 0);
+      assert.equal(retentionMsFromEnv({ QUARRY_BULK_RETENTION_DAYS: '0' }), 0);
+      assert.equal(retentionMsFromEnv({ QUARRY_BULK_RETENTION_DAYS: '1.5' }), 129_600_000);
+      assert.throws(
+        () => retentionMsFromEnv({ QUARRY_BULK_RETENTION_DAYS: '-1' }),
+        /QUARRY_BULK_RETENTION_DAYS/,
+      );
     });
   });
 

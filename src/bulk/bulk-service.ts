@@ -53,6 +53,11 @@ export interface BulkServiceDeps {
   readonly allowPrivateNetwork?: boolean;
   /** Delays between webhook tries (default `DEFAULT_WEBHOOK_DELAYS_MS`). */
   readonly webhookDelaysMs?: readonly number[];
+  /**
+   * How long finished jobs are kept, milliseconds after they finished; 0 (default) keeps them
+   * until deleted (DECISIONS.md §7).
+   */
+  readonly retentionMs?: number;
   /** Records per batch handed to a worker thread. */
   readonly batchSize?: number;
   readonly now?: () => number;
@@ -78,6 +83,7 @@ export class BulkService {
   readonly #webhooks: WebhookSender;
   #runner: BulkRunner | undefined;
   #purging: Promise<void> | undefined;
+  #retentionTimer: NodeJS.Timeout | undefined;
   #purgeAgain = false;
   #closed = false;
 
@@ -127,11 +133,20 @@ export class BulkService {
     this.#runner.resume();
     this.#webhooks.resume(store.listByState(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED']));
     this.#schedulePurge();
+    const retention = this.#deps.retentionMs ?? 0;
+    if (retention > 0) {
+      const sweep = () => this.deleteFinishedBefore(this.#now() - retention);
+      sweep();
+      // A tenth of the retention, between a minute and an hour: expired jobs go soon enough.
+      this.#retentionTimer = setInterval(sweep, Math.min(3_600_000, Math.max(60_000, retention / 10)));
+      this.#retentionTimer.unref();
+    }
   }
 
   /** Stops the runner (unfinished jobs resume at the next start) and waits for purging. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#retentionTimer);
     await this.#webhooks.close();
     await this.#runner?.close();
     await this.#purging;
@@ -244,11 +259,30 @@ export class BulkService {
 
   /** `GET /kg/v3/enhance/bulk/{id}/delete`: the job is gone at once; its data is purged behind. */
   delete(tokenId: string, jobId: string): void {
-    const job = this.job(tokenId, jobId);
+    this.#remove(this.job(tokenId, jobId));
+  }
+
+  #remove(job: BulkJobRow): void {
     this.#runner?.forget(job.id);
     this.#deps.store.update(job.id, { state: 'DELETING' });
     for (const listener of this.#deleteListeners) listener(job.id);
     this.#schedulePurge();
+  }
+
+  /**
+   * Retention: deletes every job that finished (complete, with failures, or stopped) before
+   * `before` (epoch ms), as the delete endpoint would. Returns how many were deleted.
+   */
+  deleteFinishedBefore(before: number): number {
+    let deleted = 0;
+    for (;;) {
+      const expired = this.#deps.store.listFinishedBefore(before, 100);
+      if (expired.length === 0) return deleted;
+      for (const job of expired) {
+        this.#remove(job);
+        deleted++;
+      }
+    }
   }
 
   /** Registers a listener called when a job is deleted (exports remove their files). */
