@@ -1,7 +1,7 @@
 /**
  * Bulk enhance, end to end, against a real server process (issue 3 targets):
  *
- *   npx node bench/bulk.ts --data DIR [--records 1000000] [--xlsx-rows 200000] [--probe-ms 50]
+ *   npx node bench/bulk.ts --data DIR [--records 1000000] [--mix sampled|id] [--xlsx-rows 200000] [--probe-ms 50]
  *   npx node bench/bulk.ts --generate 1000000 [--records …]   (builds a N + N demo graph first)
  *
  * DIR is a data directory holding a graph (`npm run bench` builds the 1M + 1M one). The bench
@@ -10,6 +10,10 @@
  * 250 ms and sends single enhance requests one at a time (every `--probe-ms`) to measure their
  * latency while the job runs. Then an xlsx of the first `--xlsx-rows` records. Figures only:
  * it never fails on timing. The job is deleted at the end.
+ *
+ * `--mix sampled` (default) draws name/url/e-mail/employer queries from the graph, so the rate is
+ * bound by the matcher; `--mix id` submits id records (`{"id": ...}`, answered by one lookup),
+ * which measures the bulk machinery itself: upload, storage, threads, commits, export.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,13 +21,30 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { sqliteFileFor } from '../src/storage/index.ts';
-import { type BenchQuery, sampleQueries, toQueryString } from './support/queries.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { type BenchQuery, sampleQueries, seededRandom, toQueryString } from './support/queries.ts';
 import { type BenchServer, mib, quarryCli, startServer } from './support/server.ts';
 
 interface Options {
   readonly records: number;
+  readonly mix: 'sampled' | 'id';
   readonly xlsxRows: number;
   readonly probeMs: number;
+}
+
+/** `count` id records of entities drawn at random (seeded) from the graph in `file`. */
+function sampleIdRecords(file: string, count: number, seed = 11): BenchQuery[] {
+  const db = new DatabaseSync(file, { readOnly: true });
+  const maxRef = Number((db.prepare('SELECT max(ref) AS m FROM entities').get() as { m: number }).m);
+  const byRef = db.prepare('SELECT id FROM entities WHERE ref = ?');
+  const random = seededRandom(seed);
+  const out: BenchQuery[] = [];
+  while (out.length < count) {
+    const row = byRef.get(1 + Math.floor(random() * maxRef)) as { id: string } | undefined;
+    if (row) out.push({ id: row.id });
+  }
+  db.close();
+  return out;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -70,7 +91,10 @@ async function status(server: BenchServer, token: string, id: string): Promise<R
 
 export async function benchBulk(dataDir: string, options: Options): Promise<void> {
   const token = quarryCli(['token', 'create', '--unlimited'], dataDir).trim();
-  const queries = sampleQueries(sqliteFileFor(dataDir), 50_000);
+  const queries =
+    options.mix === 'id'
+      ? sampleIdRecords(sqliteFileFor(dataDir), 50_000)
+      : sampleQueries(sqliteFileFor(dataDir), 50_000);
   const probes = sampleQueries(sqliteFileFor(dataDir), 2_000, 99).map(
     (q) => `/kg/v3/enhance?${toQueryString(q)}&token=${token}`,
   );
@@ -142,7 +166,7 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
     const sorted = [...latencies].sort((a, b) => a - b);
     const processing = seconds(tSubmitted, tComplete);
     console.log(
-      `bulk: ${options.records.toLocaleString('en')} records (cycling ${queries.length.toLocaleString('en')} sampled queries), data ${dataDir}`,
+      `bulk: ${options.records.toLocaleString('en')} records (cycling ${queries.length.toLocaleString('en')} ${options.mix === 'id' ? 'id records' : 'sampled queries'}), data ${dataDir}`,
     );
     console.log(
       `  status                 ${last.status}, ${last.jobs_completed} done, ${last.total_results} matches`,
@@ -180,6 +204,7 @@ if (import.meta.main) {
       data: { type: 'string' },
       generate: { type: 'string' },
       records: { type: 'string', default: '1000000' },
+      mix: { type: 'string', default: 'sampled' },
       'xlsx-rows': { type: 'string', default: '200000' },
       'probe-ms': { type: 'string', default: '50' },
     },
@@ -194,6 +219,7 @@ if (import.meta.main) {
   }
   await benchBulk(dataDir, {
     records: Number(values.records),
+    mix: values.mix === 'id' ? 'id' : 'sampled',
     xlsxRows: Number(values['xlsx-rows']),
     probeMs: Number(values['probe-ms']),
   });
