@@ -14,7 +14,7 @@ import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from
 import { type App, buildApp } from './http/index.ts';
 import { createLogger, type Logger } from './logging.ts';
 import { createMatcher } from './match/index.ts';
-import { openSqliteStorage, type Storage, sqliteFileFor } from './storage/index.ts';
+import { openSqliteStorage, type Storage, sqliteFileFor, startWalCheckpointer } from './storage/index.ts';
 
 /** The services of one Quarry process, wired together. */
 export interface Services {
@@ -86,6 +86,8 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
   const { storage, services } = openServices(config, logger);
   const app = await buildApp({ config, logger, storage, ...services });
+  // Checkpoints off the main thread: bulk jobs write results at tens of MB/s.
+  const checkpointer = startWalCheckpointer(sqliteFileFor(config.dataDir));
   // Resumes the bulk jobs a stop or crash interrupted.
   services.bulk.start();
   services.bulkExports.resume();
@@ -105,6 +107,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       await app.close();
       await services.bulkExports.close();
       await services.bulk.close();
+      await checkpointer.stop();
       await services.fetcher.close();
       storage.close();
     },

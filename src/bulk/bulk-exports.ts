@@ -47,7 +47,11 @@ export interface BulkExportsDeps {
   readonly logger: Logger;
   /** Exports generated at once; more wait their turn (default 2). */
   readonly concurrency?: number;
-  /** Nice value of export threads (default 5). */
+  /**
+   * Nice value of threads writing a requested export (default 2: someone waits for it, yet the
+   * main thread serving requests comes first). Completion reports, which nobody waits for, run
+   * at 10, so on a busy machine a download overtakes them.
+   */
   readonly niceness?: number;
   readonly now?: () => number;
 }
@@ -285,7 +289,7 @@ export class BulkExports {
       reportCsvPath: paths.csv,
       reportJsonPath: paths.json,
       tempDir: dir,
-      niceness: this.#deps.niceness ?? 5,
+      niceness: withExport ? (this.#deps.niceness ?? 2) : 10,
     };
     const generation: Generation = {
       done: Promise.resolve(),

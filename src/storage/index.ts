@@ -23,4 +23,5 @@ export type {
   TokenRecord,
   TokenStore,
 } from './ports.ts';
-export { openSqliteStorage, sqliteFileFor, SQLITE_FILE_NAME } from './sqlite/index.ts';
+export type { WalCheckpointer } from './sqlite/index.ts';
+export { openSqliteStorage, SQLITE_FILE_NAME, sqliteFileFor, startWalCheckpointer } from './sqlite/index.ts';

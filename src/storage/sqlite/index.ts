@@ -8,6 +8,8 @@ import { SqliteTokenStore } from './sqlite-token-store.ts';
 
 export { applyMigrations, openSqliteDatabase } from './sqlite-database.ts';
 export type { SqliteOpenOptions } from './sqlite-database.ts';
+export type { WalCheckpointer } from './wal-checkpointer.ts';
+export { startWalCheckpointer } from './wal-checkpointer.ts';
 
 /** File name of the embedded store inside the data directory. */
 export const SQLITE_FILE_NAME = 'quarry.sqlite';
