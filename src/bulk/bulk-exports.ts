@@ -297,11 +297,20 @@ export class BulkExports {
       worker: undefined,
       cancelled: false,
     };
+    let started = 0;
     const done = this.#slot()
-      .then(() => (generation.cancelled || this.#closed ? undefined : this.#runWorker(task, generation)))
+      .then(() => {
+        started = performance.now();
+        return generation.cancelled || this.#closed ? undefined : this.#runWorker(task, generation);
+      })
       .then(
         (result) => {
           if (result === undefined) return;
+          const ms = Math.round(performance.now() - started);
+          logger.info(
+            { jobId: job.id, reportId: report.id, format: plan.format, withExport, ...result, ms },
+            'bulk export written',
+          );
           store.updateReport(report.id, {
             status: 'COMPLETE',
             ...(withExport ? { exportStatus: 'COMPLETE' as const, exportBytes: result.bytes } : {}),
