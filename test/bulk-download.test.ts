@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
+import { BulkExports } from '../src/bulk/index.ts';
+import { createLogger } from '../src/logging.ts';
+import { sqliteFileFor } from '../src/storage/index.ts';
 import { assertSheetsEqualCsv, readWithExcelJs, readWithSheetJs } from './export-sheets.ts';
 import { bulkClient, sampleRecords } from './support/bulk-client.ts';
 import { loadFixtureGraph } from './support/load-graph.ts';
@@ -253,6 +256,43 @@ describe('bulk enhance API: downloads and coverage reports', () => {
         404,
       );
       assert.equal((await client.get(token, `/report/bad/${reportId}`)).statusCode, 400);
+    });
+  });
+
+  describe('exports written by two threads', () => {
+    test('csv and jsonl split in two parts equal the single-thread export, header once', async () => {
+      const { runtime } = t;
+      const split = new BulkExports({
+        service: runtime.services.bulk,
+        store: runtime.storage.bulkJobs,
+        dbFile: sqliteFileFor(t.dataDir),
+        directory: path.join(t.dataDir, 'split-exports'),
+        logger: createLogger({ level: 'silent' }),
+        splitMinRecords: 2,
+      });
+      const tokenId = runtime.services.tokens.find(token)!.id;
+      const read = async (answer: { body: NodeJS.ReadableStream }) => {
+        let text = '';
+        for await (const chunk of answer.body) text += chunk;
+        return text;
+      };
+      const spec = encodeURIComponent('id;name,Say "hi";allNames');
+      for (const query of [
+        `format=csv&exportspec=${spec}`,
+        'format=jsonl',
+        'format=csv&from=2&size=7&onlyMatches=true',
+      ]) {
+        const params = Object.fromEntries(new URLSearchParams(query));
+        const single = (await download(`&${query}`)).body;
+        const parts = await read(await split.download(tokenId, jobId, params));
+        assert.equal(parts, single, query);
+      }
+      const logged = fs.readdirSync(path.join(t.dataDir, 'split-exports', jobId));
+      assert.ok(
+        !logged.some((name) => /\.(1|2|part)$/.test(name)),
+        `no part files left: ${logged.join(', ')}`,
+      );
+      await split.close();
     });
   });
 

@@ -12,8 +12,9 @@ export interface ExportTask {
   readonly limit: number | null;
   /** Where to write the export; `null` for a report only. Written to `<path>.part`, then renamed. */
   readonly exportPath: string | null;
-  readonly reportCsvPath: string;
-  readonly reportJsonPath: string;
+  /** Where to write the coverage report; `null` for an export only. */
+  readonly reportCsvPath: string | null;
+  readonly reportJsonPath: string | null;
   /** Directory for the library's temp files (xls sheets, report rows). */
   readonly tempDir: string;
   /** Nice value for the thread (see `enhance-worker.ts`). */

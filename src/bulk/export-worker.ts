@@ -73,7 +73,8 @@ async function run(): Promise<ExportTaskResult> {
   const storage = openSqliteStorage(task.dbFile, { readOnly: true, cacheMiB: 16 });
   const plan = createExportPlan(task.options);
   const wholeResponses = !isColumnar(plan) && task.exportPath !== null;
-  const report = await CoverageReport.open(plan, { tempDir: task.tempDir });
+  const report =
+    task.reportCsvPath === null ? undefined : await CoverageReport.open(plan, { tempDir: task.tempDir });
   try {
     let summary = { records: 0, rows: 0, bytes: 0 };
     if (task.exportPath !== null) {
@@ -83,15 +84,17 @@ async function run(): Promise<ExportTaskResult> {
           tempDir: task.tempDir,
         });
       });
-    } else {
+    } else if (report) {
       for await (const record of records(storage, false)) await report.add(record);
       summary.records = report.records;
     }
-    await writeFile(task.reportCsvPath, (out) => report.writeCsv(out));
-    await writeFile(task.reportJsonPath, (out) => report.writeJson(out));
+    if (report) {
+      await writeFile(task.reportCsvPath!, (out) => report.writeCsv(out));
+      await writeFile(task.reportJsonPath!, (out) => report.writeJson(out));
+    }
     return summary;
   } finally {
-    await report.dispose();
+    await report?.dispose();
     storage.close();
   }
 }
