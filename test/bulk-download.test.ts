@@ -283,9 +283,20 @@ describe('bulk enhance API: downloads and coverage reports', () => {
         'format=csv&from=2&size=7&onlyMatches=true',
       ]) {
         const params = Object.fromEntries(new URLSearchParams(query));
-        const single = (await download(`&${query}`)).body;
-        const parts = await read(await split.download(tokenId, jobId, params));
-        assert.equal(parts, single, query);
+        const reference = await download(`&${query}`);
+        const answer = await split.download(tokenId, jobId, params);
+        assert.equal(await read(answer), reference.body, query);
+        // The two halves' coverage reports, merged, equal the one-pass report, in both forms.
+        assert.equal(answer.reportId, reference.headers['x-diffbot-reportid']);
+        for (const form of [undefined, 'json']) {
+          const merged = await read(split.report(tokenId, jobId, answer.reportId, form));
+          const onePass = await client.get(
+            token,
+            `/report/${jobId}/${answer.reportId}`,
+            form ? `&format=${form}` : '',
+          );
+          assert.equal(merged, onePass.body, `${query} report ${form ?? 'csv'}`);
+        }
       }
       const logged = fs.readdirSync(path.join(t.dataDir, 'split-exports', jobId));
       assert.ok(

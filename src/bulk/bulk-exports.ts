@@ -17,6 +17,7 @@ import {
 import type { Logger } from '../logging.ts';
 import type { BulkJobRow, BulkJobStore, BulkReportRow } from '../storage/index.ts';
 import type { BulkService } from './bulk-service.ts';
+import { type CoverageFiles, csvRecordsBytes, mergeCoverageParts } from './coverage-merge.ts';
 import type { ExportTask, ExportTaskResult } from './export-task.ts';
 import { isReportId, newReportId } from './ids.ts';
 import { isFinal } from './job-record.ts';
@@ -314,12 +315,28 @@ export class BulkExports {
       SPLIT_FORMATS.has(plan.format) &&
       count >= (this.#deps.splitMinRecords ?? SPLIT_MIN_RECORDS);
     const exportTasks: ExportTask[] = [];
+    const reportParts: CoverageFiles[] = [];
     if (withExport) {
       const only = { ...base, reportCsvPath: null, reportJsonPath: null, niceness: exportNice };
       if (split) {
+        // Each half writes its export part and its coverage part: no third pass over the records.
         const middle = offset + Math.ceil(count / 2);
-        exportTasks.push({ ...only, offset, limit: middle - offset, exportPath: `${target}.1` });
-        exportTasks.push({ ...only, offset: middle, limit: end - middle, exportPath: `${target}.2` });
+        const halves: [number, number][] = [
+          [offset, middle - offset],
+          [middle, end - middle],
+        ];
+        halves.forEach(([from, size], i) => {
+          const part = { csv: `${paths.csv}.${i + 1}`, json: `${paths.json}.${i + 1}` };
+          reportParts.push(part);
+          exportTasks.push({
+            ...only,
+            offset: from,
+            limit: size,
+            exportPath: `${target}.${i + 1}`,
+            reportCsvPath: part.csv,
+            reportJsonPath: part.json,
+          });
+        });
       } else {
         exportTasks.push({ ...only, offset, limit, exportPath: target });
       }
@@ -335,7 +352,7 @@ export class BulkExports {
     const slot = this.#slot();
     const started = slot.then(() => performance.now());
     const reportDone = slot
-      .then(() => (stopped() ? undefined : this.#runWorker(reportTask, generation)))
+      .then(() => (stopped() || split ? undefined : this.#runWorker(reportTask, generation)))
       .then(
         async (result) => {
           if (result === undefined) return;
@@ -356,13 +373,16 @@ export class BulkExports {
       .then(async (results) => {
         if (!withExport || stopped() || results.some((r) => r === undefined)) return;
         const done = results as ExportTaskResult[];
-        const bytes = split
-          ? await concatenateParts(
-              target,
-              exportTasks.map((task) => task.exportPath!),
-              plan.format === 'csv',
-            )
-          : done[0].bytes;
+        let bytes = done[0].bytes;
+        if (split) {
+          bytes = await concatenateParts(
+            target,
+            exportTasks.map((task) => task.exportPath!),
+            plan.format === 'csv',
+          );
+          await mergeCoverageParts(reportParts, paths);
+          store.updateReport(report.id, { status: 'COMPLETE' });
+        }
         const rows = done.reduce((sum, r) => sum + r.rows, 0);
         const ms = Math.round(performance.now() - (await started));
         logger.info(
@@ -510,24 +530,6 @@ function waitSeconds(value: unknown): number {
   return Math.min(n, MAX_WAIT_SECONDS);
 }
 
-/** Byte length of the first CSV record (the header) of `file`: up to the first line break outside quotes. */
-async function csvHeaderBytes(file: string): Promise<number> {
-  let inQuotes = false;
-  let offset = 0;
-  for await (const chunk of fs.createReadStream(file, {
-    highWaterMark: 64 * 1024,
-  }) as AsyncIterable<Buffer>) {
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i];
-      // RFC 4180: a quote toggles quoting; an escaped quote ("") toggles twice.
-      if (byte === 0x22) inQuotes = !inQuotes;
-      else if (byte === 0x0a && !inQuotes) return offset + i + 1;
-    }
-    offset += chunk.length;
-  }
-  return offset;
-}
-
 /**
  * Concatenates export parts into `target` (through `<target>.part`, renamed when complete),
  * dropping the repeated CSV header of every part but the first, and deletes the parts.
@@ -536,7 +538,7 @@ async function csvHeaderBytes(file: string): Promise<number> {
 async function concatenateParts(target: string, parts: readonly string[], csv: boolean): Promise<number> {
   const out = fs.createWriteStream(`${target}.part`);
   for (const [i, part] of parts.entries()) {
-    const start = csv && i > 0 ? await csvHeaderBytes(part) : 0;
+    const start = csv && i > 0 ? await csvRecordsBytes(part, 1) : 0;
     for await (const chunk of fs.createReadStream(part, { start, highWaterMark: 1024 * 1024 })) {
       if (!out.write(chunk)) await once(out, 'drain');
     }
