@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerBulk } from './bulk.ts';
 import { registerServe } from './serve.ts';
 import { registerToken } from './token.ts';
 
@@ -9,6 +10,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
   registerServe(program);
+  registerBulk(program);
   registerToken(program);
   return program;
 }
