@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerBulk } from './bulk.ts';
 import { registerEval } from './eval.ts';
 import { registerFit } from './fit.ts';
 import { registerServe } from './serve.ts';
@@ -11,6 +12,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
   registerServe(program);
+  registerBulk(program);
   registerToken(program);
   registerEval(program);
   registerFit(program);

@@ -4,6 +4,7 @@
  * enhance, 200–299 extraction and Custom APIs, 300–399 bulk extract jobs.
  * A migration, once released, is never edited: add a new one.
  */
+import { BULK_MIGRATIONS } from './bulk.ts';
 import { CORE_MIGRATIONS } from './core.ts';
 import { EXTRACT_MIGRATIONS } from './extract.ts';
 
@@ -13,4 +14,8 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = Object.freeze([...CORE_MIGRATIONS, ...EXTRACT_MIGRATIONS]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  ...CORE_MIGRATIONS,
+  ...BULK_MIGRATIONS,
+  ...EXTRACT_MIGRATIONS,
+]);
