@@ -1,6 +1,20 @@
 /**
  * The matching engine (pure): what to index for an entity, and how to find and score the
  * entities that a partial query describes.
+ *
+ * - `indexEntity` (at import): retrieval keys (hosts, domains, e-mails, phones, IP buckets,
+ *   name tokens and whole-name keys per type, acronyms, person places, e-mail words, current
+ *   employers) and a compact match profile.
+ * - `createMatcher(store)`: per query, normalise (kg/normalize), retrieve at most 40
+ *   candidates (exact keys + IDF-weighted tokens, rarest first, typo neighbours from the term
+ *   vocabularies), compare features, and score with the fitted two-stage logistic model in
+ *   `model.json`: a base model over the features, then a final model adding competition
+ *   (best rival, mass of rivals). `score` is the calibrated probability; explanations list
+ *   features and their log-odds contributions. Caches (vocabularies, profiles) follow
+ *   `EntityStore.version()`.
+ * - `quarry fit FILES --seed N --rounds R` regenerates `model.json` reproducibly from entity
+ *   files (training/fit-model.ts); the default threshold is the F2-optimal cut on its
+ *   validation split. `quarry eval QUERIES` measures a labelled query file.
  */
 export type { FeatureVector } from './features.ts';
 export { ORGANIZATION_FEATURES, PERSON_FEATURES } from './features.ts';
