@@ -214,6 +214,11 @@ const NICKNAMES_OUT: Readonly<Record<string, readonly string[]>> = {
   patrick: ['pat'],
   peter: ['pete'],
   george: ['geo'],
+  reginald: ['reggie', 'reg'],
+  eleanor: ['nellie', 'ellie'],
+  dorothy: ['dora', 'dolly'],
+  stephen: ['steve', 'stefan'],
+  louis: ['lou', 'luis'],
 };
 
 /** A nickname for a formal given name (folded, lowercase), or `undefined`. */

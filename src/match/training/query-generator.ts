@@ -107,6 +107,21 @@ function organizationQuery(entity: Entity, random: Random): MatchQuery | undefin
   };
 }
 
+const GIVEN_NAMES = [
+  'John',
+  'Mary',
+  'James',
+  'Anne',
+  'Henry',
+  'Alice',
+  'Charles',
+  'Ellen',
+  'George',
+  'Jane',
+  'Edward',
+  'Rose',
+];
+
 function maybeTypo(text: string, random: Random, p: number): string {
   return random.chance(p) ? typos(text, random) : text;
 }
@@ -119,12 +134,16 @@ function personName(entity: Entity, random: Random): string | undefined {
   let parts: string[];
   const r = random.next();
   if (first && last) {
-    if (r < 0.55) parts = [first, last];
-    else if (r < 0.67) parts = full.split(/[\s,]+/).filter(Boolean);
-    else if (r < 0.75) parts = [first];
-    else if (r < 0.83) parts = [last];
-    else if (r < 0.9) parts = [last, first];
-    else parts = [nickname(first, random) ?? first, last];
+    if (r < 0.5) parts = [first, last];
+    else if (r < 0.6) parts = full.split(/[\s,]+/).filter(Boolean);
+    else if (r < 0.68) parts = [first];
+    else if (r < 0.76) parts = [last];
+    else if (r < 0.82) parts = [last, first];
+    else if (r < 0.9) parts = [nickname(first, random) ?? first, last];
+    // Another form of the given name that no table knows (a variant, a second name).
+    else if (r < 0.95) parts = [random.pick(GIVEN_NAMES), last];
+    // Shortened or extended: the given name, or an initial, with the other parts of the name.
+    else parts = [random.chance(0.5) ? first[0] : first, ...full.split(/[\s,]+/).slice(1)];
   } else {
     parts = full.split(/\s+/);
   }
