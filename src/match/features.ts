@@ -63,15 +63,18 @@ export const PERSON_FEATURES = Object.freeze([
   'emailConflict',
   'emailEditsNear',
   'emailDomainConflict',
+  'emailMissing',
   'hasLocation',
   'locationCover',
   'locationEvidence',
   'locationConflict',
+  'locationMissing',
   'postcodeMatch',
   'regionMatch',
   'hasTitle',
   'titleSimilarity',
   'titleConflict',
+  'titleMissing',
   'employerSimilarity',
   'phoneMatch',
   'ipMatch',
@@ -344,6 +347,9 @@ export function personFeatures(
       }
     }
     f.emailLocalSimilarity = bestLocal;
+    // The query has an address and the candidate none: no evidence either way, but such
+    // candidates are often namesakes from sources without e-mails.
+    if (emails.length === 0) f.emailMissing = 1;
     f.emailSimilarity = bestAddress;
     if (emails.length > 0 && !f.emailExact && bestAddress < 0.85) f.emailConflict = 1;
     // Typos leave an address a few edits away; another person's address is further.
@@ -356,6 +362,7 @@ export function personFeatures(
     f.locationCover = loc.cover;
     if (places) f.locationEvidence = placeEvidence(query, profile, places);
     const hasPlaces = (profile.ci?.length ?? 0) + (profile.ad?.length ?? 0) + (profile.r?.length ?? 0) > 0;
+    if (!hasPlaces) f.locationMissing = 1;
     if (hasPlaces && loc.cover < 0.3 && !loc.regionMatch && !loc.postcode) f.locationConflict = 1;
     f.postcodeMatch = loc.postcode;
     f.regionMatch = loc.regionMatch;
@@ -365,6 +372,7 @@ export function personFeatures(
     const titles = (profile.t ?? []).flatMap((t) => t.split(' '));
     f.titleSimilarity = cover(query.titleTokens, titles);
     if (titles.length > 0 && f.titleSimilarity < 0.3) f.titleConflict = 1;
+    if (titles.length === 0) f.titleMissing = 1;
   }
   if (query.employerTokens.length > 0 && profile.w) {
     f.employerSimilarity = cover(
