@@ -70,7 +70,9 @@ export function registerEval(program: Command): void {
         for (const file of options.kg) writeEntities(storage.entities, readEntities(file));
       } else {
         const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
-        storage = openSqliteStorage(sqliteFileFor(config.dataDir), { readOnly: true });
+        // Writable like every other command, so that pending migrations are applied; eval
+        // itself only reads.
+        storage = openSqliteStorage(sqliteFileFor(config.dataDir));
       }
       try {
         const matcher = createMatcher(storage.entities);
