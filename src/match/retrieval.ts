@@ -25,7 +25,7 @@ export interface RetrievalLimits {
 export const DEFAULT_LIMITS: RetrievalLimits = Object.freeze({
   maxPostings: 1000,
   postingBudget: 3000,
-  maxCandidates: 40,
+  maxCandidates: 30,
 });
 
 /** A retrieved candidate: its ref and its raw retrieval score. */
@@ -73,13 +73,16 @@ function tokenLookups(
   group: string,
   into: TokenLookup[],
   maxPostings: number,
+  expandKnown = false,
 ): void {
   for (const token of tokens) {
     const df = vocabulary.count(token);
     if (df > 0)
       into.push({ key: prefix + token, df, weight: scale * vocabulary.idf(token), group: group + token });
-    // A frequent token is rarely a typo, and its variants would flood the candidates.
-    if (df > maxPostings) continue;
+    // A known token is expanded only for person names, whose graph records carry typos of
+    // their own ("Allenn" for "Allen"); a frequent token is never (its variants would flood
+    // the candidates). Unknown tokens are always looked up through their neighbours.
+    if (df > 0 && (!expandKnown || df > maxPostings)) continue;
     for (const neighbour of vocabulary.neighbours(token, df > 0 ? 3 : 4)) {
       into.push({
         key: prefix + neighbour,
@@ -126,7 +129,7 @@ export function retrieveCandidates(
   for (const name of query.names) {
     if (name.key) exact((isPerson ? KEY.personName : KEY.orgName) + name.key, EXACT_WEIGHT.name, 200);
     if (name.acronym) exact(KEY.acronym + name.acronym, EXACT_WEIGHT.acronym, 500);
-    tokenLookups(name.tokens, vocabularies.names, namePrefix, 1, 'n:', tokens, limits.maxPostings);
+    tokenLookups(name.tokens, vocabularies.names, namePrefix, 1, 'n:', tokens, limits.maxPostings, isPerson);
   }
   const max = limits.maxPostings;
   if (emailWords.length)

@@ -51,7 +51,11 @@ export class SqliteEntityStore implements EntityStore {
     this.#insertKey = db.prepare('INSERT OR IGNORE INTO entity_keys (key, ref) VALUES (?, ?)');
     this.#byId = db.prepare('SELECT ref, id, type, doc, ledger FROM entities WHERE id = ?');
     this.#byRef = db.prepare('SELECT ref, id, type, doc, ledger FROM entities WHERE ref = ?');
-    this.#profileByRef = db.prepare('SELECT ref, id, type, profile FROM entities WHERE ref = ?');
+    // One statement for a whole candidate set: a JSON array of refs joined to the table.
+    this.#profileByRef = db.prepare(
+      'SELECT e.ref, e.id, e.type, e.profile FROM json_each(?) AS j JOIN entities AS e ON e.ref = j.value',
+    );
+    this.#profileByRef.setReturnArrays(true);
     this.#refsForKey = db.prepare('SELECT ref FROM entity_keys WHERE key = ? ORDER BY ref LIMIT ?');
     this.#cappedCount = db.prepare(
       'SELECT count(*) AS n FROM (SELECT 1 FROM entity_keys WHERE key = ? LIMIT ?)',
@@ -142,14 +146,14 @@ export class SqliteEntityStore implements EntityStore {
   }
 
   profiles(refs: readonly number[]): CandidateProfile[] {
-    const out: CandidateProfile[] = [];
-    for (const ref of refs) {
-      const row = this.#profileByRef.get(ref) as
-        | { ref: number; id: string; type: EntityType; profile: string }
-        | undefined;
-      if (row) out.push({ ref: row.ref, id: row.id, type: row.type, profile: JSON.parse(row.profile) });
-    }
-    return out;
+    if (refs.length === 0) return [];
+    const rows = this.#profileByRef.all(JSON.stringify(refs)) as unknown as [
+      number,
+      string,
+      EntityType,
+      string,
+    ][];
+    return rows.map(([ref, id, type, profile]) => ({ ref, id, type, profile: JSON.parse(profile) }));
   }
 
   counts(): EntityCounts {
