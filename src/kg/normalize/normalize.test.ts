@@ -116,3 +116,10 @@ test('places: country spellings, state abbreviations, free-text locations', () =
   assert.deepEqual(febrl.postcodes, ['2021']);
   assert.equal(febrl.country, undefined);
 });
+
+test('words that are also property names of plain objects are ordinary words', () => {
+  assert.equal(canonicalGivenName('constructor'), 'constructor');
+  assert.equal(regionName('constructor'), 'constructor');
+  assert.equal(regionName('toString', 'AU'), 'tostring');
+  assert.deepEqual(parseLocation('constructor hasOwnProperty').regions, []);
+});

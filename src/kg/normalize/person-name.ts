@@ -298,8 +298,11 @@ const NAME_NOISE: ReadonlySet<string> = new Set([
 
 /** The formal given name for a nickname or abbreviation (`bill` → `william`), else the token. */
 export function canonicalGivenName(token: string): string {
-  return NICKNAMES[token] ?? token;
+  return NICKNAME_MAP.get(token) ?? token;
 }
+
+// A Map, not the object: a token such as "constructor" must not reach Object.prototype.
+const NICKNAME_MAP: ReadonlyMap<string, string> = new Map(Object.entries(NICKNAMES));
 
 /** A normalised person name. */
 export interface NormalizedPersonName {

@@ -202,10 +202,15 @@ function lookUpCountry(name: string): string | undefined {
 /** The folded full name of a state or province (`VIC` → `victoria`, `Ohio` → `ohio`). */
 export function regionName(name: string, country?: string): string {
   const key = placeKey(name);
-  if (country && REGION_ABBREVIATIONS[country]?.[key]) return REGION_ABBREVIATIONS[country][key];
+  const own = (table: Readonly<Record<string, string>> | undefined) =>
+    table && Object.hasOwn(table, key) ? table[key] : undefined;
+  if (country && Object.hasOwn(REGION_ABBREVIATIONS, country)) {
+    const found = own(REGION_ABBREVIATIONS[country]);
+    if (found) return found;
+  }
   if (!country) {
     const found = Object.values(REGION_ABBREVIATIONS)
-      .map((table) => table[key])
+      .map(own)
       .filter((value): value is string => value !== undefined);
     if (found.length === 1) return found[0];
   }
@@ -260,8 +265,13 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
   for (const name of REGION_NAMES) if (joined.includes(` ${name} `)) regions.add(name);
   const hint = country ?? regionHint;
   for (const token of tokens) {
-    const tables = hint ? [REGION_ABBREVIATIONS[hint]].filter(Boolean) : Object.values(REGION_ABBREVIATIONS);
+    const tables = hint
+      ? Object.hasOwn(REGION_ABBREVIATIONS, hint)
+        ? [REGION_ABBREVIATIONS[hint]]
+        : []
+      : Object.values(REGION_ABBREVIATIONS);
     for (const table of tables) {
+      if (!Object.hasOwn(table, token)) continue;
       // Two-letter US codes collide with words ("in", "or", "me"): only 3-letter AU codes and
       // codes at the end of the text count without a country.
       const isLast = token === tokens[tokens.length - 1] || /^\d{4,6}$/.test(tokens[tokens.length - 1] ?? '');
