@@ -13,3 +13,25 @@ export type {
   PhoneNumber,
 } from './entity.ts';
 export { ENTITY_TYPES, isEntityType } from './entity.ts';
+export { DERIVED_FIELDS, LIST_FIELDS } from './entity.ts';
+export type { Validation } from './validate-entity.ts';
+export {
+  cleanEntity,
+  EntityRejection,
+  MAX_ID_LENGTH,
+  normalizeText,
+  validateEntity,
+} from './validate-entity.ts';
+export type { FactLedger, LedgerEntry, LedgerState, SourceStatement } from './fact-ledger.ts';
+export {
+  applyStatement,
+  elementOriginsOf,
+  factOriginsOf,
+  ledgerFor,
+  mergeStatements,
+  originsKey,
+  sourceOf,
+  statementsOf,
+  structuralKey,
+  TypeConflict,
+} from './fact-ledger.ts';
