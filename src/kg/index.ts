@@ -35,3 +35,20 @@ export {
   structuralKey,
   TypeConflict,
 } from './fact-ledger.ts';
+export type {
+  ImportCounts,
+  ImportFormat,
+  ImportOptions,
+  ImportSummary,
+  PreparedRecord,
+  Rejection,
+} from './import/index.ts';
+export {
+  DEFAULT_MAX_LINE_BYTES,
+  formatFor,
+  ImportInputError,
+  ImportSession,
+  importEntities,
+  parseColumnMapping,
+  prepareRecord,
+} from './import/index.ts';

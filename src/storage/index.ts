@@ -7,5 +7,6 @@ export type {
   StoredEntity,
   TokenRecord,
   TokenStore,
+  WriteBatchOptions,
 } from './ports.ts';
 export { openSqliteStorage, sqliteFileFor, SQLITE_FILE_NAME } from './sqlite/index.ts';

@@ -79,12 +79,29 @@ export interface EntityCounts {
   readonly persons: number;
 }
 
+/** Options of `EntityStore.writeBatch`. */
+export interface WriteBatchOptions {
+  /**
+   * Bulk loading: index the retrieval keys of the written entities later, in key order, when
+   * `indexPendingKeys()` runs (much faster for large imports). Until then the entities are
+   * readable by id but not found by key. Stale keys of replaced entities are removed at once.
+   */
+  readonly deferKeys?: boolean;
+}
+
 export interface EntityStore {
   /**
    * Inserts or replaces entities by id, atomically as one batch: the previous keys of a
    * replaced entity are removed. Bumps the graph version.
    */
-  writeBatch(entities: readonly EntityWrite[]): void;
+  writeBatch(entities: readonly EntityWrite[], options?: WriteBatchOptions): void;
+  /**
+   * Indexes the keys of every entity written with `deferKeys` (by any process, also one that
+   * crashed before indexing). Idempotent; returns how many entities it indexed (0 when none).
+   */
+  indexPendingKeys(): number;
+  /** The stored entities among `ids` (absent ids are left out), keyed by id: one query per call. */
+  getByIds(ids: readonly string[]): Map<string, StoredEntity>;
   getById(id: string): StoredEntity | undefined;
   getByRefs(refs: readonly number[]): StoredEntity[];
   /** Number of entities carrying each key, counting at most `cap` (cheap for frequent keys). */

@@ -1,6 +1,13 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Entity, EntityType } from '../../kg/index.ts';
-import type { CandidateProfile, EntityCounts, EntityStore, EntityWrite, StoredEntity } from '../ports.ts';
+import type {
+  CandidateProfile,
+  EntityCounts,
+  EntityStore,
+  EntityWrite,
+  StoredEntity,
+  WriteBatchOptions,
+} from '../ports.ts';
 
 interface EntityRow {
   ref: number;
@@ -35,6 +42,12 @@ export class SqliteEntityStore implements EntityStore {
   readonly #cappedCount: StatementSync;
   readonly #version: StatementSync;
   readonly #bumpVersion: StatementSync;
+  readonly #insertIfAbsent: StatementSync;
+  readonly #markPending: StatementSync;
+  readonly #pendingChunk: StatementSync;
+  readonly #indexPendingRange: StatementSync;
+  readonly #clearPendingRange: StatementSync;
+  readonly #byIds: StatementSync;
 
   constructor(db: DatabaseSync, transaction: <T>(fn: () => T) => T) {
     this.#db = db;
@@ -59,24 +72,56 @@ export class SqliteEntityStore implements EntityStore {
       "INSERT INTO meta (key, value) VALUES ('kg_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
     );
     this.#refsForKey.setReturnArrays(true);
+    this.#insertIfAbsent = db.prepare(`
+      INSERT OR IGNORE INTO entities (id, type, doc, ledger, profile, keys, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    this.#markPending = db.prepare('INSERT OR IGNORE INTO entity_keys_pending (ref) VALUES (?)');
+    this.#pendingChunk = db.prepare(
+      'SELECT min(ref) AS lo, max(ref) AS hi, count(*) AS n FROM (SELECT ref FROM entity_keys_pending ORDER BY ref LIMIT ?)',
+    );
+    // Keys sorted before insertion: the (key, ref) b-tree is then filled page after page instead
+    // of at random places, which is what makes bulk loading fast (measured ~10x on 2M keys).
+    this.#indexPendingRange = db.prepare(`
+      INSERT OR IGNORE INTO entity_keys (key, ref)
+      SELECT j.value, e.ref FROM entity_keys_pending p JOIN entities e ON e.ref = p.ref, json_each(e.keys) j
+      WHERE p.ref BETWEEN ? AND ? ORDER BY 1, 2`);
+    this.#clearPendingRange = db.prepare('DELETE FROM entity_keys_pending WHERE ref BETWEEN ? AND ?');
+    this.#byIds = db.prepare(
+      'SELECT ref, id, type, doc, ledger FROM entities WHERE id IN (SELECT value FROM json_each(?))',
+    );
   }
 
-  writeBatch(entities: readonly EntityWrite[]): void {
+  writeBatch(entities: readonly EntityWrite[], options: WriteBatchOptions = {}): void {
     if (entities.length === 0) return;
     const now = Date.now();
+    const defer = options.deferKeys === true;
     this.#transaction(() => {
       for (const entity of entities) {
-        const previous = this.#oldKeys.get(entity.id) as { ref: number; keys: string } | undefined;
         const keysJson = JSON.stringify(entity.keys);
-        const { ref } = this.#upsert.get(
-          entity.id,
-          entity.type,
-          JSON.stringify(entity.doc),
-          entity.ledger === null || entity.ledger === undefined ? null : JSON.stringify(entity.ledger),
-          JSON.stringify(entity.profile),
-          keysJson,
-          now,
-        ) as { ref: number };
+        const doc = JSON.stringify(entity.doc);
+        const ledger =
+          entity.ledger === null || entity.ledger === undefined ? null : JSON.stringify(entity.ledger);
+        const profile = JSON.stringify(entity.profile);
+        if (defer) {
+          // Most bulk-loaded entities are new: one insert, no lookup. Their keys wait.
+          const inserted = this.#insertIfAbsent.run(
+            entity.id,
+            entity.type,
+            doc,
+            ledger,
+            profile,
+            keysJson,
+            now,
+          );
+          if (inserted.changes === 1) {
+            this.#markPending.run(inserted.lastInsertRowid);
+            continue;
+          }
+        }
+        const previous = this.#oldKeys.get(entity.id) as { ref: number; keys: string } | undefined;
+        const { ref } = this.#upsert.get(entity.id, entity.type, doc, ledger, profile, keysJson, now) as {
+          ref: number;
+        };
         const fresh = new Set(entity.keys);
         if (previous) {
           if (previous.keys === keysJson) continue;
@@ -84,10 +129,39 @@ export class SqliteEntityStore implements EntityStore {
             if (!fresh.has(key)) this.#deleteKey.run(key, ref);
           }
         }
-        for (const key of fresh) this.#insertKey.run(key, ref);
+        if (defer) this.#markPending.run(ref);
+        else for (const key of fresh) this.#insertKey.run(key, ref);
       }
       this.#bumpVersion.run(`${now.toString(36)}`);
     });
+  }
+
+  indexPendingKeys(): number {
+    let indexed = 0;
+    for (;;) {
+      // Chunks bound the sort's memory (~250k entities, a few million keys) and keep each
+      // transaction short; a crash between chunks leaves the rest pending for the next run.
+      const done = this.#transaction(() => {
+        const chunk = this.#pendingChunk.get(250_000) as { lo: number | null; hi: number | null; n: number };
+        if (chunk.lo === null || chunk.hi === null) return 0;
+        this.#indexPendingRange.run(chunk.lo, chunk.hi);
+        this.#clearPendingRange.run(chunk.lo, chunk.hi);
+        this.#bumpVersion.run(`${Date.now().toString(36)}`);
+        return Number(chunk.n);
+      });
+      if (done === 0) return indexed;
+      indexed += done;
+    }
+  }
+
+  /** Bulk lookup for imports: the stored entities among `ids`, in one query. */
+  getByIds(ids: readonly string[]): Map<string, StoredEntity> {
+    const out = new Map<string, StoredEntity>();
+    if (ids.length === 0) return out;
+    for (const row of this.#byIds.all(JSON.stringify(ids)) as unknown as EntityRow[]) {
+      out.set(row.id, toStored(row));
+    }
+    return out;
   }
 
   getById(id: string): StoredEntity | undefined {

@@ -5,6 +5,7 @@
  * A migration, once released, is never edited: add a new one.
  */
 import { CORE_MIGRATIONS } from './core.ts';
+import { KG_IMPORT_MIGRATIONS } from './kg-import.ts';
 
 export interface Migration {
   readonly version: number;
@@ -12,4 +13,4 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = Object.freeze([...CORE_MIGRATIONS]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([...CORE_MIGRATIONS, ...KG_IMPORT_MIGRATIONS]);

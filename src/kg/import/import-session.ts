@@ -1,0 +1,137 @@
+/**
+ * The store-facing half of an import: merges prepared statements with the stored entities
+ * (fact ledger), writes them in atomic batches and keeps the counts.
+ */
+import { indexEntity } from '../../match/index.ts';
+import type { EntityStore, EntityWrite } from '../../storage/index.ts';
+import {
+  applyStatement,
+  type FactLedger,
+  type LedgerState,
+  ledgerFor,
+  TypeConflict,
+} from '../fact-ledger.ts';
+import type { PreparedRecord, Rejection } from './record-preparer.ts';
+
+/** Counts of an import so far. */
+export interface ImportCounts {
+  /** Lines (CSV: physical lines) read, blank lines and the CSV header included. */
+  linesRead: number;
+  /** Lines stating an id the store did not have (first mention in this import). */
+  created: number;
+  /** Lines that changed an entity already stored (or stated earlier in this import). */
+  updated: number;
+  /** Lines that left their entity exactly as it was (e.g. re-importing the same file). */
+  unchanged: number;
+  rejected: number;
+}
+
+export interface SessionOptions {
+  /** Entities per transaction (default 5000). Each batch is written atomically. */
+  readonly batchSize?: number;
+  /** How many rejections the summary keeps (default 20); `onReject` sees all of them. */
+  readonly keepRejects?: number;
+  readonly onReject?: (rejection: Rejection) => void;
+}
+
+interface Pending {
+  state: LedgerState;
+  /** Match index of `state.doc` when known (new entities: computed by the preparer). */
+  index: ReturnType<typeof indexEntity> | undefined;
+  dirty: boolean;
+}
+
+function sameState(a: LedgerState, b: LedgerState): boolean {
+  return (
+    JSON.stringify(a.doc) === JSON.stringify(b.doc) && JSON.stringify(a.ledger) === JSON.stringify(b.ledger)
+  );
+}
+
+export class ImportSession {
+  readonly counts: ImportCounts = { linesRead: 0, created: 0, updated: 0, unchanged: 0, rejected: 0 };
+  /** The first `keepRejects` rejections, in line order. */
+  readonly rejects: Rejection[] = [];
+  readonly #store: EntityStore;
+  readonly #batchSize: number;
+  readonly #keepRejects: number;
+  readonly #onReject: ((rejection: Rejection) => void) | undefined;
+  #queue: PreparedRecord[] = [];
+
+  constructor(store: EntityStore, options: SessionOptions = {}) {
+    this.#store = store;
+    this.#batchSize = options.batchSize ?? 5000;
+    this.#keepRejects = options.keepRejects ?? 20;
+    this.#onReject = options.onReject;
+  }
+
+  reject(rejection: Rejection): void {
+    this.counts.rejected++;
+    if (this.rejects.length < this.#keepRejects) this.rejects.push(rejection);
+    this.#onReject?.(rejection);
+  }
+
+  /** Queues prepared statements; writes a batch whenever enough are queued. */
+  add(prepared: readonly PreparedRecord[]): void {
+    for (const record of prepared) {
+      this.#queue.push(record);
+      if (this.#queue.length >= this.#batchSize) this.flush();
+    }
+  }
+
+  /** Writes what is queued, as one atomic batch. */
+  flush(): void {
+    if (this.#queue.length === 0) return;
+    const queue = this.#queue;
+    this.#queue = [];
+    const stored = this.#store.getByIds([...new Set(queue.map((r) => r.statement.id))]);
+    const pending = new Map<string, Pending>();
+    for (const record of queue) {
+      const id = record.statement.id;
+      let prior = pending.get(id);
+      if (prior === undefined) {
+        const existing = stored.get(id);
+        if (existing === undefined) {
+          const state = { doc: record.statement, ledger: ledgerFor([record], record.statement) };
+          pending.set(id, { state, index: record.index, dirty: true });
+          this.counts.created++;
+          continue;
+        }
+        prior = {
+          state: { doc: existing.doc, ledger: existing.ledger as FactLedger | null },
+          index: undefined,
+          dirty: false,
+        };
+        pending.set(id, prior);
+      }
+      let next: LedgerState;
+      try {
+        next = applyStatement(prior.state, record.source, record.statement);
+      } catch (error) {
+        if (!(error instanceof TypeConflict)) throw error;
+        this.reject({ line: record.line, reason: `${id}: ${error.message}` });
+        continue;
+      }
+      if (sameState(next, prior.state)) {
+        this.counts.unchanged++;
+        continue;
+      }
+      this.counts.updated++;
+      prior.state = next;
+      prior.index = undefined;
+      prior.dirty = true;
+    }
+    const writes: EntityWrite[] = [];
+    for (const [id, entry] of pending) {
+      if (!entry.dirty) continue;
+      const { doc, ledger } = entry.state;
+      writes.push({ id, type: doc.type, doc, ledger, ...(entry.index ?? indexEntity(doc)) });
+    }
+    this.#store.writeBatch(writes, { deferKeys: true });
+  }
+
+  /** Writes the rest and indexes the keys of everything written. */
+  finish(): void {
+    this.flush();
+    this.#store.indexPendingKeys();
+  }
+}
