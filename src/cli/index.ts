@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { registerDemoData } from './demo-data.ts';
+import { registerImport } from './import.ts';
 import { registerServe } from './serve.ts';
 import { registerToken } from './token.ts';
 
@@ -10,6 +12,8 @@ export function buildProgram(): Command {
     .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
   registerServe(program);
   registerToken(program);
+  registerImport(program);
+  registerDemoData(program);
   return program;
 }
 

@@ -52,3 +52,14 @@ export {
   parseColumnMapping,
   prepareRecord,
 } from './import/index.ts';
+export type { DemoExamples, DemoGraphOptions, DemoLoadSummary } from './demo-data.ts';
+export {
+  DEFAULT_DEMO_SEED,
+  DEFAULT_DEMO_SIZES,
+  demoExamples,
+  demoOrganizationId,
+  demoPersonId,
+  demoRecords,
+  loadDemoGraph,
+  writeDemoGraph,
+} from './demo-data.ts';
