@@ -108,6 +108,11 @@ function namesOf(statement: Entity): unknown[] {
 }
 
 function unionList(field: string, newestFirst: readonly SourceStatement[]): unknown[] | undefined {
+  if (newestFirst.length === 1 && field !== 'allNames') {
+    // One source, at most one element: nothing to de-duplicate (the common, cheap case).
+    const items = listOf(newestFirst[0].statement, field);
+    if (items.length <= 1) return items.length === 1 ? items : undefined;
+  }
   const seen = new Set<string>();
   const out: unknown[] = [];
   for (const entry of newestFirst) {
