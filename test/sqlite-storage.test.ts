@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { openSqliteStorage } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
 import { runStorageContract } from './storage-contract.ts';
+import { runKgImportStorageContract } from './storage-contract-kg-import.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 runStorageContract('sqlite', async () => {
@@ -17,6 +18,12 @@ runStorageContract('sqlite', async () => {
       dir.remove();
     },
   };
+});
+
+runKgImportStorageContract('sqlite', async () => {
+  const dir = tempDir();
+  const storage = openSqliteStorage(path.join(dir.path, 'quarry.sqlite'));
+  return { storage, cleanup: async () => (storage.close(), dir.remove()) };
 });
 
 test('sqlite: data survives close and reopen of the file', () => {
