@@ -7,7 +7,9 @@ import { openSqliteStorage, type Storage } from '../src/storage/index.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const dirs: { remove(): void }[] = [];
-after(() => dirs.forEach((d) => d.remove()));
+after(() => {
+  for (const dir of dirs) dir.remove();
+});
 
 function freshStorage(): Storage {
   const dir = tempDir();
