@@ -75,6 +75,31 @@ export function runKgImportStorageContract(adapter: string, open: OpenStorage): 
       assert.equal(storage.entities.indexPendingKeys(), 0);
     });
 
+    test('serialized writes store their JSON as given, with or without deferred keys', () => {
+      const json = (id: string, key: string) => ({
+        doc: JSON.stringify({ id, type: 'Person', name: 'Zoë' }),
+        ledger: null,
+        profile: JSON.stringify({ names: ['zoe'] }),
+        keys: JSON.stringify([key]),
+      });
+      storage.entities.writeBatch([{ id: 'S-1', type: 'Person', json: json('S-1', 't:zoe-s1') }]);
+      storage.entities.writeBatch([{ id: 'S-2', type: 'Person', json: json('S-2', 't:zoe-s2') }], {
+        deferKeys: true,
+      });
+      storage.entities.indexPendingKeys();
+      for (const id of ['S-1', 'S-2']) {
+        const stored = storage.entities.getById(id);
+        assert.deepEqual(stored?.doc, { id, type: 'Person', name: 'Zoë' });
+        assert.equal(stored?.ledger, null);
+        assert.deepEqual(storage.entities.profiles([stored!.ref])[0].profile, { names: ['zoe'] });
+      }
+      assert.equal(storage.entities.refsForKey('t:zoe-s1', 5).length, 1);
+      assert.equal(storage.entities.refsForKey('t:zoe-s2', 5).length, 1);
+      storage.entities.writeBatch([{ id: 'S-1', type: 'Person', json: json('S-1', 't:zoe-renamed') }]);
+      assert.equal(storage.entities.refsForKey('t:zoe-s1', 5).length, 0);
+      assert.equal(storage.entities.refsForKey('t:zoe-renamed', 5).length, 1);
+    });
+
     test('getByIds returns the stored ones among the ids, keyed by id', () => {
       const found = storage.entities.getByIds(['D-1', 'D-404', 'D-2', 'D-1']);
       assert.deepEqual([...found.keys()].sort(), ['D-1', 'D-2']);

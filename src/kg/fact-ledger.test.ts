@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { Entity } from './entity.ts';
 import {
   applyStatement,
+  canonicalStatement,
   elementOriginsOf,
   factOriginsOf,
   type LedgerState,
@@ -214,5 +215,25 @@ describe('fact ledger', () => {
     const doc = mergeStatements(sources);
     assert.equal(doc.nonCanonicalFacts, undefined);
     assert.deepEqual(mergeStatements(sources), doc);
+  });
+});
+
+describe('canonicalStatement', () => {
+  test('equals the single-source merge, field order included', () => {
+    const cases: Entity[] = [
+      org({ name: 'Acme' }),
+      org({ allNames: ['ACME', 'Acme', 'ACME'], name: 'Acme', allUris: ['a.example', 'a.example'] }),
+      org({ allNames: ['Acme'], name: 'Acme', industries: ['X'] }),
+      org({ allNames: ['Other'], description: 'no name' }),
+      org({
+        emailAddresses: [{ contactString: 'A@x.example' }, { contactString: 'a@x.example', type: 'work' }],
+      }),
+      org({ locations: [{ city: { name: 'Lyon' } }, { city: { name: 'Lyon' } }], name: 'L' }),
+    ];
+    for (const statement of cases) {
+      const merged = mergeStatements([{ source: 's', statement: structuredClone(statement) }]);
+      const canonical = canonicalStatement(structuredClone(statement));
+      assert.equal(JSON.stringify(canonical), JSON.stringify(merged));
+    }
   });
 });

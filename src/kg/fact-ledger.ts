@@ -92,6 +92,9 @@ function elementKey(field: string, element: unknown): string {
       if (typeof item.string === 'string') return `p:${item.string}`;
     }
     if (field === 'images' && typeof item.url === 'string') return `i:${item.url}`;
+    // Objects of lists (locations, employments, …) are one fact when their JSON is identical:
+    // validated statements list keys in their source's order, and JSON.stringify is native-fast.
+    return JSON.stringify(element);
   }
   return structuralKey(element);
 }
@@ -194,6 +197,27 @@ export function mergeStatements(sources: readonly SourceStatement[]): Entity {
   }
   if (nonCanonical.length > 0) doc.nonCanonicalFacts = nonCanonical;
   return doc;
+}
+
+/**
+ * The single-source canonical form of a freshly validated statement (`cleanEntity` output), made
+ * in place: what `mergeStatements([{source, statement}])` returns, without copying (the import's
+ * hot path). Lists are de-duplicated and `allNames` receives the `name`.
+ */
+export function canonicalStatement(statement: Entity): Entity {
+  for (const field in statement) {
+    if (field === 'allNames' || !LIST_FIELDS.has(field)) continue;
+    const list = statement[field];
+    if (Array.isArray(list) && list.length > 1)
+      statement[field] = unionList(field, [{ source: '', statement }]);
+  }
+  const names = statement.allNames;
+  if (typeof statement.name === 'string' || (Array.isArray(names) && names.length > 0)) {
+    if (!(Array.isArray(names) && names.length === 1 && names[0] === statement.name)) {
+      statement.allNames = unionList('allNames', [{ source: '', statement }]) as string[];
+    }
+  }
+  return statement;
 }
 
 /**

@@ -25,6 +25,7 @@ export {
 export type { FactLedger, LedgerEntry, LedgerState, SourceStatement } from './fact-ledger.ts';
 export {
   applyStatement,
+  canonicalStatement,
   elementOriginsOf,
   factOriginsOf,
   ledgerFor,

@@ -3,6 +3,7 @@ export type {
   EntityCounts,
   EntityStore,
   EntityWrite,
+  SerializedEntityWrite,
   Storage,
   StoredEntity,
   TokenRecord,

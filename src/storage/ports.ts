@@ -57,6 +57,24 @@ export interface EntityWrite {
   readonly keys: readonly string[];
 }
 
+/**
+ * An `EntityWrite` whose fields are already JSON: what a bulk import prepares off the main thread
+ * so that nothing is serialised twice. `json.doc`, `json.profile`, `json.keys` (and any further
+ * field of the match index) are `JSON.stringify` of the corresponding `EntityWrite` field;
+ * `json.ledger` is `null` when the ledger is.
+ */
+export interface SerializedEntityWrite {
+  readonly id: string;
+  readonly type: EntityType;
+  readonly json: {
+    readonly doc: string;
+    readonly ledger: string | null;
+    readonly profile: string;
+    readonly keys: string;
+    readonly [indexField: string]: string | null;
+  };
+}
+
 /** A stored entity read back. `ref` is the store's compact internal handle. */
 export interface StoredEntity {
   readonly ref: number;
@@ -94,7 +112,7 @@ export interface EntityStore {
    * Inserts or replaces entities by id, atomically as one batch: the previous keys of a
    * replaced entity are removed. Bumps the graph version.
    */
-  writeBatch(entities: readonly EntityWrite[], options?: WriteBatchOptions): void;
+  writeBatch(entities: readonly (EntityWrite | SerializedEntityWrite)[], options?: WriteBatchOptions): void;
   /**
    * Indexes the keys of every entity written with `deferKeys` (by any process, also one that
    * crashed before indexing). Idempotent; returns how many entities it indexed (0 when none).

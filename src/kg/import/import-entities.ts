@@ -53,7 +53,7 @@ export function formatFor(fileName: string): ImportFormat {
 }
 
 /** Chunks posted to the worker and not yet answered: bounds memory, keeps both threads busy. */
-const MAX_IN_FLIGHT = 4;
+const MAX_IN_FLIGHT = 8;
 
 /**
  * Imports the entities of `input` (a byte stream: a file, stdin) into `store`. Resolves with the

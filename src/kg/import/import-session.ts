@@ -3,7 +3,8 @@
  * (fact ledger), writes them in atomic batches and keeps the counts.
  */
 import { indexEntity } from '../../match/index.ts';
-import type { EntityStore, EntityWrite } from '../../storage/index.ts';
+import type { EntityStore, EntityWrite, SerializedEntityWrite } from '../../storage/index.ts';
+import type { Entity } from '../entity.ts';
 import {
   applyStatement,
   type FactLedger,
@@ -35,10 +36,18 @@ export interface SessionOptions {
 }
 
 interface Pending {
-  state: LedgerState;
-  /** Match index of `state.doc` when known (new entities: computed by the preparer). */
-  index: ReturnType<typeof indexEntity> | undefined;
+  state: LedgerState | undefined;
+  /** The prepared record of a new entity, written as is while nothing else is stated about it. */
+  fresh: PreparedRecord | undefined;
   dirty: boolean;
+}
+
+/** The stored state a prepared (new) record stands for. */
+function stateOf(record: PreparedRecord): LedgerState {
+  return {
+    doc: JSON.parse(record.json.doc) as Entity,
+    ledger: record.json.ledger === null ? null : (JSON.parse(record.json.ledger) as FactLedger),
+  };
 }
 
 function sameState(a: LedgerState, b: LedgerState): boolean {
@@ -83,48 +92,52 @@ export class ImportSession {
     if (this.#queue.length === 0) return;
     const queue = this.#queue;
     this.#queue = [];
-    const stored = this.#store.getByIds([...new Set(queue.map((r) => r.statement.id))]);
+    const stored = this.#store.getByIds([...new Set(queue.map((r) => r.id))]);
     const pending = new Map<string, Pending>();
     for (const record of queue) {
-      const id = record.statement.id;
+      const id = record.id;
       let prior = pending.get(id);
       if (prior === undefined) {
         const existing = stored.get(id);
         if (existing === undefined) {
-          const state = { doc: record.statement, ledger: ledgerFor([record], record.statement) };
-          pending.set(id, { state, index: record.index, dirty: true });
+          pending.set(id, { state: undefined, fresh: record, dirty: true });
           this.counts.created++;
           continue;
         }
         prior = {
           state: { doc: existing.doc, ledger: existing.ledger as FactLedger | null },
-          index: undefined,
+          fresh: undefined,
           dirty: false,
         };
         pending.set(id, prior);
       }
+      const before = prior.state ?? stateOf(prior.fresh!);
       let next: LedgerState;
       try {
-        next = applyStatement(prior.state, record.source, record.statement);
+        next = applyStatement(before, record.source, JSON.parse(record.json.doc) as Entity);
       } catch (error) {
         if (!(error instanceof TypeConflict)) throw error;
         this.reject({ line: record.line, reason: `${id}: ${error.message}` });
         continue;
       }
-      if (sameState(next, prior.state)) {
+      if (sameState(next, before)) {
         this.counts.unchanged++;
         continue;
       }
       this.counts.updated++;
       prior.state = next;
-      prior.index = undefined;
+      prior.fresh = undefined;
       prior.dirty = true;
     }
-    const writes: EntityWrite[] = [];
+    const writes: (EntityWrite | SerializedEntityWrite)[] = [];
     for (const [id, entry] of pending) {
       if (!entry.dirty) continue;
-      const { doc, ledger } = entry.state;
-      writes.push({ id, type: doc.type, doc, ledger, ...(entry.index ?? indexEntity(doc)) });
+      if (entry.fresh !== undefined) {
+        writes.push({ id, type: entry.fresh.type, json: entry.fresh.json });
+        continue;
+      }
+      const { doc, ledger } = entry.state!;
+      writes.push({ id, type: doc.type, doc, ledger, ...indexEntity(doc) });
     }
     this.#store.writeBatch(writes, { deferKeys: true });
   }

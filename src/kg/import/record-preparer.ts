@@ -4,8 +4,9 @@
  * It never touches the store; `ImportSession` merges the statements with what is stored.
  */
 import { indexEntity } from '../../match/index.ts';
-import type { Entity, EntityType } from '../entity.ts';
-import { mergeStatements, sourceOf } from '../fact-ledger.ts';
+import type { SerializedEntityWrite } from '../../storage/index.ts';
+import type { EntityType } from '../entity.ts';
+import { canonicalStatement, ledgerFor, sourceOf } from '../fact-ledger.ts';
 import { EntityRejection, cleanEntity } from '../validate-entity.ts';
 import { columnPaths, parseColumnMapping, parseCsvRecord, rowToRecord } from './csv-mapping.ts';
 import { LineSplitter, type SplitLine } from './line-splitter.ts';
@@ -34,14 +35,20 @@ export interface Rejection {
   readonly reason: string;
 }
 
-/** A valid statement ready to be merged and stored. */
+/**
+ * A valid statement ready to be merged and stored, already serialised (it crosses from the worker
+ * thread as strings, which is cheap, and a new entity is written without further work).
+ */
 export interface PreparedRecord {
   readonly line: number;
+  readonly id: string;
+  readonly type: EntityType;
   readonly source: string;
-  /** The statement in its canonical single-source form (`mergeStatements` of itself). */
-  readonly statement: Entity;
-  /** `indexEntity(statement)`: reused as is when the entity is new. */
-  readonly index: ReturnType<typeof indexEntity>;
+  /**
+   * The entity as if it were new: `doc` is the statement in its canonical single-source form,
+   * `ledger` its single-source ledger, and every field of `indexEntity(doc)` (profile, keys, …).
+   */
+  readonly json: SerializedEntityWrite['json'];
 }
 
 /** What one chunk of input produced. */
@@ -149,6 +156,13 @@ export class RecordPreparer {
 export function prepareRecord(record: unknown, line: number, options: PrepareOptions): PreparedRecord {
   const entity = cleanEntity(record);
   const source = sourceOf(entity, { label: options.source, fileName: options.fileName });
-  const statement = mergeStatements([{ source, statement: entity }]);
-  return { line, source, statement, index: indexEntity(statement) };
+  const statement = canonicalStatement(entity);
+  const ledger = ledgerFor([{ source, statement }], statement);
+  const json: Record<string, string | null> = {
+    doc: JSON.stringify(statement),
+    ledger: ledger === null ? null : JSON.stringify(ledger),
+  };
+  // Every field of the match index, so that fields the matcher adds flow through to the store.
+  for (const [field, value] of Object.entries(indexEntity(statement))) json[field] = JSON.stringify(value);
+  return { line, id: statement.id, type: statement.type, source, json: json as PreparedRecord['json'] };
 }

@@ -5,6 +5,7 @@ import type {
   EntityCounts,
   EntityStore,
   EntityWrite,
+  SerializedEntityWrite,
   StoredEntity,
   WriteBatchOptions,
 } from '../ports.ts';
@@ -91,17 +92,30 @@ export class SqliteEntityStore implements EntityStore {
     );
   }
 
-  writeBatch(entities: readonly EntityWrite[], options: WriteBatchOptions = {}): void {
+  writeBatch(
+    entities: readonly (EntityWrite | SerializedEntityWrite)[],
+    options: WriteBatchOptions = {},
+  ): void {
     if (entities.length === 0) return;
     const now = Date.now();
     const defer = options.deferKeys === true;
     this.#transaction(() => {
       for (const entity of entities) {
-        const keysJson = JSON.stringify(entity.keys);
-        const doc = JSON.stringify(entity.doc);
-        const ledger =
-          entity.ledger === null || entity.ledger === undefined ? null : JSON.stringify(entity.ledger);
-        const profile = JSON.stringify(entity.profile);
+        let keysJson: string;
+        let doc: string;
+        let ledger: string | null;
+        let profile: string;
+        let keys: readonly string[] | undefined;
+        if ('json' in entity) {
+          ({ keys: keysJson, doc, ledger, profile } = entity.json);
+        } else {
+          keys = entity.keys;
+          keysJson = JSON.stringify(entity.keys);
+          doc = JSON.stringify(entity.doc);
+          ledger =
+            entity.ledger === null || entity.ledger === undefined ? null : JSON.stringify(entity.ledger);
+          profile = JSON.stringify(entity.profile);
+        }
         if (defer) {
           // Most bulk-loaded entities are new: one insert, no lookup. Their keys wait.
           const inserted = this.#insertIfAbsent.run(
@@ -122,9 +136,9 @@ export class SqliteEntityStore implements EntityStore {
         const { ref } = this.#upsert.get(entity.id, entity.type, doc, ledger, profile, keysJson, now) as {
           ref: number;
         };
-        const fresh = new Set(entity.keys);
+        if (previous?.keys === keysJson) continue;
+        const fresh = new Set(keys ?? (JSON.parse(keysJson) as string[]));
         if (previous) {
-          if (previous.keys === keysJson) continue;
           for (const key of JSON.parse(previous.keys) as string[]) {
             if (!fresh.has(key)) this.#deleteKey.run(key, ref);
           }
