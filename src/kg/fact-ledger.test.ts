@@ -184,6 +184,13 @@ describe('fact ledger', () => {
     assert.equal(second.ledger?.sources[0].source, 'https://a.example/');
   });
 
+  test('restating the same statement changes nothing, not even which source is most recent', () => {
+    const s = state(['a', org({ nbEmployees: 1 })], ['b', org({ nbEmployees: 2 })]);
+    assert.equal(s.doc.nbEmployees, 2);
+    assert.equal(applyStatement(s, 'a', org({ nbEmployees: 1 })), s);
+    assert.equal(applyStatement(stored(s), 'a', org({ nbEmployees: 1 })).doc.nbEmployees, 2);
+  });
+
   test('non-canonical facts are recomputed, never stated', () => {
     const s = state(
       ['a', org({ nbEmployees: 1 })],

@@ -266,7 +266,8 @@ export class TypeConflict extends Error {
 
 /**
  * Applies `source`'s new statement of an entity to its stored state (`undefined` when the entity
- * is new): the source's previous statement is replaced, others are kept. Throws `TypeConflict`
+ * is new): the source's previous statement is replaced, others are kept. A statement identical
+ * to the source's previous one returns `stored` itself (nothing changes, not even recency). Throws `TypeConflict`
  * when the statement's type differs from the stored entity's.
  */
 export function applyStatement(
@@ -282,7 +283,11 @@ export function applyStatement(
     return { doc: canonical, ledger: ledgerFor(sources, canonical) };
   }
   if (stored.doc.type !== statement.type) throw new TypeConflict(stored.doc.type, statement.type);
-  const sources = statementsOf(stored.doc, stored.ledger).filter((entry) => entry.source !== source);
+  const previous = statementsOf(stored.doc, stored.ledger);
+  const own = previous.find((entry) => entry.source === source);
+  // Restating the very same thing changes nothing, not even recency (re-imports are no-ops).
+  if (own && JSON.stringify(own.statement) === JSON.stringify(canonical)) return stored;
+  const sources = previous.filter((entry) => entry.source !== source);
   sources.push({ source, statement: canonical });
   const doc = mergeStatements(sources);
   return { doc, ledger: ledgerFor(sources, doc) };
