@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import { TokenService } from './accounts/index.ts';
 import type { Config } from './config.ts';
+import { EnhanceService } from './enhance/index.ts';
 import { type App, buildApp } from './http/index.ts';
 import type { Logger } from './logging.ts';
+import { createMatcher } from './match/index.ts';
 import { openSqliteStorage, type Storage, sqliteFileFor } from './storage/index.ts';
 
 /** The services of one Quarry process, wired together. */
 export interface Services {
   readonly tokens: TokenService;
+  readonly enhance: EnhanceService;
 }
 
 /** A composed Quarry: store, services and HTTP app. `close()` releases everything. */
@@ -26,14 +29,21 @@ export interface Runtime {
 export function openServices(config: Config): { storage: Storage; services: Services } {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const storage = openSqliteStorage(sqliteFileFor(config.dataDir));
-  const services: Services = { tokens: new TokenService(storage.tokens) };
+  const tokens = new TokenService(storage.tokens);
+  const enhance = new EnhanceService({
+    entities: storage.entities,
+    matcher: createMatcher(storage.entities),
+    tokens,
+    credits: config.credits,
+  });
+  const services: Services = { tokens, enhance };
   return { storage, services };
 }
 
 /** The composition root: config → storage → services → app. */
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
   const { storage, services } = openServices(config);
-  const app = await buildApp({ config, logger, storage, tokens: services.tokens });
+  const app = await buildApp({ config, logger, storage, ...services });
   let closed = false;
   return {
     config,

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { createLogger } from '../logging.ts';
 import { createRuntime } from '../runtime.ts';
+import { ensureDemoToken } from './demo-token.ts';
 import { parsePort } from './options.ts';
 
 /** `quarry serve [--port N] [--data DIR] [--demo]`: runs the HTTP service until SIGINT/SIGTERM. */
@@ -19,8 +20,10 @@ export function registerServe(program: Command): void {
       });
       const logger = createLogger({ level: config.logLevel });
       const runtime = await createRuntime(config, logger);
+      const demoToken = options.demo ? ensureDemoToken(config.dataDir, runtime.services.tokens) : undefined;
       const address = await runtime.listen();
       logger.info({ address, dataDir: config.dataDir }, 'quarry listening');
+      if (demoToken) printDemoBanner(config.port, demoToken);
       let stopping = false;
       const stop = async (signal: string) => {
         if (stopping) return;
@@ -32,4 +35,17 @@ export function registerServe(program: Command): void {
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
     });
+}
+
+function printDemoBanner(port: number, token: string): void {
+  const base = `http://localhost:${port}`;
+  process.stdout.write(
+    [
+      '',
+      `Quarry is ready on ${base} (API docs: ${base}/docs)`,
+      `Demo token: ${token}`,
+      `Try: curl '${base}/kg/v3/enhance?type=Organization&name=...&token=${token}'`,
+      '',
+    ].join('\n'),
+  );
 }

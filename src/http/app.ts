@@ -4,9 +4,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { TokenService } from '../accounts/index.ts';
 import type { Config } from '../config.ts';
+import type { EnhanceService } from '../enhance/index.ts';
 import type { Storage } from '../storage/index.ts';
 import { installErrorMapping } from './error-mapping.ts';
+import { enhanceRoutes } from './routes-enhance.ts';
 import { healthRoutes } from './routes-health.ts';
+import { validatorCompiler } from './validation.ts';
 
 /** Everything the HTTP layer needs, built by the composition root (`runtime.ts`). */
 export interface AppDeps {
@@ -14,14 +17,14 @@ export interface AppDeps {
   readonly logger: FastifyBaseLogger;
   readonly storage: Storage;
   readonly tokens: TokenService;
+  readonly enhance: EnhanceService;
 }
 
 export type App = FastifyInstance;
 
 /**
  * Builds the Fastify app without listening: `main`/`runtime` listens, tests use `inject()`.
- * Validation uses Fastify's AJV with type coercion (query strings are strings on the wire) and
- * no silent removal of unknown body fields.
+ * Validation coerces query strings (text on the wire) but never JSON bodies (`validation.ts`).
  */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
@@ -37,6 +40,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.setValidatorCompiler(validatorCompiler);
   installErrorMapping(app);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -70,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(healthRoutes, { storage: deps.storage });
+  await app.register(enhanceRoutes, deps);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

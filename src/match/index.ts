@@ -136,7 +136,9 @@ export function createMatcher(source: CandidateSource): Matcher {
           const common = [...queryTokens].filter((t) => nameTokens.has(t)).length;
           name = Math.max(name, common / Math.max(nameTokens.size, queryTokens.size, 1));
         }
-        const score = Math.min(1, 0.7 * domain + 0.9 * name);
+        const queryEmails = query.emails.map((e) => e.trim().toLowerCase());
+        const email = profile.emails.some((e) => queryEmails.includes(e)) ? 1 : 0;
+        const score = Math.min(1, 0.7 * domain + 0.9 * name + 0.9 * email);
         scored.push({
           ref: candidate.ref,
           id: candidate.id,

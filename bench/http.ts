@@ -1,0 +1,86 @@
+/**
+ * HTTP throughput of enhance against the same server's /healthz, measured in one run.
+ *
+ *   npx node bench/http.ts --data DIR [--seconds 15] [--connections 32]
+ *
+ * DIR is a data directory holding a graph (`npm run bench` builds the 1M + 1M one). The server
+ * runs as its own process; autocannon drives it from this process over loopback, so the load
+ * generator shares the 2 cores with the server: the healthz figure is the ceiling on this
+ * machine, the ratio is what matters.
+ */
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { sqliteFileFor } from '../src/storage/index.ts';
+import { mib, quarryCli, startServer } from './support/server.ts';
+import { sampleQueries, toQueryString } from './support/queries.ts';
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, paths: string[], seconds: number, connections: number): Promise<LoadResult> {
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request) => {
+          request.path = paths[next++ % paths.length];
+          return request;
+        },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export async function benchHttp(dataDir: string, seconds: number, connections: number): Promise<void> {
+  const token = quarryCli(['token', 'create', '--unlimited'], dataDir).trim();
+  const queries = sampleQueries(sqliteFileFor(dataDir), 20_000);
+  const paths = queries.map((q) => `/kg/v3/enhance?${toQueryString(q)}&token=${token}`);
+  const server = await startServer(dataDir);
+  try {
+    // Warm the page cache and the JIT before measuring.
+    await load(server.url, paths.slice(0, 2000), 3, connections);
+    const health = await load(server.url, ['/healthz'], seconds, connections);
+    const enhance = await load(server.url, paths, seconds, connections);
+    console.log(
+      `http: ${connections} connections, ${seconds} s each, ${paths.length} distinct enhance queries`,
+    );
+    console.log(
+      `  /healthz          ${health.rps.toFixed(0).padStart(7)} req/s   p50 ${health.p50} ms   p99 ${health.p99} ms`,
+    );
+    console.log(
+      `  /kg/v3/enhance    ${enhance.rps.toFixed(0).padStart(7)} req/s   p50 ${enhance.p50} ms   p99 ${enhance.p99} ms   (target ≥ 2,000 req/s)`,
+    );
+    console.log(`  enhance/healthz   ${((enhance.rps / health.rps) * 100).toFixed(1)} %`);
+    console.log(`  errors ${enhance.errors + health.errors}, non-2xx ${enhance.non2xx + health.non2xx}`);
+    console.log(`  server RSS now ${mib(server.rss())}, peak ${mib(server.peakRss())} (target ≤ 2 GiB)`);
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: {
+      data: { type: 'string' },
+      seconds: { type: 'string', default: '15' },
+      connections: { type: 'string', default: '32' },
+    },
+  });
+  if (!values.data) throw new Error('--data DIR is required');
+  await benchHttp(values.data, Number(values.seconds), Number(values.connections));
+}

@@ -1,0 +1,101 @@
+/**
+ * Starts a real Quarry server process for benchmarks and samples its memory.
+ * The server runs `src/main.ts serve` on Node 24 (this process's binary) with its own data dir.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export const ROOT = path.join(import.meta.dirname, '..', '..');
+export const MAIN = path.join(ROOT, 'src', 'main.ts');
+
+export interface BenchServer {
+  readonly url: string;
+  readonly pid: number;
+  readonly process: ChildProcess;
+  /** Current resident set size of the server, bytes. */
+  rss(): number;
+  /** Peak resident set size of the server so far (VmHWM), bytes. */
+  peakRss(): number;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs a `quarry` CLI command synchronously against `dataDir`; returns stdout. */
+export function quarryCli(args: string[], dataDir: string, env: Record<string, string> = {}): string {
+  const run = spawnSync(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, QUARRY_DATA_DIR: dataDir, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`quarry ${args.join(' ')} failed: ${run.stderr}`);
+  return run.stdout;
+}
+
+/** Starts `quarry serve` on a free port over `dataDir` and waits for `/healthz`. */
+export async function startServer(
+  dataDir: string,
+  options: { env?: Record<string, string>; logFile?: string } = {},
+): Promise<BenchServer> {
+  const port = await freePort();
+  const out = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
+  const child = spawn(process.execPath, [MAIN, 'serve', '--port', String(port), '--data', dataDir], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
+    stdio: ['ignore', out, out],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not become healthy in 120 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    process: child,
+    rss: () => procStatusBytes(pid, 'VmRSS'),
+    peakRss: () => procStatusBytes(pid, 'VmHWM'),
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Formats bytes as MiB with one decimal. */
+export function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

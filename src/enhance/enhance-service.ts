@@ -1,0 +1,283 @@
+import type { TokenService } from '../accounts/index.ts';
+import type { CreditCosts } from '../config.ts';
+import { InsufficientCreditsError } from '../errors.ts';
+import { applyEntityFilter, type EntityFilter, parseEntityFilter } from '../export/index.ts';
+import type { Entity } from '../kg/index.ts';
+import type { Matcher, MatchQuery, ScoredCandidate } from '../match/index.ts';
+import type { EntityStore, StoredEntity } from '../storage/index.ts';
+import { type EnhanceOptions, type EnhanceQuery, echoQuery, type ParsedEnhanceRequest } from './query.ts';
+import { type EnhanceHit, type EnhanceResponse, RESPONSE_VERSION, type SearchCandidate } from './response.ts';
+
+/** Candidates listed in `searchInfo` below this score are noise, not explanation. */
+const SEARCH_INFO_FLOOR = 0.01;
+/** `searchInfo` lists at least this many candidates (when plausible), whatever `size` is. */
+const SEARCH_INFO_MIN_CANDIDATES = 5;
+
+export const REFRESH_UNAVAILABLE =
+  'refresh is not available yet: the entity was answered from the knowledge graph without recrawling its origins';
+export const SEARCH_UNAVAILABLE =
+  'search is not available yet: the answer comes from the knowledge graph only, without a web search';
+
+/** What answering needs: read access to the graph and a matcher. */
+export interface EnhancerDeps {
+  readonly entities: Pick<EntityStore, 'getById' | 'getByRefs' | 'version'>;
+  readonly matcher: Matcher;
+}
+
+export interface EnhanceDeps extends EnhancerDeps {
+  readonly tokens: TokenService;
+  readonly credits: CreditCosts;
+}
+
+/** Per-call context: who pays and what was submitted (echoed in `request_ctx.query_ctx`). */
+export interface EnhanceContext {
+  readonly tokenId: string;
+  readonly queryCtx: Record<string, unknown>;
+}
+
+/**
+ * Credits an answer costs (DECISIONS.md §1): per returned matched entity, `perMatchRefresh`
+ * instead of `perMatch` with `refresh`; a response without matches costs nothing.
+ */
+export function creditCost(response: EnhanceResponse, options: EnhanceOptions, costs: CreditCosts): number {
+  const matched = response.data.filter((hit) => hit.entity !== null).length;
+  return matched * (options.refresh ? costs.perMatchRefresh : costs.perMatch);
+}
+
+/**
+ * The enhance use case with payment: answers (see `Enhancer`) and charges the token atomically.
+ * Throws 429, charging nothing, when the balance cannot pay.
+ */
+export class EnhanceService {
+  readonly #enhancer: Enhancer;
+  readonly #tokens: TokenService;
+  readonly #credits: CreditCosts;
+
+  constructor(deps: EnhanceDeps) {
+    this.#enhancer = new Enhancer(deps);
+    this.#tokens = deps.tokens;
+    this.#credits = deps.credits;
+  }
+
+  /** The answering part, without payment (bulk jobs charge per record themselves). */
+  get enhancer(): Enhancer {
+    return this.#enhancer;
+  }
+
+  /** `GET`/`POST /kg/v3/enhance`. */
+  enhance(request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
+    return this.#paid(this.#enhancer.enhance(request, context.queryCtx), request, context);
+  }
+
+  /** `GET /kg/v3/enhance/combine`. */
+  combine(request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
+    return this.#paid(this.#enhancer.combine(request, context.queryCtx), request, context);
+  }
+
+  #paid(response: EnhanceResponse, request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
+    const cost = creditCost(response, request.options, this.#credits);
+    if (cost > 0 && !this.#tokens.tryCharge(context.tokenId, cost)) throw new InsufficientCreditsError();
+    return response;
+  }
+}
+
+/**
+ * Answers enhance and combine queries from the graph: finds the entity a query describes and
+ * shapes the response. Read-only and free of payment, so bulk workers can run it in threads.
+ */
+export class Enhancer {
+  readonly #deps: EnhancerDeps;
+  /** Compiled `filter`/`filterExclude` pairs: bulk jobs apply the same pair to every record. */
+  readonly #filters = new Map<string, EntityFilter | undefined>();
+
+  constructor(deps: EnhancerDeps) {
+    this.#deps = deps;
+  }
+
+  /** The threshold applied when a request gives none. */
+  get defaultThreshold(): number {
+    return this.#deps.matcher.defaultThreshold;
+  }
+
+  /** Answers one enhance query. */
+  enhance(request: ParsedEnhanceRequest, queryCtx: Record<string, unknown>): EnhanceResponse {
+    this.#filterOf(request.options);
+    const response = this.#baseResponse(request, queryCtx);
+    const { query, options } = request;
+    if (query.id !== undefined) {
+      this.#answerById(query, options, response);
+    } else {
+      const candidates = this.#candidates(query, options);
+      this.#fillFromCandidates(candidates, options, response);
+    }
+    return response;
+  }
+
+  /**
+   * `GET /kg/v3/enhance/combine`: `data[0]` is the matched Person and, when their current
+   * employer resolves to a graph Organization, `data[1]` is it with
+   * `entity_ctx.role = "currentEmployer"`. No current employer: a note in `errors`.
+   */
+  combine(request: ParsedEnhanceRequest, queryCtx: Record<string, unknown>): EnhanceResponse {
+    this.#filterOf(request.options);
+    const response = this.#baseResponse(request, queryCtx);
+    const { query, options } = request;
+    const combineOptions: EnhanceOptions = { ...options, size: 1 };
+    const candidates = this.#candidates(query, combineOptions);
+    this.#fillFromCandidates(candidates, combineOptions, response);
+    const person = response.data[0];
+    if (person) {
+      const stored = this.#deps.entities.getById(String(person.entity?.id));
+      const employer = stored ? this.#currentEmployer(stored.doc) : undefined;
+      if (!employer) {
+        response.errors.push('The person has no current employer in the knowledge graph');
+      } else {
+        const hit = this.#hit(employer.stored, employer.score, employer.esscore, options);
+        hit.entity_ctx = { ...hit.entity_ctx, role: 'currentEmployer' };
+        response.data.push(hit);
+        response.hits = response.data.length;
+      }
+    }
+    return response;
+  }
+
+  #baseResponse(request: ParsedEnhanceRequest, queryCtx: Record<string, unknown>): EnhanceResponse {
+    const errors = [...request.warnings];
+    if (request.options.refresh) errors.push(REFRESH_UNAVAILABLE);
+    if (request.options.search) errors.push(SEARCH_UNAVAILABLE);
+    return {
+      version: RESPONSE_VERSION,
+      hits: 0,
+      kgversion: this.#deps.entities.version(),
+      request_ctx: { query: echoQuery(request.query), query_ctx: queryCtx },
+      data: [],
+      errors,
+      searchInfo: {},
+    };
+  }
+
+  #candidates(query: EnhanceQuery, options: EnhanceOptions): ScoredCandidate[] {
+    const matchQuery: MatchQuery = {
+      type: query.type ?? 'Organization',
+      names: query.name,
+      urls: query.url,
+      emails: query.email,
+      phones: query.phone === undefined ? [] : [query.phone],
+      location: query.location,
+      employer: query.employer,
+      title: query.title,
+      school: query.school,
+      description: query.description,
+      ip: query.ip,
+    };
+    return this.#deps.matcher.match(matchQuery, {
+      limit: Math.max(options.size, SEARCH_INFO_MIN_CANDIDATES),
+    });
+  }
+
+  #fillFromCandidates(
+    candidates: ScoredCandidate[],
+    options: EnhanceOptions,
+    response: EnhanceResponse,
+  ): void {
+    const threshold = options.threshold ?? this.#deps.matcher.defaultThreshold;
+    const winners = candidates.filter((c) => c.score >= threshold).slice(0, options.size);
+    const stored = new Map(this.#deps.entities.getByRefs(winners.map((c) => c.ref)).map((e) => [e.ref, e]));
+    for (const candidate of winners) {
+      const entity = stored.get(candidate.ref);
+      if (entity) response.data.push(this.#hit(entity, candidate.score, candidate.esscore, options));
+    }
+    response.hits = response.data.length;
+    const listed = new Set(winners.map((c) => c.id));
+    for (const candidate of candidates) {
+      if (candidate.score < SEARCH_INFO_FLOOR && !listed.has(candidate.id)) continue;
+      response.searchInfo[candidate.id] = searchCandidate(candidate, listed.has(candidate.id));
+    }
+  }
+
+  #answerById(query: EnhanceQuery, options: EnhanceOptions, response: EnhanceResponse): void {
+    const stored = this.#deps.entities.getById(query.id!);
+    if (!stored) {
+      response.errors.push(`No entity with id ${JSON.stringify(query.id)} in the knowledge graph`);
+      return;
+    }
+    if (query.type !== undefined && stored.type !== query.type) {
+      response.errors.push(`Entity ${stored.id} is a ${stored.type}, not a ${query.type}`);
+      return;
+    }
+    response.data.push(this.#hit(stored, 1, 0, options));
+    response.hits = 1;
+  }
+
+  /** Resolves a person's current employer: by linked id, else by matching the employer name. */
+  #currentEmployer(person: Entity): { stored: StoredEntity; score: number; esscore: number } | undefined {
+    const current = (person.employments ?? []).filter((e) => e.isCurrent === true && e.employer);
+    for (const employment of current) {
+      const link = employment.employer!;
+      if (typeof link.id === 'string') {
+        const stored = this.#deps.entities.getById(link.id);
+        if (stored && stored.type === 'Organization') return { stored, score: 1, esscore: 0 };
+      }
+      if (typeof link.name === 'string' && link.name.trim() !== '') {
+        const [best] = this.#deps.matcher.match(
+          { type: 'Organization', names: [link.name], urls: [], emails: [], phones: [] },
+          { limit: 1 },
+        );
+        if (best && best.score >= this.#deps.matcher.defaultThreshold) {
+          const [stored] = this.#deps.entities.getByRefs([best.ref]);
+          if (stored) return { stored, score: best.score, esscore: best.esscore };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** Compiles (once) the request's filters; throws a 400 naming a bad path. */
+  #filterOf(options: EnhanceOptions): EntityFilter | undefined {
+    if (options.filter === undefined && options.filterExclude === undefined) return undefined;
+    const key = `${options.filter ?? ''}\u0000${options.filterExclude ?? ''}`;
+    if (!this.#filters.has(key)) {
+      if (this.#filters.size >= 256) this.#filters.clear();
+      this.#filters.set(key, parseEntityFilter(options.filter, options.filterExclude));
+    }
+    return this.#filters.get(key);
+  }
+
+  #hit(stored: StoredEntity, score: number, esscore: number, options: EnhanceOptions): EnhanceHit {
+    let entity: Record<string, unknown> = { ...stored.doc };
+    if (!options.nonCanonicalFacts) delete entity.nonCanonicalFacts;
+    const filter = this.#filterOf(options);
+    if (filter) entity = applyEntityFilter(entity, filter);
+    const hit: EnhanceHit = { score: round(score), esscore: round(esscore), entity };
+    if (options.jsonmode === 'extended') hit.entity_ctx = { factOrigins: factOrigins(stored) };
+    return hit;
+  }
+}
+
+function searchCandidate(candidate: ScoredCandidate, returned: boolean): SearchCandidate {
+  return {
+    mlScore: round(candidate.score),
+    baseMlScore: round(candidate.score),
+    debugInfo: {
+      message: candidate.explanation.summary,
+      hasResult: returned,
+      features: { ...candidate.explanation.features },
+      contributions: { ...candidate.explanation.contributions },
+    },
+  };
+}
+
+/** Origins supporting each top-level field; a single-source entity's facts share its origins. */
+function factOrigins(stored: StoredEntity): Record<string, string[]> {
+  const origins = stored.doc.origins ?? [];
+  const out: Record<string, string[]> = {};
+  for (const field of Object.keys(stored.doc)) {
+    if (field === 'id' || field === 'type' || field === 'nonCanonicalFacts') continue;
+    out[field] = [...origins];
+  }
+  return out;
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}

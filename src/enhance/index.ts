@@ -1,0 +1,12 @@
+export type { EnhanceContext, EnhanceDeps, EnhancerDeps } from './enhance-service.ts';
+export {
+  creditCost,
+  EnhanceService,
+  Enhancer,
+  REFRESH_UNAVAILABLE,
+  SEARCH_UNAVAILABLE,
+} from './enhance-service.ts';
+export type { EnhanceOptions, EnhanceQuery, ParsedEnhanceRequest, QuerySource } from './query.ts';
+export { echoQuery, parseEnhanceOptions, parseEnhanceQuery, parseEntityType } from './query.ts';
+export type { EnhanceHit, EnhanceResponse, SearchCandidate } from './response.ts';
+export { RESPONSE_VERSION } from './response.ts';

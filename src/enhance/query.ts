@@ -1,0 +1,306 @@
+import ipaddr from 'ipaddr.js';
+import { InvalidParameterError } from '../errors.ts';
+import type { EntityType } from '../kg/index.ts';
+
+/**
+ * An enhance query as submitted, validated and trimmed. List fields are always arrays (possibly
+ * empty); absent scalar fields are `undefined`. This is what `request_ctx.query` echoes.
+ */
+export interface EnhanceQuery {
+  /** Always present except on a bulk id record (`{"id": ...}`), whose entity decides it. */
+  readonly type?: EntityType;
+  readonly id?: string;
+  readonly name: readonly string[];
+  readonly url: readonly string[];
+  readonly email: readonly string[];
+  readonly phone?: string;
+  readonly employer?: string;
+  readonly title?: string;
+  readonly school?: string;
+  readonly location?: string;
+  readonly description?: string;
+  readonly ip?: string;
+  readonly customId?: string;
+}
+
+/** Options of one enhance call (SPEC.md endpoint 1; defaults from its Limits table). */
+export interface EnhanceOptions {
+  /** Most results to return, 1–100 (default 1). */
+  readonly size: number;
+  /** Minimum score of a hit; `undefined` = the matcher's documented default. */
+  readonly threshold?: number;
+  readonly refresh: boolean;
+  readonly search: boolean;
+  readonly nonCanonicalFacts: boolean;
+  readonly jsonmode?: 'extended';
+  readonly filter?: string;
+  readonly filterExclude?: string;
+}
+
+/** Where the parameters came from: decides which parameters are allowed and how they look. */
+export type QuerySource = 'get' | 'post' | 'combine' | 'bulk-record';
+
+export interface ParsedEnhanceRequest {
+  readonly query: EnhanceQuery;
+  readonly options: EnhanceOptions;
+  /** Non-fatal remarks for the response's `errors` (e.g. ignored unknown parameters). */
+  readonly warnings: readonly string[];
+}
+
+const LIST_FIELDS = ['name', 'url', 'email'] as const;
+const SCALAR_FIELDS = [
+  'id',
+  'phone',
+  'employer',
+  'title',
+  'school',
+  'location',
+  'description',
+  'ip',
+  'customId',
+] as const;
+const PERSON_ONLY = new Set(['email', 'employer', 'title', 'school']);
+const OPTION_FIELDS = [
+  'size',
+  'threshold',
+  'refresh',
+  'search',
+  'nonCanonicalFacts',
+  'jsonmode',
+  'filter',
+  'filterExclude',
+] as const;
+/** Parameters that travel with requests but are not query fields (auth, cache busters). */
+const TRANSPORT_FIELDS = new Set(['token', 'type']);
+/** Combine has no `id`, `size` or `description` (SPEC.md endpoint 3). */
+const NOT_IN_COMBINE = new Set(['id', 'size', 'description']);
+
+/** Longest accepted value of one string field; longer input is a 400, not a slow query. */
+export const MAX_FIELD_LENGTH = 2_000;
+/** Most values in one list field. */
+export const MAX_LIST_VALUES = 25;
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return `a ${typeof value}`;
+}
+
+function scalarString(name: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  let raw = value;
+  if (Array.isArray(raw)) {
+    if (raw.length === 0) return undefined;
+    if (raw.length > 1)
+      throw new InvalidParameterError(name, `Invalid parameter '${name}': give it only once`);
+    raw = raw[0];
+  }
+  if (typeof raw === 'number' && Number.isFinite(raw) && (name === 'customId' || name === 'id')) {
+    raw = String(raw);
+  }
+  if (typeof raw !== 'string') {
+    throw new InvalidParameterError(
+      name,
+      `Invalid parameter '${name}': must be a string, got ${describe(raw)}`,
+    );
+  }
+  const trimmed = raw.trim();
+  if (trimmed.length > MAX_FIELD_LENGTH) {
+    throw new InvalidParameterError(
+      name,
+      `Invalid parameter '${name}': longer than ${MAX_FIELD_LENGTH} characters`,
+    );
+  }
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function stringList(name: string, value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  const items = Array.isArray(value) ? value : [value];
+  if (items.length > MAX_LIST_VALUES) {
+    throw new InvalidParameterError(name, `Invalid parameter '${name}': more than ${MAX_LIST_VALUES} values`);
+  }
+  const out: string[] = [];
+  for (const item of items) {
+    if (typeof item !== 'string') {
+      throw new InvalidParameterError(
+        name,
+        `Invalid parameter '${name}': must be a string or an array of strings, got ${describe(item)}`,
+      );
+    }
+    const trimmed = item.trim();
+    if (trimmed.length > MAX_FIELD_LENGTH) {
+      throw new InvalidParameterError(
+        name,
+        `Invalid parameter '${name}': longer than ${MAX_FIELD_LENGTH} characters`,
+      );
+    }
+    if (trimmed !== '' && !out.includes(trimmed)) out.push(trimmed);
+  }
+  return out;
+}
+
+function booleanParam(name: string, value: unknown): boolean {
+  const raw = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  if (raw === undefined || raw === null || raw === '') return false;
+  if (typeof raw === 'boolean') return raw;
+  if (typeof raw === 'string') {
+    const lower = raw.trim().toLowerCase();
+    if (lower === 'true' || lower === '1') return true;
+    if (lower === 'false' || lower === '0') return false;
+  }
+  throw new InvalidParameterError(name, `Invalid parameter '${name}': must be true or false`);
+}
+
+function numberParam(name: string, value: unknown): number | undefined {
+  const raw = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const n =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(n))
+    throw new InvalidParameterError(name, `Invalid parameter '${name}': must be a number`);
+  return n;
+}
+
+/** Parses `type` (case-insensitively, as clients vary) or throws a 400 naming it. */
+export function parseEntityType(value: unknown, options: { required: boolean }): EntityType | undefined {
+  const raw = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  if (raw === undefined || raw === null || raw === '') {
+    if (options.required) {
+      throw new InvalidParameterError('type', "Missing parameter 'type': must be Person or Organization");
+    }
+    return undefined;
+  }
+  if (typeof raw === 'string') {
+    const lower = raw.trim().toLowerCase();
+    if (lower === 'person') return 'Person';
+    if (lower === 'organization' || lower === 'organisation') return 'Organization';
+  }
+  throw new InvalidParameterError(
+    'type',
+    `Invalid parameter 'type': must be Person or Organization, got ${JSON.stringify(raw)}`,
+  );
+}
+
+/** Parses the options part (size, threshold, flags, filters) of a request. */
+export function parseEnhanceOptions(input: Readonly<Record<string, unknown>>, maxSize = 100): EnhanceOptions {
+  const size = numberParam('size', input.size) ?? 1;
+  if (!Number.isInteger(size) || size < 1 || size > maxSize) {
+    throw new InvalidParameterError(
+      'size',
+      `Invalid parameter 'size': must be an integer from 1 to ${maxSize}`,
+    );
+  }
+  const threshold = numberParam('threshold', input.threshold);
+  if (threshold !== undefined && (threshold < 0 || threshold > 1)) {
+    throw new InvalidParameterError('threshold', "Invalid parameter 'threshold': must be between 0 and 1");
+  }
+  const jsonmodeRaw = scalarString('jsonmode', input.jsonmode);
+  if (jsonmodeRaw !== undefined && jsonmodeRaw !== 'extended') {
+    throw new InvalidParameterError('jsonmode', "Invalid parameter 'jsonmode': the only value is 'extended'");
+  }
+  return {
+    size,
+    threshold,
+    refresh: booleanParam('refresh', input.refresh),
+    search: booleanParam('search', input.search),
+    nonCanonicalFacts: booleanParam('nonCanonicalFacts', input.nonCanonicalFacts),
+    jsonmode: jsonmodeRaw === 'extended' ? 'extended' : undefined,
+    filter: scalarString('filter', input.filter),
+    filterExclude: scalarString('filterExclude', input.filterExclude),
+  };
+}
+
+/**
+ * Validates an enhance query from any source: GET query string, POST body, combine, or one
+ * bulk record. Throws `InvalidParameterError` naming the parameter (DECISIONS.md §2): unknown
+ * `type`, a Person-only field on an Organization, wrong value types, no identifying field,
+ * `size` outside 1–100, `threshold` outside [0, 1].
+ */
+export function parseEnhanceQuery(
+  input: Readonly<Record<string, unknown>>,
+  source: QuerySource,
+  options: { defaultType?: EntityType; maxSize?: number } = {},
+): ParsedEnhanceRequest {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw new InvalidParameterError('body', `The query must be a JSON object, got ${describe(input)}`);
+  }
+  const warnings: string[] = [];
+  const type =
+    parseEntityType(input.type, { required: source !== 'bulk-record' || input.id === undefined }) ??
+    options.defaultType;
+  if (source === 'combine' && type !== 'Person') {
+    throw new InvalidParameterError('type', "Invalid parameter 'type': combine accepts only Person");
+  }
+
+  const known = new Set<string>([...LIST_FIELDS, ...SCALAR_FIELDS, ...TRANSPORT_FIELDS]);
+  if (source !== 'bulk-record') for (const name of OPTION_FIELDS) known.add(name);
+  for (const name of Object.keys(input)) {
+    if (source === 'combine' && NOT_IN_COMBINE.has(name)) {
+      throw new InvalidParameterError(name, `Invalid parameter '${name}': combine does not accept it`);
+    }
+    if (!known.has(name)) warnings.push(`Unknown parameter '${name}' was ignored`);
+  }
+
+  const lists = Object.fromEntries(
+    LIST_FIELDS.map((name) => [name, stringList(name, input[name])]),
+  ) as Record<(typeof LIST_FIELDS)[number], string[]>;
+  const scalars: Record<string, string | undefined> = {};
+  for (const name of SCALAR_FIELDS) scalars[name] = scalarString(name, input[name]);
+
+  if (type === 'Organization') {
+    for (const name of PERSON_ONLY) {
+      const present = name === 'email' ? lists.email.length > 0 : scalars[name] !== undefined;
+      if (present) {
+        throw new InvalidParameterError(name, `Invalid parameter '${name}': applies to type Person only`);
+      }
+    }
+  }
+  if (scalars.ip !== undefined && !ipaddr.isValid(scalars.ip)) {
+    throw new InvalidParameterError(
+      'ip',
+      `Invalid parameter 'ip': ${JSON.stringify(scalars.ip)} is not an IP address`,
+    );
+  }
+  const identifying =
+    scalars.id !== undefined ||
+    lists.name.length > 0 ||
+    lists.url.length > 0 ||
+    lists.email.length > 0 ||
+    scalars.phone !== undefined ||
+    scalars.ip !== undefined;
+  if (!identifying) {
+    throw new InvalidParameterError(
+      'query',
+      'The query has no identifying field: give at least one of id, name, url, email, phone or ip',
+    );
+  }
+
+  const query: EnhanceQuery = {
+    // Only an id record of a bulk job may omit its type (checked above): the entity decides it.
+    ...(type !== undefined ? { type } : {}),
+    ...(scalars.id !== undefined ? { id: scalars.id } : {}),
+    name: lists.name,
+    url: lists.url,
+    email: lists.email,
+    ...Object.fromEntries(
+      SCALAR_FIELDS.filter((n) => n !== 'id' && scalars[n] !== undefined).map((n) => [n, scalars[n]]),
+    ),
+  };
+  const parsedOptions =
+    source === 'bulk-record'
+      ? { size: 1, refresh: false, search: false, nonCanonicalFacts: false }
+      : parseEnhanceOptions(input, options.maxSize);
+  return { query, options: parsedOptions, warnings };
+}
+
+/** The query as echoed in `request_ctx.query`: absent and empty fields omitted. */
+export function echoQuery(query: EnhanceQuery): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    out[key] = value;
+  }
+  return out;
+}
