@@ -8,6 +8,7 @@
  * Files go to .bench-out/import/ (removed at the end unless --keep). Never fails on timing.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -71,6 +72,8 @@ let peakRss = rssBefore;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 200);
+const cpuBefore = process.cpuUsage();
+const loadBefore = os.loadavg()[0];
 const summary = await importEntities(
   storage.entities,
   fs.createReadStream(file, { highWaterMark: 1 << 20 }),
@@ -79,6 +82,8 @@ const summary = await importEntities(
   },
 );
 clearInterval(sampler);
+const cpu = process.cpuUsage(cpuBefore);
+const cpuS = (cpu.user + cpu.system) / 1e6;
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 const counts = storage.entities.counts();
 storage.close();
