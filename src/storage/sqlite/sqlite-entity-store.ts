@@ -28,6 +28,18 @@ function toStored(row: EntityRow): StoredEntity {
   };
 }
 
+/** Pending entities whose keys one `indexPendingKeys` pass indexes. */
+const PENDING_CHUNK = 2_000_000;
+/** SQLite's default WAL auto-checkpoint, in pages. */
+const DEFAULT_WAL_PAGES = 1000;
+/**
+ * WAL auto-checkpoint while bulk loading (64 MiB of 4 KiB pages): the id index takes inserts at
+ * random places, so consecutive batches dirty the same pages; checkpointing less often copies
+ * each of them into the database once instead of once per batch (measured: main-thread CPU of a
+ * 600k-entity import 10.5 s → 8.8 s).
+ */
+const BULK_WAL_PAGES = 16_384;
+
 /** The knowledge graph in the embedded store: one row per entity plus a (key, ref) index. */
 export class SqliteEntityStore implements EntityStore {
   readonly #db: DatabaseSync;
@@ -49,6 +61,8 @@ export class SqliteEntityStore implements EntityStore {
   readonly #indexPendingRange: StatementSync;
   readonly #clearPendingRange: StatementSync;
   readonly #byIds: StatementSync;
+  /** Set while deferred-key writes await `indexPendingKeys` (bulk loading settings applied). */
+  #bulkLoading = false;
 
   constructor(db: DatabaseSync, transaction: <T>(fn: () => T) => T) {
     this.#db = db;
@@ -99,6 +113,10 @@ export class SqliteEntityStore implements EntityStore {
     if (entities.length === 0) return;
     const now = Date.now();
     const defer = options.deferKeys === true;
+    if (defer && !this.#bulkLoading) {
+      this.#db.exec(`PRAGMA wal_autocheckpoint = ${BULK_WAL_PAGES}`);
+      this.#bulkLoading = true;
+    }
     this.#transaction(() => {
       for (const entity of entities) {
         let keysJson: string;
@@ -152,20 +170,39 @@ export class SqliteEntityStore implements EntityStore {
 
   indexPendingKeys(): number {
     let indexed = 0;
-    for (;;) {
-      // Chunks bound the sort's memory (~250k entities, a few million keys) and keep each
-      // transaction short; a crash between chunks leaves the rest pending for the next run.
-      const done = this.#transaction(() => {
-        const chunk = this.#pendingChunk.get(250_000) as { lo: number | null; hi: number | null; n: number };
-        if (chunk.lo === null || chunk.hi === null) return 0;
-        this.#indexPendingRange.run(chunk.lo, chunk.hi);
-        this.#clearPendingRange.run(chunk.lo, chunk.hi);
-        this.#bumpVersion.run(`${Date.now().toString(36)}`);
-        return Number(chunk.n);
-      });
-      if (done === 0) return indexed;
-      indexed += done;
+    // Sorted on disk, not in memory: SQLite's external merge sort keeps the memory bounded by the
+    // page cache however many keys are pending (temp_store is per connection; restored below).
+    const { temp_store: tempStore } = this.#db.prepare('PRAGMA temp_store').get() as { temp_store: number };
+    this.#db.exec('PRAGMA temp_store = FILE');
+    try {
+      for (;;) {
+        // One pass per chunk: each pass merges its sorted keys into the whole (key, ref) tree, so
+        // chunks are large (an import of millions is one or two passes); a crash between chunks
+        // leaves the rest pending for the next run.
+        const done = this.#transaction(() => {
+          const chunk = this.#pendingChunk.get(PENDING_CHUNK) as {
+            lo: number | null;
+            hi: number | null;
+            n: number;
+          };
+          if (chunk.lo === null || chunk.hi === null) return 0;
+          this.#indexPendingRange.run(chunk.lo, chunk.hi);
+          this.#clearPendingRange.run(chunk.lo, chunk.hi);
+          this.#bumpVersion.run(`${Date.now().toString(36)}`);
+          return Number(chunk.n);
+        });
+        if (done === 0) break;
+        indexed += done;
+      }
+    } finally {
+      this.#db.exec(`PRAGMA temp_store = ${Number(tempStore)}`);
     }
+    if (this.#bulkLoading) {
+      this.#bulkLoading = false;
+      this.#db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_PAGES}`);
+      this.#db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+    }
+    return indexed;
   }
 
   /** Bulk lookup for imports: the stored entities among `ids`, in one query. */
