@@ -1,22 +1,27 @@
 /**
  * Streaming import of entities (JSON Lines or CSV) into the entity store.
  *
- * The input is read chunk by chunk and never held whole. Parsing, validation and match indexing
- * run in a worker thread while the main thread merges each statement with what is stored (fact
- * ledger) and writes atomic batches; retrieval keys are bulk-indexed at the end. A crash leaves
+ * The input is read chunk by chunk and never held whole. The main thread splits it into lines;
+ * parsing, validation and match indexing run in worker threads on jobs of lines, while the main
+ * thread merges each statement with what is stored (fact ledger) and writes atomic batches, in
+ * input order; retrieval keys are bulk-indexed at the end. A crash leaves
  * every committed batch valid, and the next import (or `indexPendingKeys`) indexes keys left
  * pending. Rejected lines are reported with their number and reason; they never stop the rest.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { EntityStore } from '../../storage/index.ts';
 import { type ImportCounts, ImportSession, type SessionOptions } from './import-session.ts';
+import type { WorkerJob } from './import-worker.ts';
 import {
   ImportInputError,
   type ImportFormat,
+  JobPreparer,
+  LineBatcher,
   type PreparedChunk,
+  type PrepareJob,
   type PrepareOptions,
-  RecordPreparer,
   type Rejection,
 } from './record-preparer.ts';
 
@@ -31,8 +36,11 @@ export interface ImportOptions extends SessionOptions {
   readonly maxLineBytes?: number;
   /** Called after each chunk with the bytes read so far. */
   readonly onProgress?: (bytesRead: number) => void;
-  /** Prepare records in a worker thread (default true; false runs everything inline). */
-  readonly worker?: boolean;
+  /**
+   * Worker threads preparing records (default: the number of cores, at most 2, and 0 on one
+   * core); 0 prepares everything on the calling thread.
+   */
+  readonly workers?: number;
 }
 
 /** What an import did. */
@@ -52,8 +60,13 @@ export function formatFor(fileName: string): ImportFormat {
   return path.extname(fileName).toLowerCase() === '.csv' ? 'csv' : 'jsonl';
 }
 
-/** Chunks posted to the worker and not yet answered: bounds memory, keeps both threads busy. */
-const MAX_IN_FLIGHT = 8;
+/** Lines per job: big enough to amortise messaging, small enough to keep every thread busy. */
+const JOB_LINES = 2000;
+
+function defaultWorkers(): number {
+  const cores = os.availableParallelism();
+  return cores > 1 ? Math.min(2, cores) : 0;
+}
 
 /**
  * Imports the entities of `input` (a byte stream: a file, stdin) into `store`. Resolves with the
@@ -76,52 +89,37 @@ export async function importEntities(
     ...(options.map !== undefined ? { map: options.map } : {}),
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
   };
+  const batcher = new LineBatcher(prepareOptions);
   const session = new ImportSession(store, options);
   // Keys left pending by an import that crashed are indexed first.
   store.indexPendingKeys();
+  const workers = options.workers ?? defaultWorkers();
+  const preparer =
+    workers > 0 ? new PreparerPool(workers, prepareOptions) : new InlinePreparer(prepareOptions);
   let bytesRead = 0;
   const take = (chunk: PreparedChunk) => {
     for (const rejection of chunk.rejects) session.reject(rejection);
     session.add(chunk.prepared);
-    session.counts.linesRead = chunk.lines;
   };
-  const bytes = (chunk: Uint8Array | string): Uint8Array =>
-    typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-
-  if (options.worker === false) {
-    const preparer = new RecordPreparer(prepareOptions);
+  try {
     for await (const chunk of input) {
-      const data = bytes(chunk);
-      take(preparer.push(data));
+      const data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      batcher.push(data);
       bytesRead += data.byteLength;
+      for (let job = batcher.take(JOB_LINES); job !== undefined; job = batcher.take(JOB_LINES)) {
+        for (const done of await preparer.submit(job)) take(done);
+      }
       options.onProgress?.(bytesRead);
     }
-    take(preparer.end());
-  } else {
-    const worker = new PreparerWorker(prepareOptions);
-    try {
-      const sizes: number[] = [];
-      for await (const chunk of input) {
-        const data = bytes(chunk);
-        worker.post({ kind: 'chunk', data });
-        sizes.push(data.byteLength);
-        while (sizes.length >= MAX_IN_FLIGHT) {
-          take(await worker.next());
-          bytesRead += sizes.shift()!;
-          options.onProgress?.(bytesRead);
-        }
-      }
-      worker.post({ kind: 'end' });
-      while (sizes.length > 0) {
-        take(await worker.next());
-        bytesRead += sizes.shift()!;
-        options.onProgress?.(bytesRead);
-      }
-      take(await worker.next());
-    } finally {
-      await worker.terminate();
+    batcher.end();
+    for (let job = batcher.take(JOB_LINES); job !== undefined; job = batcher.take(JOB_LINES)) {
+      for (const done of await preparer.submit(job)) take(done);
     }
+    for (const done of await preparer.drain()) take(done);
+  } finally {
+    await preparer.close();
   }
+  session.counts.linesRead = batcher.linesRead;
   session.finish();
   const elapsedMs = performance.now() - started;
   const accepted = session.counts.created + session.counts.updated + session.counts.unchanged;
@@ -136,64 +134,103 @@ export async function importEntities(
   };
 }
 
-type FromWorker =
-  | ({ readonly kind: 'chunk' | 'end' } & PreparedChunk)
-  | { readonly kind: 'error'; readonly name: string; readonly message: string };
+/** Prepares jobs; results come back in submission order. */
+interface Preparer {
+  /** Submits a job; returns the results that are ready, in order (maybe none). */
+  submit(job: PrepareJob): Promise<PreparedChunk[]>;
+  /** Waits for every submitted job; returns their results in order. */
+  drain(): Promise<PreparedChunk[]>;
+  close(): Promise<void>;
+}
 
-/** The worker thread running a RecordPreparer; answers arrive in the order chunks were posted. */
-class PreparerWorker {
-  readonly #worker: Worker;
-  readonly #answers: FromWorker[] = [];
-  #waiting: { resolve: (answer: FromWorker) => void; reject: (error: Error) => void } | undefined;
+class InlinePreparer implements Preparer {
+  readonly #preparer: JobPreparer;
+  constructor(options: PrepareOptions) {
+    this.#preparer = new JobPreparer(options);
+  }
+  async submit(job: PrepareJob): Promise<PreparedChunk[]> {
+    return [this.#preparer.prepare(job)];
+  }
+  async drain(): Promise<PreparedChunk[]> {
+    return [];
+  }
+  async close(): Promise<void> {}
+}
+
+type WorkerAnswer =
+  | ({ readonly seq: number; readonly error?: undefined } & PreparedChunk)
+  | { readonly seq: number; readonly error: { readonly name: string; readonly message: string } };
+
+/** Worker threads preparing jobs round-robin; a bounded number of jobs in flight. */
+class PreparerPool implements Preparer {
+  readonly #workers: Worker[];
+  readonly #maxInFlight: number;
+  readonly #answers = new Map<number, WorkerAnswer>();
+  #nextSeq = 0;
+  #nextAnswer = 0;
+  #wake: (() => void) | undefined;
   #failure: Error | undefined;
 
-  constructor(options: PrepareOptions) {
-    this.#worker = new Worker(new URL('./import-worker.ts', import.meta.url), { workerData: options });
-    this.#worker.on('message', (answer: FromWorker) => {
-      if (this.#waiting) {
-        const { resolve } = this.#waiting;
-        this.#waiting = undefined;
-        resolve(answer);
-      } else {
-        this.#answers.push(answer);
+  constructor(count: number, options: PrepareOptions) {
+    // Two jobs per worker: one being prepared, one queued, so no worker waits for the main thread.
+    this.#maxInFlight = 2 * count;
+    this.#workers = Array.from({ length: count }, () => {
+      const worker = new Worker(new URL('./import-worker.ts', import.meta.url), { workerData: options });
+      worker.on('message', (answer: WorkerAnswer) => {
+        this.#answers.set(answer.seq, answer);
+        this.#wake?.();
+      });
+      worker.on('error', (error) => {
+        this.#failure ??= error;
+        this.#wake?.();
+      });
+      worker.on('exit', (code) => {
+        if (this.#nextAnswer < this.#nextSeq) {
+          this.#failure ??= new Error(`import worker exited (code ${code}) before answering`);
+          this.#wake?.();
+        }
+      });
+      return worker;
+    });
+  }
+
+  async submit(job: PrepareJob): Promise<PreparedChunk[]> {
+    const seq = this.#nextSeq++;
+    const message: WorkerJob = { seq, lines: job.lines, header: job.header };
+    this.#workers[seq % this.#workers.length].postMessage(message);
+    const ready: PreparedChunk[] = [];
+    while (this.#nextSeq - this.#nextAnswer >= this.#maxInFlight) ready.push(await this.#next());
+    while (this.#answers.has(this.#nextAnswer)) ready.push(await this.#next());
+    return ready;
+  }
+
+  async drain(): Promise<PreparedChunk[]> {
+    const ready: PreparedChunk[] = [];
+    while (this.#nextAnswer < this.#nextSeq) ready.push(await this.#next());
+    return ready;
+  }
+
+  async #next(): Promise<PreparedChunk> {
+    for (;;) {
+      if (this.#failure) throw this.#failure;
+      const answer = this.#answers.get(this.#nextAnswer);
+      if (answer !== undefined) {
+        this.#answers.delete(this.#nextAnswer);
+        this.#nextAnswer++;
+        if (answer.error !== undefined) {
+          const { name, message } = answer.error;
+          throw name === 'ImportInputError' ? new ImportInputError(message) : new Error(message);
+        }
+        return answer;
       }
-    });
-    this.#worker.on('error', (error) => this.#fail(error));
-    this.#worker.on('exit', (code) => {
-      if (this.#waiting) this.#fail(new Error(`import worker exited (code ${code}) before answering`));
-    });
-  }
-
-  #fail(error: Error): void {
-    this.#failure ??= error;
-    if (this.#waiting) {
-      const { reject } = this.#waiting;
-      this.#waiting = undefined;
-      reject(error);
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+      this.#wake = undefined;
     }
   }
 
-  post(message: { kind: 'chunk'; data: Uint8Array } | { kind: 'end' }): void {
-    this.#worker.postMessage(message);
-  }
-
-  /** The next answer; throws what the worker reported. */
-  async next(): Promise<PreparedChunk> {
-    const answer =
-      this.#answers.shift() ??
-      (await new Promise<FromWorker>((resolve, reject) => {
-        if (this.#failure) reject(this.#failure);
-        else this.#waiting = { resolve, reject };
-      }));
-    if (answer.kind === 'error') {
-      throw answer.name === 'ImportInputError'
-        ? new ImportInputError(answer.message)
-        : new Error(answer.message);
-    }
-    return answer;
-  }
-
-  async terminate(): Promise<void> {
-    await this.#worker.terminate();
+  async close(): Promise<void> {
+    await Promise.all(this.#workers.map((worker) => worker.terminate()));
   }
 }

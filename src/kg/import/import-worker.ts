@@ -1,32 +1,25 @@
 /**
- * Worker thread of an import: runs the RecordPreparer on the chunks the main thread posts and
- * answers each with what it prepared, in order. The main thread meanwhile writes to the store.
+ * Worker thread of an import: prepares the jobs of lines the main thread posts and answers each
+ * with its sequence number. The main thread meanwhile writes to the store.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { type PrepareOptions, RecordPreparer } from './record-preparer.ts';
+import { JobPreparer, type PrepareJob, type PrepareOptions } from './record-preparer.ts';
 
-/** Messages from the main thread. */
-export type ToWorker = { readonly kind: 'chunk'; readonly data: Uint8Array } | { readonly kind: 'end' };
+/** A job as posted by the main thread. */
+export interface WorkerJob extends PrepareJob {
+  readonly seq: number;
+}
 
 const port = parentPort;
 if (port === null) throw new Error('import-worker.ts runs only as a worker thread');
-let preparer: RecordPreparer;
-try {
-  preparer = new RecordPreparer(workerData as PrepareOptions);
-} catch (error) {
-  port.postMessage({ kind: 'error', name: (error as Error).name, message: (error as Error).message });
-  process.exit(0);
-}
-port.on('message', (message: ToWorker) => {
+const preparer = new JobPreparer(workerData as PrepareOptions);
+port.on('message', (job: WorkerJob) => {
   try {
-    if (message.kind === 'chunk') {
-      port.postMessage({ kind: 'chunk', ...preparer.push(message.data) });
-    } else {
-      port.postMessage({ kind: 'end', ...preparer.end() });
-      port.close();
-    }
+    port.postMessage({ seq: job.seq, ...preparer.prepare(job) });
   } catch (error) {
-    port.postMessage({ kind: 'error', name: (error as Error).name, message: (error as Error).message });
-    port.close();
+    port.postMessage({
+      seq: job.seq,
+      error: { name: (error as Error).name, message: (error as Error).message },
+    });
   }
 });

@@ -6,5 +6,12 @@ export type { ImportCounts, SessionOptions } from './import-session.ts';
 export { ImportSession } from './import-session.ts';
 export { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.ts';
 export type { SplitLine } from './line-splitter.ts';
-export type { ImportFormat, PreparedRecord, PrepareOptions, Rejection } from './record-preparer.ts';
-export { ImportInputError, prepareRecord, RecordPreparer } from './record-preparer.ts';
+export type {
+  ImportFormat,
+  PreparedChunk,
+  PreparedRecord,
+  PrepareJob,
+  PrepareOptions,
+  Rejection,
+} from './record-preparer.ts';
+export { ImportInputError, JobPreparer, LineBatcher, prepareRecord } from './record-preparer.ts';

@@ -1,14 +1,21 @@
 /**
- * The CPU-bound half of an import (runs in a worker thread or inline): bytes → lines or CSV
- * rows → records → validated, canonical single-source statements with their match index.
- * It never touches the store; `ImportSession` merges the statements with what is stored.
+ * The CPU-bound half of an import. The main thread splits the input into lines (`LineBatcher`)
+ * and hands jobs of lines to worker threads (or prepares them inline), where `JobPreparer` turns
+ * them into records → validated, canonical single-source statements with their match index.
+ * None of it touches the store; `ImportSession` merges the statements with what is stored.
  */
 import { indexEntity } from '../../match/index.ts';
 import type { SerializedEntityWrite } from '../../storage/index.ts';
 import type { EntityType } from '../entity.ts';
 import { canonicalStatement, ledgerFor, sourceOf } from '../fact-ledger.ts';
 import { EntityRejection, cleanEntity } from '../validate-entity.ts';
-import { columnPaths, parseColumnMapping, parseCsvRecord, rowToRecord } from './csv-mapping.ts';
+import {
+  type ColumnMapping,
+  columnPaths,
+  parseColumnMapping,
+  parseCsvRecord,
+  rowToRecord,
+} from './csv-mapping.ts';
 import { LineSplitter, type SplitLine } from './line-splitter.ts';
 
 /** Input formats: JSON Lines (one entity object per line) or CSV with a header row. */
@@ -51,12 +58,19 @@ export interface PreparedRecord {
   readonly json: SerializedEntityWrite['json'];
 }
 
-/** What one chunk of input produced. */
+/** What one job of lines produced, rejections in line order. */
 export interface PreparedChunk {
   readonly prepared: PreparedRecord[];
   readonly rejects: Rejection[];
-  /** Physical lines read so far. */
-  readonly lines: number;
+}
+
+/**
+ * A group of lines to prepare, as the main thread hands it to a worker: plain data. `header`
+ * holds the CSV header cells (undefined for JSON Lines).
+ */
+export interface PrepareJob {
+  readonly lines: readonly SplitLine[];
+  readonly header: readonly string[] | undefined;
 }
 
 /** The input as a whole cannot be imported (a `--map` naming a missing column): stops the import. */
@@ -73,13 +87,17 @@ function shorten(reason: string): string {
   return reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH)}…` : reason;
 }
 
-export class RecordPreparer {
+/**
+ * Main-thread side of the preparation: splits the bytes into lines (capped in length), takes
+ * the CSV header row, and hands out jobs of lines in input order.
+ */
+export class LineBatcher {
   readonly #options: PrepareOptions;
   readonly #splitter: LineSplitter;
-  readonly #mapping;
-  #headers: string[] | undefined;
-  #paths: (readonly string[] | null)[] = [];
+  readonly #mapping: ColumnMapping;
+  #header: string[] | undefined;
   #lines: SplitLine[] = [];
+  #ended = false;
 
   /** Throws a RangeError when the options are unusable (a bad `map` spec). */
   constructor(options: PrepareOptions) {
@@ -88,28 +106,88 @@ export class RecordPreparer {
     this.#mapping = parseColumnMapping(options.map ?? '');
   }
 
-  /** Prepares the records a chunk of input completes. */
-  push(chunk: Uint8Array): PreparedChunk {
+  /** Physical lines read so far. */
+  get linesRead(): number {
+    return this.#splitter.lines;
+  }
+
+  /** Feeds a chunk of input. Throws ImportInputError when the CSV header row is unusable. */
+  push(chunk: Uint8Array): void {
     this.#splitter.push(chunk, this.#lines);
-    return this.#drain();
+    this.#takeHeader();
   }
 
-  /** Prepares the last record (one without a final newline). */
-  end(): PreparedChunk {
+  /** Ends the input (a last line without newline). */
+  end(): void {
     this.#splitter.end(this.#lines);
-    return this.#drain();
+    this.#takeHeader();
+    this.#ended = true;
   }
 
-  #drain(): PreparedChunk {
+  /** The next job of at most `max` lines, or undefined when none are waiting. */
+  take(max: number): PrepareJob | undefined {
+    if (this.#lines.length === 0) return undefined;
+    // CSV rows wait for their header; without one, only blank or unreadable lines remain.
+    if (this.#options.format === 'csv' && this.#header === undefined && !this.#ended) return undefined;
+    let lines = this.#lines;
+    if (lines.length <= max) {
+      this.#lines = [];
+    } else {
+      lines = this.#lines.slice(0, max);
+      this.#lines = this.#lines.slice(max);
+    }
+    return { lines, header: this.#header };
+  }
+
+  #takeHeader(): void {
+    if (this.#options.format !== 'csv' || this.#header !== undefined) return;
+    const index = this.#lines.findIndex((split) => split.text !== undefined && split.text.trim() !== '');
+    if (index === -1) return;
+    const first = this.#lines[index];
+    let cells: string[];
+    try {
+      cells = parseCsvRecord(first.text!);
+    } catch (error) {
+      throw new ImportInputError(
+        `the CSV header row (line ${first.line}) is malformed: ${(error as Error).message}`,
+      );
+    }
+    const header = cells.map((h) => h.trim());
+    for (const column of this.#mapping.keys()) {
+      if (!header.includes(column)) {
+        throw new ImportInputError(
+          `--map names a column "${column}" that the header row does not have (${header.join(', ')})`,
+        );
+      }
+    }
+    this.#header = header;
+    // Lines before the header (blank or unreadable) are reported as usual; the header is not.
+    this.#lines.splice(index, 1);
+  }
+}
+
+/** Worker side of the preparation: turns jobs of lines into prepared records. */
+export class JobPreparer {
+  readonly #options: PrepareOptions;
+  readonly #mapping: ColumnMapping;
+  #pathsFor: readonly string[] | undefined;
+  #paths: (readonly string[] | null)[] = [];
+
+  constructor(options: PrepareOptions) {
+    this.#options = options;
+    this.#mapping = parseColumnMapping(options.map ?? '');
+  }
+
+  prepare(job: PrepareJob): PreparedChunk {
     const prepared: PreparedRecord[] = [];
     const rejects: Rejection[] = [];
-    for (const split of this.#lines) {
+    for (const split of job.lines) {
       if (split.error !== undefined) {
         rejects.push({ line: split.line, reason: split.error });
         continue;
       }
       try {
-        const record = this.#record(split.text);
+        const record = this.#record(split.text, job.header);
         if (record === undefined) continue;
         prepared.push(prepareRecord(record, split.line, this.#options));
       } catch (error) {
@@ -117,35 +195,25 @@ export class RecordPreparer {
         rejects.push({ line: split.line, reason: shorten(error.reason) });
       }
     }
-    this.#lines = [];
-    return { prepared, rejects, lines: this.#splitter.lines };
+    return { prepared, rejects };
   }
 
-  /** The record of one line; `undefined` for blank lines and the CSV header. */
-  #record(text: string): unknown {
+  /** The record of one line; `undefined` for blank lines. */
+  #record(text: string, header: readonly string[] | undefined): unknown {
+    if (text.trim() === '') return undefined;
     if (this.#options.format === 'jsonl') {
-      if (text.trim() === '') return undefined;
       try {
         return JSON.parse(text);
       } catch (error) {
         throw new EntityRejection(`invalid JSON: ${(error as Error).message}`);
       }
     }
-    if (text.trim() === '') return undefined;
-    const cells = parseCsvRecord(text);
-    if (this.#headers === undefined) {
-      this.#headers = cells.map((h) => h.trim());
-      for (const header of this.#mapping.keys()) {
-        if (!this.#headers.includes(header)) {
-          throw new ImportInputError(
-            `--map names a column "${header}" that the header row does not have (${this.#headers.join(', ')})`,
-          );
-        }
-      }
-      this.#paths = columnPaths(this.#headers, this.#mapping);
-      return undefined;
+    if (header === undefined) throw new Error('a CSV row was prepared before its header');
+    if (this.#pathsFor !== header) {
+      this.#paths = columnPaths(header, this.#mapping);
+      this.#pathsFor = header;
     }
-    return rowToRecord(this.#headers, this.#paths, cells, this.#options.type);
+    return rowToRecord(header, this.#paths, parseCsvRecord(text), this.#options.type);
   }
 }
 
