@@ -195,6 +195,34 @@ for (const workers of [2, 0]) {
       storage.close();
     });
 
+    test('order holds across jobs and workers: the last statement wins, rejects in line order', async () => {
+      const storage = freshStorage();
+      const records: string[] = [];
+      for (let i = 1; i <= 7000; i++) {
+        records.push(
+          i % 997 === 0
+            ? '{broken'
+            : JSON.stringify({ id: `ORG-${i % 100}`, type: 'Organization', name: `v${i}` }),
+        );
+      }
+      const seen: number[] = [];
+      const summary = await run(storage, lines(...records), { workers, onReject: (r) => seen.push(r.line) });
+      const expected = [997, 1994, 2991, 3988, 4985, 5982, 6979];
+      assert.deepEqual(seen, expected);
+      assert.deepEqual(
+        summary.rejects.map((r) => r.line),
+        expected,
+      );
+      assert.equal(summary.created, 100);
+      assert.equal(summary.created + summary.updated + summary.unchanged + summary.rejected, 7000);
+      for (const n of [0, 1, 42, 99]) {
+        let last = 0;
+        for (let i = 1; i <= 7000; i++) if (i % 100 === n && i % 997 !== 0) last = i;
+        assert.equal(storage.entities.getById(`ORG-${n}`)?.doc.name, `v${last}`);
+      }
+      storage.close();
+    });
+
     test('CSV with a column mapping and a default type', async () => {
       const storage = freshStorage();
       const csv = [
