@@ -73,6 +73,7 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 200);
 const cpuBefore = process.cpuUsage();
+const mainBefore = process.threadCpuUsage();
 const loadBefore = os.loadavg()[0];
 const summary = await importEntities(
   storage.entities,
@@ -84,6 +85,8 @@ const summary = await importEntities(
 clearInterval(sampler);
 const cpu = process.cpuUsage(cpuBefore);
 const cpuS = (cpu.user + cpu.system) / 1e6;
+const main = process.threadCpuUsage(mainBefore);
+const mainS = (main.user + main.system) / 1e6;
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 const counts = storage.entities.counts();
 storage.close();
@@ -93,6 +96,11 @@ console.log(
   `import: ${summary.linesRead} lines, ${summary.created} created, ${summary.updated} updated, ${summary.rejected} rejected in ${(summary.elapsedMs / 1000).toFixed(1)} s`,
 );
 console.log(`import entities/s: ${Math.round(summary.entitiesPerSecond)} (target ≥ 50000)`);
+console.log(
+  `import CPU: ${cpuS.toFixed(1)} s user+system in all threads, ${mainS.toFixed(1)} s of it in the main (store) thread; ` +
+    `${((cpuS * 1e6) / summary.linesRead).toFixed(1)} µs per line; load average ${loadBefore.toFixed(1)} → ` +
+    `${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`,
+);
 console.log(
   `store: ${counts.organizations} organizations, ${counts.persons} persons, ${mib(dbSize)} on disk`,
 );
