@@ -3,7 +3,7 @@
  * Lines, then imports it into a fresh SQLite store and prints entities/s and peak RSS. Also
  * measures the cost of the matcher's `indexEntity` alone (the match area's share of the import).
  *
- *   npx node bench/import.ts [--organizations N] [--persons N] [--seed S] [--keep]
+ *   npx node bench/import.ts [--organizations N] [--persons N] [--seed S] [--batch N] [--keep]
  *
  * Files go to .bench-out/import/ (removed at the end unless --keep). Never fails on timing.
  */
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     organizations: { type: 'string', default: '1000000' },
     persons: { type: 'string', default: '1000000' },
     seed: { type: 'string', default: String(DEFAULT_DEMO_SEED) },
+    batch: { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -41,7 +42,8 @@ const file = path.join(dir, 'demo.jsonl');
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 console.log(
-  `bench import: npx node bench/import.ts --organizations ${sizes.organizations} --persons ${sizes.persons} --seed ${sizes.seed}`,
+  `bench import: npx node bench/import.ts --organizations ${sizes.organizations} --persons ${sizes.persons} --seed ${sizes.seed}` +
+    (values.batch !== undefined ? ` --batch ${values.batch}` : ''),
 );
 
 let started = performance.now();
@@ -80,6 +82,7 @@ const summary = await importEntities(
   fs.createReadStream(file, { highWaterMark: 1 << 20 }),
   {
     fileName: 'demo.jsonl',
+    ...(values.batch !== undefined ? { batchSize: Number(values.batch) } : {}),
   },
 );
 clearInterval(sampler);

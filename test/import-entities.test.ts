@@ -195,6 +195,25 @@ for (const workers of [2, 0]) {
       storage.close();
     });
 
+    test('a line stored as written still reads back as the entity it states', async () => {
+      const storage = freshStorage();
+      const text =
+        '{"id" : "ORG-t", "type":"Organization", "name":"Caf\\u00e9 \\"Z\\"", "allNames": ["Caf\\u00e9 \\"Z\\""], "nbEmployees": 1e2, "x":null}';
+      const summary = await run(storage, `${text}\n`, { workers });
+      assert.equal(summary.created, 1, JSON.stringify(summary.rejects));
+      assert.deepEqual(storage.entities.getById('ORG-t')?.doc, {
+        id: 'ORG-t',
+        type: 'Organization',
+        name: 'Café "Z"',
+        nbEmployees: 100,
+        x: null,
+        allNames: ['Café "Z"'],
+      });
+      const again = await run(storage, `${text}\n`, { workers });
+      assert.equal(again.unchanged, 1);
+      storage.close();
+    });
+
     test('order holds across jobs and workers: the last statement wins, rejects in line order', async () => {
       const storage = freshStorage();
       const records: string[] = [];

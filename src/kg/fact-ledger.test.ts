@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { Entity } from './entity.ts';
 import {
   applyStatement,
+  canonicalizeInPlace,
   canonicalStatement,
   elementOriginsOf,
   factOriginsOf,
@@ -236,11 +237,15 @@ describe('canonicalStatement', () => {
         emailAddresses: [{ contactString: 'A@x.example' }, { contactString: 'a@x.example', type: 'work' }],
       }),
       org({ locations: [{ city: { name: 'Lyon' } }, { city: { name: 'Lyon' } }], name: 'L' }),
+      org({ allNames: ['B', 'B'], name: 'A' }),
+      org({ allNames: ['A', 'B'], name: 'A', allUris: ['x', 'y'] }),
     ];
     for (const statement of cases) {
       const merged = mergeStatements([{ source: 's', statement: structuredClone(statement) }]);
       const canonical = canonicalStatement(structuredClone(statement));
       assert.equal(JSON.stringify(canonical), JSON.stringify(merged));
+      const copy = structuredClone(statement);
+      assert.equal(canonicalizeInPlace(copy), JSON.stringify(copy) !== JSON.stringify(statement));
     }
   });
 });

@@ -205,19 +205,36 @@ export function mergeStatements(sources: readonly SourceStatement[]): Entity {
  * hot path). Lists are de-duplicated and `allNames` receives the `name`.
  */
 export function canonicalStatement(statement: Entity): Entity {
+  canonicalizeInPlace(statement);
+  return statement;
+}
+
+/** `canonicalStatement`, returning whether it changed the statement. */
+export function canonicalizeInPlace(statement: Entity): boolean {
+  let changed = false;
   for (const field in statement) {
     if (field === 'allNames' || !LIST_FIELDS.has(field)) continue;
     const list = statement[field];
-    if (Array.isArray(list) && list.length > 1)
-      statement[field] = unionList(field, [{ source: '', statement }]);
+    if (Array.isArray(list) && list.length > 1) {
+      const union = unionList(field, [{ source: '', statement }])!;
+      if (union.length !== list.length) {
+        statement[field] = union;
+        changed = true;
+      }
+    }
   }
   const names = statement.allNames;
   if (typeof statement.name === 'string' || (Array.isArray(names) && names.length > 0)) {
     if (!(Array.isArray(names) && names.length === 1 && names[0] === statement.name)) {
-      statement.allNames = unionList('allNames', [{ source: '', statement }]) as string[];
+      const union = unionList('allNames', [{ source: '', statement }]) as string[];
+      // Equal lengths may still hide a removed duplicate and an added name: compare items.
+      if (!Array.isArray(names) || union.length !== names.length || union.some((n, i) => n !== names[i])) {
+        changed = true;
+      }
+      statement.allNames = union;
     }
   }
-  return statement;
+  return changed;
 }
 
 /**

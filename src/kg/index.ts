@@ -17,6 +17,7 @@ export { DERIVED_FIELDS, LIST_FIELDS } from './entity.ts';
 export type { Validation } from './validate-entity.ts';
 export {
   cleanEntity,
+  cleanEntityTracked,
   EntityRejection,
   MAX_ID_LENGTH,
   normalizeText,
@@ -25,6 +26,7 @@ export {
 export type { FactLedger, LedgerEntry, LedgerState, SourceStatement } from './fact-ledger.ts';
 export {
   applyStatement,
+  canonicalizeInPlace,
   canonicalStatement,
   elementOriginsOf,
   factOriginsOf,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cleanEntity, MAX_ID_LENGTH, validateEntity } from './validate-entity.ts';
+import { cleanEntity, cleanEntityTracked, MAX_ID_LENGTH, validateEntity } from './validate-entity.ts';
 
 function reason(record: unknown): string {
   const result = validateEntity(record);
@@ -151,5 +151,32 @@ describe('validateEntity', () => {
     assert.deepEqual(entity.extra, { note: 'é' });
     assert.equal(entity.description, 'bad \ufffd surrogate');
     assert.equal(cleanEntity({ id: 'a', type: 'Person', name: '東京 🎓 Zoë' }).name, '東京 🎓 Zoë');
+  });
+
+  test('tracks whether cleaning changed anything, so the input text can stand for the entity', () => {
+    const base = {
+      id: 'a',
+      type: 'Person',
+      name: 'Zoë',
+      birthDate: { str: 'd1990-01-02', precision: 3 },
+      employments: [{ title: 'CTO', isCurrent: true }],
+      extra: { note: null, list: [1, 'x'] },
+    };
+    assert.equal(cleanEntityTracked(structuredClone(base)).changed, false);
+    const variants: Record<string, unknown>[] = [
+      { ...base, name: ' Zoë' },
+      { ...base, name: 'Zoe\u0308' },
+      { ...base, description: null },
+      { ...base, allUris: [] },
+      { ...base, industries: ['', 'x'] },
+      { ...base, birthDate: '1990-01-02' },
+      { ...base, nonCanonicalFacts: [] },
+      { ...base, extra: { note: 'e\u0301' } },
+      { ...base, location: {} },
+      { type: 'Person', id: 'a' },
+    ];
+    for (const variant of variants) {
+      assert.equal(cleanEntityTracked(variant).changed, true, JSON.stringify(variant));
+    }
   });
 });

@@ -40,6 +40,14 @@ export type Validation =
 
 type Cleaner = (value: unknown, path: string) => unknown;
 
+/**
+ * Set by the cleaners when the record they clean differs from its input (a value trimmed,
+ * normalised, converted or dropped). Lets the import store the input line itself as the
+ * document when nothing changed (saving a JSON.stringify per line). One cleaning at a time per
+ * thread: `cleanEntity` resets it and is synchronous.
+ */
+let altered = false;
+
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** NFC + well-formed UTF-16; ASCII strings (the vast majority) are returned untouched, cheaply. */
@@ -60,25 +68,45 @@ function fail(path: string, expected: string, value: unknown): never {
 
 /** Deep NFC normalisation of a value of an unknown (extra) field, kept as given otherwise. */
 function normalizeDeep(value: unknown): unknown {
-  if (typeof value === 'string') return normalizeText(value);
+  if (typeof value === 'string') {
+    const normalized = normalizeText(value);
+    if (normalized !== value) altered = true;
+    return normalized;
+  }
   if (Array.isArray(value)) return value.map(normalizeDeep);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = normalizeDeep(item);
+    for (const [key, item] of Object.entries(value)) setOwn(out, key, normalizeDeep(item));
     return out;
   }
   return value;
 }
 
+/** `target[key] = value` that keeps `__proto__` an ordinary (own) key, as JSON.parse makes it. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** A value present in the input that cleaning drops: the record changed. */
+function dropped(): undefined {
+  altered = true;
+  return undefined;
+}
+
 const text: Cleaner = (value, path) => {
-  if (value === null || value === undefined) return undefined;
+  if (value === null || value === undefined) return dropped();
   if (typeof value !== 'string') fail(path, 'a string', value);
   const trimmed = value.trim();
-  return trimmed === '' ? undefined : normalizeText(trimmed);
+  if (trimmed === '') return dropped();
+  const normalized = normalizeText(trimmed);
+  if (normalized !== value) altered = true;
+  return normalized;
 };
 
 const finite: Cleaner = (value, path) => {
-  if (value === null || value === undefined) return undefined;
+  if (value === null || value === undefined) return dropped();
   if (typeof value !== 'number' || !Number.isFinite(value)) fail(path, 'a finite number', value);
   return value;
 };
@@ -90,7 +118,7 @@ const nonNegative: Cleaner = (value, path) => {
 };
 
 const flag: Cleaner = (value, path) => {
-  if (value === null || value === undefined) return undefined;
+  if (value === null || value === undefined) return dropped();
   if (typeof value !== 'boolean') fail(path, 'a boolean', value);
   return value;
 };
@@ -107,31 +135,33 @@ export function dateFactFromIso(value: string): { str: string; precision: number
 
 function object(fields: Record<string, Cleaner>, options: { required?: string } = {}): Cleaner {
   return (value, path) => {
-    if (value === null || value === undefined) return undefined;
+    if (value === null || value === undefined) return dropped();
     if (typeof value !== 'object' || Array.isArray(value)) fail(path, 'an object', value);
     const out: Record<string, unknown> = {};
     let any = false;
     for (const key in value as Record<string, unknown>) {
       const item = (value as Record<string, unknown>)[key];
-      const clean = fields[key];
+      const clean = Object.hasOwn(fields, key) ? fields[key] : undefined;
       const cleaned = clean ? clean(item, `${path}.${key}`) : normalizeDeep(item);
       if (cleaned !== undefined) {
-        out[key] = cleaned;
+        setOwn(out, key, cleaned);
         any = true;
       }
     }
     if (options.required !== undefined && out[options.required] === undefined) {
       // An item without its defining value (a phone without its number) states nothing usable.
-      if (!any) return undefined;
+      if (!any) return dropped();
       throw new EntityRejection(`${path}.${options.required} is required`);
     }
-    return any ? out : undefined;
+    return any ? out : dropped();
   };
 }
 
 const date: Cleaner = (value, path) => {
-  if (value === null || value === undefined) return undefined;
+  if (value === null || value === undefined) return dropped();
   if (typeof value === 'string') {
+    // A date written as a string becomes a date fact: the record changes.
+    altered = true;
     const trimmed = value.trim();
     if (trimmed === '') return undefined;
     if (trimmed.startsWith('d')) return { str: trimmed };
@@ -147,20 +177,21 @@ const date: Cleaner = (value, path) => {
     const iso = dateFactFromIso(fact.str);
     if (!iso) throw new EntityRejection(`${path}.str must be "d" followed by an ISO date, got "${fact.str}"`);
     fact.str = iso.str;
+    altered = true;
   }
   return fact;
 };
 
 function list(item: Cleaner): Cleaner {
   return (value, path) => {
-    if (value === null || value === undefined) return undefined;
+    if (value === null || value === undefined) return dropped();
     if (!Array.isArray(value)) fail(path, 'an array', value);
     const out: unknown[] = [];
     for (let i = 0; i < value.length; i++) {
       const cleaned = item(value[i], `${path}[${i}]`);
       if (cleaned !== undefined) out.push(cleaned);
     }
-    return out.length > 0 ? out : undefined;
+    return out.length > 0 ? out : dropped();
   };
 }
 
@@ -252,14 +283,31 @@ export function cleanEntity(record: unknown): Entity {
         : `type must be Organization or Person, got ${typeof type === 'string' ? JSON.stringify(type) : describe(type)}`,
     );
   }
+  altered = false;
   const out: Entity = { id, type };
+  // The document lists id and type first; an input that does not is rewritten.
+  const [first, second] = Object.keys(input);
+  if (first !== 'id' || second !== 'type') altered = true;
   for (const key in input) {
-    if (key === 'id' || key === 'type' || key === 'nonCanonicalFacts') continue;
-    const clean = FIELDS[key];
+    if (key === 'id' || key === 'type') continue;
+    if (key === 'nonCanonicalFacts') {
+      altered = true;
+      continue;
+    }
+    const clean = Object.hasOwn(FIELDS, key) ? FIELDS[key] : undefined;
     const cleaned = clean ? clean(input[key], key) : normalizeDeep(input[key]);
-    if (cleaned !== undefined) out[key] = cleaned;
+    if (cleaned !== undefined) setOwn(out, key, cleaned);
   }
   return out;
+}
+
+/**
+ * `cleanEntity`, also telling whether the entity differs from the record (`changed: false`: the
+ * record's own JSON text describes exactly this entity, keys in the same order).
+ */
+export function cleanEntityTracked(record: unknown): { entity: Entity; changed: boolean } {
+  const entity = cleanEntity(record);
+  return { entity, changed: altered };
 }
 
 /** Like `cleanEntity`, returning the outcome instead of throwing. */

@@ -7,8 +7,8 @@
 import { indexEntity } from '../../match/index.ts';
 import type { SerializedEntityWrite } from '../../storage/index.ts';
 import type { EntityType } from '../entity.ts';
-import { canonicalStatement, ledgerFor, sourceOf } from '../fact-ledger.ts';
-import { EntityRejection, cleanEntity } from '../validate-entity.ts';
+import { canonicalizeInPlace, ledgerFor, sourceOf } from '../fact-ledger.ts';
+import { cleanEntityTracked, EntityRejection } from '../validate-entity.ts';
 import {
   type ColumnMapping,
   columnPaths,
@@ -189,7 +189,14 @@ export class JobPreparer {
       try {
         const record = this.#record(split.text, job.header);
         if (record === undefined) continue;
-        prepared.push(prepareRecord(record, split.line, this.#options));
+        prepared.push(
+          prepareRecord(
+            record,
+            split.line,
+            this.#options,
+            this.#options.format === 'jsonl' ? split.text : undefined,
+          ),
+        );
       } catch (error) {
         if (!(error instanceof EntityRejection)) throw error;
         rejects.push({ line: split.line, reason: shorten(error.reason) });
@@ -219,18 +226,24 @@ export class JobPreparer {
 
 /**
  * Validates one record and prepares its statement. Throws EntityRejection (with the reason) when
- * the record is invalid.
+ * the record is invalid. `text`, the record's own JSON, is stored as the document when
+ * validation and the canonical form change nothing (it parses to the same entity).
  */
-export function prepareRecord(record: unknown, line: number, options: PrepareOptions): PreparedRecord {
-  const entity = cleanEntity(record);
+export function prepareRecord(
+  record: unknown,
+  line: number,
+  options: PrepareOptions,
+  text?: string,
+): PreparedRecord {
+  const { entity, changed } = cleanEntityTracked(record);
   const source = sourceOf(entity, { label: options.source, fileName: options.fileName });
-  const statement = canonicalStatement(entity);
-  const ledger = ledgerFor([{ source, statement }], statement);
+  const canonicalChanged = canonicalizeInPlace(entity);
+  const ledger = ledgerFor([{ source, statement: entity }], entity);
   const json: Record<string, string | null> = {
-    doc: JSON.stringify(statement),
+    doc: text !== undefined && !changed && !canonicalChanged ? text : JSON.stringify(entity),
     ledger: ledger === null ? null : JSON.stringify(ledger),
   };
   // Every field of the match index, so that fields the matcher adds flow through to the store.
-  for (const [field, value] of Object.entries(indexEntity(statement))) json[field] = JSON.stringify(value);
-  return { line, id: statement.id, type: statement.type, source, json: json as PreparedRecord['json'] };
+  for (const [field, value] of Object.entries(indexEntity(entity))) json[field] = JSON.stringify(value);
+  return { line, id: entity.id, type: entity.type, source, json: json as PreparedRecord['json'] };
 }
