@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { TokenService } from './accounts/index.ts';
 import type { Config } from './config.ts';
 import { EnhanceService } from './enhance/index.ts';
+import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
 import type { Logger } from './logging.ts';
 import { createMatcher } from './match/index.ts';
@@ -11,6 +12,10 @@ import { openSqliteStorage, type Storage, sqliteFileFor } from './storage/index.
 export interface Services {
   readonly tokens: TokenService;
   readonly enhance: EnhanceService;
+  /** Outbound fetches on callers' behalf (private networks refused unless configured). */
+  readonly fetcher: Fetcher;
+  readonly customApis: CustomApiService;
+  readonly extraction: ExtractionService;
 }
 
 /** A composed Quarry: store, services and HTTP app. `close()` releases everything. */
@@ -36,7 +41,10 @@ export function openServices(config: Config): { storage: Storage; services: Serv
     tokens,
     credits: config.credits,
   });
-  const services: Services = { tokens, enhance };
+  const fetcher = createFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
+  const customApis = new CustomApiService(storage.customApis);
+  const extraction = new ExtractionService({ fetcher, customApis });
+  const services: Services = { tokens, enhance, fetcher, customApis, extraction };
   return { storage, services };
 }
 
@@ -58,6 +66,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       if (closed) return;
       closed = true;
       await app.close();
+      await services.fetcher.close();
       storage.close();
     },
   };

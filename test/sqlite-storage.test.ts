@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import { openSqliteStorage } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
 import { runStorageContract } from './storage-contract.ts';
+import { runCustomApiStoreContract } from './storage-contract-extract.ts';
 import { runKgImportStorageContract } from './storage-contract-kg-import.ts';
+import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 runStorageContract('sqlite', async () => {
@@ -19,12 +21,8 @@ runStorageContract('sqlite', async () => {
     },
   };
 });
-
-runKgImportStorageContract('sqlite', async () => {
-  const dir = tempDir();
-  const storage = openSqliteStorage(path.join(dir.path, 'quarry.sqlite'));
-  return { storage, cleanup: async () => (storage.close(), dir.remove()) };
-});
+runCustomApiStoreContract('sqlite', openTempSqliteStorage);
+runKgImportStorageContract('sqlite', openTempSqliteStorage);
 
 test('sqlite: data survives close and reopen of the file', () => {
   const dir = tempDir();

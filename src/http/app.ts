@@ -5,9 +5,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { TokenService } from '../accounts/index.ts';
 import type { Config } from '../config.ts';
 import type { EnhanceService } from '../enhance/index.ts';
+import type { CustomApiService, ExtractionService } from '../extract/index.ts';
 import type { Storage } from '../storage/index.ts';
 import { installErrorMapping } from './error-mapping.ts';
+import { customRoutes } from './routes-custom.ts';
 import { enhanceRoutes } from './routes-enhance.ts';
+import { extractRoutes } from './routes-extract.ts';
 import { healthRoutes } from './routes-health.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -18,6 +21,8 @@ export interface AppDeps {
   readonly storage: Storage;
   readonly tokens: TokenService;
   readonly enhance: EnhanceService;
+  readonly extraction: ExtractionService;
+  readonly customApis: CustomApiService;
 }
 
 export type App = FastifyInstance;
@@ -75,6 +80,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes, { storage: deps.storage });
   await app.register(enhanceRoutes, deps);
+  await app.register(customRoutes, {
+    customApis: deps.customApis,
+    extraction: deps.extraction,
+    tokens: deps.tokens,
+  });
+  await app.register(extractRoutes, { extraction: deps.extraction, tokens: deps.tokens });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -5,6 +5,7 @@
  * A migration, once released, is never edited: add a new one.
  */
 import { CORE_MIGRATIONS } from './core.ts';
+import { EXTRACT_MIGRATIONS } from './extract.ts';
 import { KG_IMPORT_MIGRATIONS } from './kg-import.ts';
 
 export interface Migration {
@@ -13,4 +14,8 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = Object.freeze([...CORE_MIGRATIONS, ...KG_IMPORT_MIGRATIONS]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  ...CORE_MIGRATIONS,
+  ...EXTRACT_MIGRATIONS,
+  ...KG_IMPORT_MIGRATIONS,
+]);
