@@ -242,6 +242,23 @@ for (const workers of [2, 0]) {
       storage.close();
     });
 
+    test('a stream that breaks off: the import fails, the records read before are stored and findable', async () => {
+      const storage = freshStorage();
+      async function* broken() {
+        yield Buffer.from(lines({ id: 'ORG-r1', type: 'Organization', homepageUri: 'r1.example' }));
+        yield Buffer.from(lines({ id: 'ORG-r2', type: 'Organization', homepageUri: 'r2.example' }));
+        throw new Error('disk on fire');
+      }
+      await assert.rejects(
+        importEntities(storage.entities, broken(), { fileName: 'b.jsonl', workers }),
+        /disk on fire/,
+      );
+      assert.equal(storage.entities.getById('ORG-r2')?.doc.homepageUri, 'r2.example');
+      assert.equal(storage.entities.refsForKey('d:r1.example', 5).length, 1);
+      assert.equal(storage.entities.indexPendingKeys(), 0);
+      storage.close();
+    });
+
     test('CSV with a column mapping and a default type', async () => {
       const storage = freshStorage();
       const csv = [

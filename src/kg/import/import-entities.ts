@@ -71,7 +71,7 @@ function defaultWorkers(): number {
 /**
  * Imports the entities of `input` (a byte stream: a file, stdin) into `store`. Resolves with the
  * summary; rejects only when the input as a whole cannot be imported (read error, bad column
- * mapping), leaving what was already committed in place.
+ * mapping), after writing the valid records read before the failure.
  */
 export async function importEntities(
   store: EntityStore,
@@ -116,9 +116,19 @@ export async function importEntities(
       for (const done of await preparer.submit(job)) take(done);
     }
     for (const done of await preparer.drain()) take(done);
-  } finally {
+  } catch (error) {
+    // The input broke off (read error, unusable CSV header): what was read and prepared before is
+    // valid, so it is written and made findable before the error is reported.
+    try {
+      for (const done of await preparer.drain()) take(done);
+    } catch {
+      // The preparation itself failed: keep what was taken so far.
+    }
     await preparer.close();
+    session.finish();
+    throw error;
   }
+  await preparer.close();
   session.counts.linesRead = batcher.linesRead;
   session.finish();
   const elapsedMs = performance.now() - started;
