@@ -87,6 +87,15 @@ test('import: exit 2 when every line is rejected, 1 when a file cannot be read; 
   const stdin = quarry(['import', '-', '--source', 'crm'], dir, '{"id":"ORG-s","type":"Organization"}\n');
   assert.equal(stdin.status, 0, stdin.stderr);
   assert.match(stdin.stderr, /stdin: 1 lines read, 1 created/);
+  const long = path.join(dir, 'long.jsonl');
+  fs.writeFileSync(
+    long,
+    `${JSON.stringify({ id: 'ORG-long', type: 'Organization', name: 'x'.repeat(100) })}\n{"id":"ORG-ok","type":"Person"}\n`,
+  );
+  const capped = quarry(['import', long, '--max-line-bytes', '64', '--data', path.join(dir, 'other')], dir);
+  assert.equal(capped.status, 0, capped.stderr);
+  assert.match(capped.stderr, /line 1: line is \d+ bytes long, more than the 64-byte limit/);
+  assert.ok(fs.existsSync(path.join(dir, 'other', 'quarry.sqlite')), '--data wins over QUARRY_DATA_DIR');
   const badFlag = quarry(['import', bad, '--format', 'xml'], dir);
   assert.notEqual(badFlag.status, 0);
   assert.match(badFlag.stderr, /must be jsonl or csv/);
