@@ -12,7 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { EntityStore } from '../../storage/index.ts';
-import { type ImportCounts, ImportSession, type SessionOptions } from './import-session.ts';
+import {
+  DEFAULT_BATCH_SIZE,
+  type ImportCounts,
+  ImportSession,
+  type SessionOptions,
+} from './import-session.ts';
 import type { WorkerJob } from './import-worker.ts';
 import {
   ImportInputError,
@@ -94,8 +99,11 @@ export async function importEntities(
   // Keys left pending by an import that crashed are indexed first.
   store.indexPendingKeys();
   const workers = options.workers ?? defaultWorkers();
+  // Jobs in flight cover a whole batch: while the main thread writes one (seconds, synchronous),
+  // the workers prepare the next instead of idling.
+  const inFlight = Math.ceil((options.batchSize ?? DEFAULT_BATCH_SIZE) / JOB_LINES) + 2 * workers;
   const preparer =
-    workers > 0 ? new PreparerPool(workers, prepareOptions) : new InlinePreparer(prepareOptions);
+    workers > 0 ? new PreparerPool(workers, inFlight, prepareOptions) : new InlinePreparer(prepareOptions);
   let bytesRead = 0;
   const take = (chunk: PreparedChunk) => {
     for (const rejection of chunk.rejects) session.reject(rejection);
@@ -181,9 +189,8 @@ class PreparerPool implements Preparer {
   #wake: (() => void) | undefined;
   #failure: Error | undefined;
 
-  constructor(count: number, options: PrepareOptions) {
-    // Two jobs per worker: one being prepared, one queued, so no worker waits for the main thread.
-    this.#maxInFlight = 2 * count;
+  constructor(count: number, maxInFlight: number, options: PrepareOptions) {
+    this.#maxInFlight = Math.max(maxInFlight, 2 * count);
     this.#workers = Array.from({ length: count }, () => {
       const worker = new Worker(new URL('./import-worker.ts', import.meta.url), { workerData: options });
       worker.on('message', (answer: WorkerAnswer) => {

@@ -40,6 +40,9 @@ export interface SessionOptions {
   readonly onReject?: (rejection: Rejection) => void;
 }
 
+/** Entities per transaction unless `batchSize` says otherwise. */
+export const DEFAULT_BATCH_SIZE = 50_000;
+
 interface Pending {
   state: LedgerState | undefined;
   /** The prepared record of a new entity, written as is while nothing else is stated about it. */
@@ -73,7 +76,7 @@ export class ImportSession {
 
   constructor(store: EntityStore, options: SessionOptions = {}) {
     this.#store = store;
-    this.#batchSize = options.batchSize ?? 50_000;
+    this.#batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.#keepRejects = options.keepRejects ?? 20;
     this.#onReject = options.onReject;
   }
