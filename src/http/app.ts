@@ -3,11 +3,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { TokenService } from '../accounts/index.ts';
+import type { BulkExports, BulkService } from '../bulk/index.ts';
 import type { Config } from '../config.ts';
 import type { EnhanceService } from '../enhance/index.ts';
 import type { CustomApiService, ExtractionService } from '../extract/index.ts';
 import type { Storage } from '../storage/index.ts';
 import { installErrorMapping } from './error-mapping.ts';
+import { bulkRoutes } from './routes-bulk.ts';
 import { customRoutes } from './routes-custom.ts';
 import { enhanceRoutes } from './routes-enhance.ts';
 import { extractRoutes } from './routes-extract.ts';
@@ -21,6 +23,8 @@ export interface AppDeps {
   readonly storage: Storage;
   readonly tokens: TokenService;
   readonly enhance: EnhanceService;
+  readonly bulk: BulkService;
+  readonly bulkExports: BulkExports;
   readonly extraction: ExtractionService;
   readonly customApis: CustomApiService;
 }
@@ -80,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes, { storage: deps.storage });
   await app.register(enhanceRoutes, deps);
+  await app.register(bulkRoutes, deps);
   await app.register(customRoutes, {
     customApis: deps.customApis,
     extraction: deps.extraction,

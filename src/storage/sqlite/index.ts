@@ -1,12 +1,15 @@
 import path from 'node:path';
 import type { Storage } from '../ports.ts';
 import { createTransactionRunner, openSqliteDatabase, type SqliteOpenOptions } from './sqlite-database.ts';
+import { SqliteBulkJobStore } from './sqlite-bulk-job-store.ts';
 import { SqliteCustomApiStore } from './sqlite-custom-api-store.ts';
 import { SqliteEntityStore } from './sqlite-entity-store.ts';
 import { SqliteTokenStore } from './sqlite-token-store.ts';
 
 export { applyMigrations, openSqliteDatabase } from './sqlite-database.ts';
 export type { SqliteOpenOptions } from './sqlite-database.ts';
+export type { WalCheckpointer } from './wal-checkpointer.ts';
+export { startWalCheckpointer } from './wal-checkpointer.ts';
 
 /** File name of the embedded store inside the data directory. */
 export const SQLITE_FILE_NAME = 'quarry.sqlite';
@@ -23,6 +26,7 @@ export function openSqliteStorage(file: string, options: SqliteOpenOptions = {})
   return {
     tokens: new SqliteTokenStore(db),
     entities: new SqliteEntityStore(db, transaction),
+    bulkJobs: new SqliteBulkJobStore(db, transaction),
     customApis: new SqliteCustomApiStore(db, transaction),
     transaction,
     close: () => db.close(),

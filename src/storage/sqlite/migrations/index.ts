@@ -4,6 +4,7 @@
  * enhance, 200–299 extraction and Custom APIs, 300–399 bulk extract jobs.
  * A migration, once released, is never edited: add a new one.
  */
+import { BULK_MIGRATIONS } from './bulk.ts';
 import { CORE_MIGRATIONS } from './core.ts';
 import { EXTRACT_MIGRATIONS } from './extract.ts';
 import { KG_IMPORT_MIGRATIONS } from './kg-import.ts';
@@ -16,6 +17,7 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   ...CORE_MIGRATIONS,
+  ...BULK_MIGRATIONS,
   ...EXTRACT_MIGRATIONS,
   ...KG_IMPORT_MIGRATIONS,
 ]);
