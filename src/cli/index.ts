@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import { registerBulk } from './bulk.ts';
+import { registerDemoData } from './demo-data.ts';
+import { registerImport } from './import.ts';
 import { registerServe } from './serve.ts';
 import { registerToken } from './token.ts';
 
@@ -12,6 +14,8 @@ export function buildProgram(): Command {
   registerServe(program);
   registerBulk(program);
   registerToken(program);
+  registerImport(program);
+  registerDemoData(program);
   return program;
 }
 
