@@ -7,6 +7,7 @@ import { applyMigrations } from '../src/storage/sqlite/index.ts';
 import { runStorageContract } from './storage-contract.ts';
 import { runBulkStorageContract } from './storage-contract-bulk.ts';
 import { runCustomApiStoreContract } from './storage-contract-extract.ts';
+import { runKgImportStorageContract } from './storage-contract-kg-import.ts';
 import { runMatchStoreContract } from './storage-contract-match.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 import { tempDir } from './support/temp-dir.ts';
@@ -23,6 +24,7 @@ runStorageContract('sqlite', async () => {
   };
 });
 runCustomApiStoreContract('sqlite', openTempSqliteStorage);
+runKgImportStorageContract('sqlite', openTempSqliteStorage);
 runMatchStoreContract('sqlite', openTempSqliteStorage);
 
 runBulkStorageContract('sqlite', openTempSqliteStorage);

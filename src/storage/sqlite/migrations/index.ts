@@ -7,6 +7,7 @@
 import { BULK_MIGRATIONS } from './bulk.ts';
 import { CORE_MIGRATIONS } from './core.ts';
 import { EXTRACT_MIGRATIONS } from './extract.ts';
+import { KG_IMPORT_MIGRATIONS } from './kg-import.ts';
 
 export interface Migration {
   readonly version: number;
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   ...CORE_MIGRATIONS,
   ...BULK_MIGRATIONS,
   ...EXTRACT_MIGRATIONS,
+  ...KG_IMPORT_MIGRATIONS,
 ]);
