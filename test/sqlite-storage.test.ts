@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { openSqliteStorage } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
 import { runStorageContract } from './storage-contract.ts';
+import { runCrawlStorageContract } from './storage-contract-crawl.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 runStorageContract('sqlite', async () => {
@@ -50,4 +51,14 @@ test('sqlite: migrations are recorded once and applied independently of order', 
     [3, 5],
   );
   db.close();
+});
+
+runCrawlStorageContract('sqlite', async () => {
+  const dir = tempDir();
+  const storage = openSqliteStorage(path.join(dir.path, 'quarry.sqlite'));
+  const cleanup = async () => {
+    storage.close();
+    dir.remove();
+  };
+  return { storage, cleanup };
 });

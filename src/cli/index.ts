@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { registerExtractJob } from './extract-job.ts';
+import { registerMaintenance } from './maintenance.ts';
 import { registerServe } from './serve.ts';
 import { registerToken } from './token.ts';
 
@@ -10,6 +12,8 @@ export function buildProgram(): Command {
     .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
   registerServe(program);
   registerToken(program);
+  registerExtractJob(program);
+  registerMaintenance(program);
   return program;
 }
 

@@ -5,6 +5,7 @@
  * A migration, once released, is never edited: add a new one.
  */
 import { CORE_MIGRATIONS } from './core.ts';
+import { CRAWL_MIGRATIONS } from './crawl.ts';
 
 export interface Migration {
   readonly version: number;
@@ -12,4 +13,4 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = Object.freeze([...CORE_MIGRATIONS]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([...CORE_MIGRATIONS, ...CRAWL_MIGRATIONS]);
