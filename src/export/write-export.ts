@@ -1,0 +1,150 @@
+/**
+ * The entry point of downloads: stream result records to a `Writable` in the plan's format.
+ */
+import { PassThrough } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import type { CoverageReport } from './coverage-report.ts';
+import { createCsvWriter } from './csv-writer.ts';
+import type { ExportPlan } from './export-plan.ts';
+import { exportedResponse, prepareRecord, preparedRows } from './export-rows.ts';
+import { OutputClosedError, OutputSink } from './output-sink.ts';
+import type { ResultRecord } from './result-record.ts';
+import type { RowWriter } from './row-writer.ts';
+import { createXlsWriter } from './xls-writer.ts';
+import { createXlsxWriter } from './xlsx-writer.ts';
+
+export interface WriteExportOptions {
+  /** A report opened with the same plan; it is fed every exported record (not written, not disposed). */
+  coverage?: CoverageReport;
+  /** Directory for xls temp files; default the OS temp directory. */
+  tempDir?: string;
+  /** Data rows per sheet for xls / xlsx (tests); default and maximum the format's limit. */
+  sheetRows?: number;
+  /** Stops the export: the returned promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface ExportSummary {
+  /** Records written (after `onlyMatches`). */
+  readonly records: number;
+  /** Data rows written for columnar formats (header excluded); equals `records` for json / jsonl. */
+  readonly rows: number;
+  /** Bytes written to the output. */
+  readonly bytes: number;
+}
+
+/**
+ * Streams `records` (in the order given: the caller applies `from`/`size`/`head`, see
+ * `exportWindow`) to `output` in `plan.format`, then ends `output` and waits until it has
+ * finished. Memory is bounded whatever the number of records: writes wait for `drain`, and
+ * xls spools to temp files.
+ *
+ * - `jsonl`: one exported response per line (`\n`-terminated);
+ * - `json`: a JSON array of the same responses;
+ * - `csv` / `xls` / `xlsx`: the plan's columns, a header row then one row per match (see
+ *   `exportRows`).
+ *
+ * Responses are exported with the plan's filter applied to each entity; records without a
+ * match are skipped when `plan.onlyMatches`. On failure (including the output closing early)
+ * the promise rejects, temp files are removed, and `output` is destroyed (without an error
+ * event) so that a truncated download cannot pass for a complete one.
+ */
+export function writeExport(
+  records: AsyncIterable<ResultRecord> | Iterable<ResultRecord>,
+  output: Writable,
+  plan: ExportPlan,
+  options: WriteExportOptions = {},
+): Promise<ExportSummary> {
+  // Destroyed without the error: 'error' would be unhandled on an output nobody listens to,
+  // and the promise already reports it. A truncated download must not look complete.
+  return run(records, output, plan, options, () => output.destroy());
+}
+
+async function run(
+  records: AsyncIterable<ResultRecord> | Iterable<ResultRecord>,
+  output: Writable,
+  plan: ExportPlan,
+  options: WriteExportOptions,
+  fail: (error: Error) => void,
+): Promise<ExportSummary> {
+  const sink = new OutputSink(output);
+  const { coverage, signal } = options;
+  let count = 0;
+  let rows = 0;
+  let writer: RowWriter | undefined;
+  // Checked per record: xls writes nothing to the output until the end, so a reader that went
+  // away would otherwise only be noticed after spooling the whole export.
+  const stopIfGone = () => {
+    signal?.throwIfAborted();
+    if (output.destroyed) throw output.errored ?? new OutputClosedError();
+  };
+  try {
+    stopIfGone();
+    if (plan.format === 'jsonl' || plan.format === 'json') {
+      const array = plan.format === 'json';
+      if (array) sink.push('[');
+      for await (const record of records) {
+        stopIfGone();
+        const prepared = prepareRecord(record, plan);
+        if (prepared === undefined) continue;
+        if (coverage !== undefined) await coverage.addPrepared(prepared, preparedRows(prepared, plan));
+        const json = JSON.stringify(exportedResponse(prepared, plan));
+        const line = array ? `${count === 0 ? '\n' : ',\n'}${json}` : `${json}\n`;
+        count++;
+        if (sink.push(line)) await sink.flush();
+      }
+      if (array) sink.push(count === 0 ? ']\n' : '\n]\n');
+      rows = count;
+    } else {
+      writer = createRowWriter(sink, plan, options);
+      for await (const record of records) {
+        stopIfGone();
+        const prepared = prepareRecord(record, plan);
+        if (prepared === undefined) continue;
+        const recordRows = preparedRows(prepared, plan);
+        if (coverage !== undefined) await coverage.addPrepared(prepared, recordRows);
+        count++;
+        for (const row of recordRows) await writer.writeRow(row);
+        rows += recordRows.length;
+      }
+      await writer.finish();
+    }
+    await sink.end();
+    return { records: count, rows, bytes: sink.bytes };
+  } catch (error) {
+    await writer?.dispose();
+    fail(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  }
+}
+
+function createRowWriter(sink: OutputSink, plan: ExportPlan, options: WriteExportOptions): RowWriter {
+  switch (plan.format) {
+    case 'csv':
+      return createCsvWriter(sink, plan.headers);
+    case 'xlsx':
+      return createXlsxWriter(sink, plan.headers, { sheetRows: options.sheetRows });
+    case 'xls':
+      return createXlsWriter(sink, plan.headers, { sheetRows: options.sheetRows, tempDir: options.tempDir });
+    default:
+      throw new Error(`not a columnar format: ${plan.format}`);
+  }
+}
+
+/**
+ * `writeExport` as a `Readable`, e.g. for `reply.send(exportStream(...))`. The export runs as
+ * the stream is read; a failure destroys the stream with the error. `onDone` (optional) gets
+ * the summary or the error.
+ */
+export function exportStream(
+  records: AsyncIterable<ResultRecord> | Iterable<ResultRecord>,
+  plan: ExportPlan,
+  options: WriteExportOptions & { onDone?: (error: Error | undefined, summary?: ExportSummary) => void } = {},
+): Readable {
+  const stream = new PassThrough();
+  run(records, stream, plan, options, (error) => stream.destroy(error)).then(
+    (summary) => options.onDone?.(undefined, summary),
+    (error: unknown) => options.onDone?.(error instanceof Error ? error : new Error(String(error))),
+  );
+  return stream;
+}
