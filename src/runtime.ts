@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import { TokenService } from './accounts/index.ts';
 import type { Config } from './config.ts';
+import { CrawlService, type CrawlTuning, ExtractionPool, InlineExtractor } from './crawl/index.ts';
 import { EnhanceService } from './enhance/index.ts';
+import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
 import type { Logger } from './logging.ts';
 import { createMatcher } from './match/index.ts';
@@ -11,6 +13,10 @@ import { openSqliteStorage, type Storage, sqliteFileFor } from './storage/index.
 export interface Services {
   readonly tokens: TokenService;
   readonly enhance: EnhanceService;
+  /** Outbound fetches on callers' behalf (private networks refused unless configured). */
+  readonly fetcher: Fetcher;
+  readonly customApis: CustomApiService;
+  readonly extraction: ExtractionService;
 }
 
 /** A composed Quarry: store, services and HTTP app. `close()` releases everything. */
@@ -20,6 +26,8 @@ export interface Runtime {
   readonly storage: Storage;
   readonly services: Services;
   readonly app: App;
+  /** Bulk extract jobs; processing starts with `listen()` (or `crawl.start()`) and stops on `close()`. */
+  readonly crawl: CrawlService;
   /** Starts listening; resolves with the address once `/healthz` can answer. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -36,14 +44,52 @@ export function openServices(config: Config): { storage: Storage; services: Serv
     tokens,
     credits: config.credits,
   });
-  const services: Services = { tokens, enhance };
+  const fetcher = createFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
+  const customApis = new CustomApiService(storage.customApis);
+  const extraction = new ExtractionService({ fetcher, customApis });
+  const services: Services = { tokens, enhance, fetcher, customApis, extraction };
   return { storage, services };
 }
 
+/** Options of a runtime beyond the configuration (tests shorten the crawl's waits). */
+export interface RuntimeOptions {
+  readonly crawl?: CrawlTuning;
+}
+
+/**
+ * Bulk extract jobs: pages are fetched here and extracted in `config.workerThreads` worker
+ * threads (in this thread when 0), stored in the same transaction as their counters.
+ */
+function createCrawlService(
+  config: Config,
+  logger: Logger,
+  storage: Storage,
+  services: Services,
+  tuning: CrawlTuning | undefined,
+): CrawlService {
+  const checkApi = (tokenId: string, api: string) => services.extraction.checkApi(tokenId, api);
+  const extractor =
+    config.workerThreads > 0
+      ? new ExtractionPool({
+          size: config.workerThreads,
+          sqliteFile: sqliteFileFor(config.dataDir),
+          allowPrivateNetwork: config.allowPrivateNetwork,
+          checkApi,
+          logger,
+        })
+      : new InlineExtractor(services.extraction);
+  return new CrawlService({ storage, fetcher: services.fetcher, extractor, logger, tuning });
+}
+
 /** The composition root: config → storage → services → app. */
-export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
+export async function createRuntime(
+  config: Config,
+  logger: Logger,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   const { storage, services } = openServices(config);
-  const app = await buildApp({ config, logger, storage, ...services });
+  const crawl = createCrawlService(config, logger, storage, services, options.crawl);
+  const app = await buildApp({ config, logger, storage, ...services, crawl });
   let closed = false;
   return {
     config,
@@ -51,13 +97,19 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     storage,
     services,
     app,
+    crawl,
     async listen() {
-      return app.listen({ port: config.port, host: config.host });
+      const address = await app.listen({ port: config.port, host: config.host });
+      // Unfinished jobs resume (after a restart or a crash) once the server answers.
+      crawl.start();
+      return address;
     },
     async close() {
       if (closed) return;
       closed = true;
+      await crawl.close();
       await app.close();
+      await services.fetcher.close();
       storage.close();
     },
   };

@@ -122,6 +122,41 @@ describe('enhance API (GET/POST /kg/v3/enhance, combine)', () => {
       assert.ok(res.json().errors.includes(SEARCH_UNAVAILABLE));
     });
 
+    test('filter keeps only the given paths (plus id and type); filterExclude removes them', async () => {
+      const kept = await get(`token=${token}&type=Organization&id=ORG-acme&filter=name;location.city.name`);
+      assert.deepEqual(kept.json().data[0].entity, {
+        id: 'ORG-acme',
+        type: 'Organization',
+        name: 'Acme Robotics Inc.',
+        location: { city: { name: 'Lyon' } },
+      });
+      const jsonPath = await get(
+        `token=${token}&type=Person&id=PER-jane&filter=${encodeURIComponent('$.employments[?@.isCurrent == true].title')}`,
+      );
+      assert.deepEqual(jsonPath.json().data[0].entity.employments, [{ title: 'Chief Technology Officer' }]);
+      const removed = await get(
+        `token=${token}&type=Organization&id=ORG-acme&filterExclude=allNames;location`,
+      );
+      const entity = removed.json().data[0].entity;
+      assert.equal(entity.allNames, undefined);
+      assert.equal(entity.location, undefined);
+      assert.equal(entity.name, 'Acme Robotics Inc.');
+    });
+
+    test('an invalid filter path is a 400 naming it', async () => {
+      const res = await get(
+        `token=${token}&type=Organization&id=ORG-acme&filter=${encodeURIComponent('$.name[')}`,
+      );
+      assert.equal(res.statusCode, 400);
+      assert.match(res.json().message, /filter/);
+      assert.match(res.json().message, /\$\.name\[/);
+      const exclude = await get(
+        `token=${token}&type=Organization&id=ORG-acme&filterExclude=${encodeURIComponent('$[?')}`,
+      );
+      assert.equal(exclude.statusCode, 400);
+      assert.match(exclude.json().message, /filterExclude/);
+    });
+
     test('unknown parameters are reported in errors, not silently dropped', async () => {
       const res = await get(`token=${token}&type=Organization&id=ORG-globex&thresold=0.9`);
       assert.equal(res.statusCode, 200);

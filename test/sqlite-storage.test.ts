@@ -6,6 +6,8 @@ import { openSqliteStorage } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
 import { runStorageContract } from './storage-contract.ts';
 import { runCrawlStorageContract } from './storage-contract-crawl.ts';
+import { runCustomApiStoreContract } from './storage-contract-extract.ts';
+import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 runStorageContract('sqlite', async () => {
@@ -19,6 +21,7 @@ runStorageContract('sqlite', async () => {
     },
   };
 });
+runCustomApiStoreContract('sqlite', openTempSqliteStorage);
 
 test('sqlite: data survives close and reopen of the file', () => {
   const dir = tempDir();
@@ -53,12 +56,4 @@ test('sqlite: migrations are recorded once and applied independently of order', 
   db.close();
 });
 
-runCrawlStorageContract('sqlite', async () => {
-  const dir = tempDir();
-  const storage = openSqliteStorage(path.join(dir.path, 'quarry.sqlite'));
-  const cleanup = async () => {
-    storage.close();
-    dir.remove();
-  };
-  return { storage, cleanup };
-});
+runCrawlStorageContract('sqlite', openTempSqliteStorage);

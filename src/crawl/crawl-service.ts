@@ -107,6 +107,12 @@ export class CrawlService {
     await this.webhooks.stop();
   }
 
+  /** Stops (see `stop()`) and releases the extractor's threads; the service cannot start again. */
+  async close(): Promise<void> {
+    await this.stop();
+    await this.#deps.extractor.close();
+  }
+
   /** Whether the operator switched maintenance on. */
   get maintenance(): boolean {
     return maintenanceIsOn(this.#store);

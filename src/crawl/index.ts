@@ -12,9 +12,14 @@ export type {
   ExtractedObject,
   FetchedPageView,
   GraphIngester,
+  PageExtraction,
   PageExtractor,
   PageFetcher,
+  PageToExtract,
 } from './dependencies.ts';
+export { ExtractionFailed, ExtractionPool } from './extraction-pool.ts';
+export type { ExtractionEngine } from './page-extraction.ts';
+export { documentsOf, InlineExtractor, isMarkup } from './page-extraction.ts';
 export type { CrawlJobRecord } from './job-record.ts';
 export { downloadLink, jobRecord } from './job-record.ts';
 export type { JobCreation } from './job-settings.ts';

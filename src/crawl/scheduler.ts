@@ -22,11 +22,19 @@ import type {
   Storage,
   StoredCrawlJob,
 } from '../storage/index.ts';
-import type { ExtractedObject, GraphIngester, PageExtractor, PageFetcher } from './dependencies.ts';
+import type {
+  ExtractedObject,
+  GraphIngester,
+  PageExtraction,
+  PageExtractor,
+  PageFetcher,
+} from './dependencies.ts';
+import { ExtractionFailed } from './extraction-pool.ts';
 import { jobRecord } from './job-record.ts';
 import { matchesProcessPattern } from './job-settings.ts';
 import { endOfRound, JobStatus, RUNNING_STATUSES, statusMessage } from './job-status.ts';
 import { type PendingOutcome, OutcomeWriter } from './outcome-writer.ts';
+import { isMarkup } from './page-extraction.ts';
 import {
   DEFAULT_RETRY_POLICY,
   isTransientStatus,
@@ -118,6 +126,9 @@ function headerValue(headers: Readonly<Record<string, string>>, name: string): s
   for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
   return undefined;
 }
+
+/** Object types merged into the knowledge graph with `kgIngest=1`. */
+const GRAPH_TYPES = new Set(['organization', 'person', 'Organization', 'Person']);
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -578,16 +589,25 @@ export class CrawlScheduler {
         },
       };
     }
-    let extracted: readonly ExtractedObject[];
+    let extraction: PageExtraction;
     try {
-      extracted = await this.#deps.extractor.extract({
+      if (!isMarkup(page.contentType, page.body)) {
+        throw new FetchError(
+          'not_html',
+          `The page is not HTML (Content-Type: ${page.contentType ?? 'none'})`,
+        );
+      }
+      extraction = await this.#deps.extractor.extract({
         tokenId: run.job.tokenId,
         api: settings.api,
-        url: page.finalUrl,
-        html: page.text(),
+        pageUrl: url.url,
+        finalUrl: page.finalUrl,
+        body: page.body,
+        contentType: page.headers['content-type'],
+        timestamp: this.#now(),
       });
     } catch (error) {
-      if (!(error instanceof QuarryError)) {
+      if (!(error instanceof QuarryError) && !(error instanceof ExtractionFailed)) {
         this.#deps.logger.warn({ err: error, url: url.url }, 'crawl: extraction failed unexpectedly');
       }
       return {
@@ -603,25 +623,24 @@ export class CrawlScheduler {
         },
       };
     }
-    const at = this.#now();
-    const objects = extracted.map((object) => ({
-      ...object,
-      type: object.type ?? settings.api,
-      pageUrl: url.url,
-      ...(finalUrl ? { resolvedPageUrl: finalUrl } : {}),
-      timestamp: at,
-    }));
+    let ingest: PendingOutcome['ingest'];
+    if (settings.kgIngest) {
+      const objects = extraction.documents
+        .filter((_, i) => GRAPH_TYPES.has(extraction.types[i]))
+        .map((document) => JSON.parse(document) as ExtractedObject);
+      if (objects.length > 0) ingest = { objects, origin: url.url };
+    }
     return {
       outcome: {
         ...crawled,
         processAttempted: true,
         processed: true,
-        objects: objects.map((object) => JSON.stringify(object)),
+        objects: extraction.documents,
         outcome: 'processed',
         finalUrl,
-        at,
+        at: this.#now(),
       },
-      ingest: settings.kgIngest ? { objects, origin: url.url } : undefined,
+      ingest,
     };
   }
 

@@ -1,6 +1,7 @@
 import type { TokenService } from '../accounts/index.ts';
 import type { CreditCosts } from '../config.ts';
 import { InsufficientCreditsError } from '../errors.ts';
+import { applyEntityFilter, type EntityFilter, parseEntityFilter } from '../export/index.ts';
 import type { Entity } from '../kg/index.ts';
 import type { Matcher, MatchQuery, ScoredCandidate } from '../match/index.ts';
 import type { EntityStore, StoredEntity } from '../storage/index.ts';
@@ -86,6 +87,8 @@ export class EnhanceService {
  */
 export class Enhancer {
   readonly #deps: EnhancerDeps;
+  /** Compiled `filter`/`filterExclude` pairs: bulk jobs apply the same pair to every record. */
+  readonly #filters = new Map<string, EntityFilter | undefined>();
 
   constructor(deps: EnhancerDeps) {
     this.#deps = deps;
@@ -98,6 +101,7 @@ export class Enhancer {
 
   /** Answers one enhance query. */
   enhance(request: ParsedEnhanceRequest, queryCtx: Record<string, unknown>): EnhanceResponse {
+    this.#filterOf(request.options);
     const response = this.#baseResponse(request, queryCtx);
     const { query, options } = request;
     if (query.id !== undefined) {
@@ -115,6 +119,7 @@ export class Enhancer {
    * `entity_ctx.role = "currentEmployer"`. No current employer: a note in `errors`.
    */
   combine(request: ParsedEnhanceRequest, queryCtx: Record<string, unknown>): EnhanceResponse {
+    this.#filterOf(request.options);
     const response = this.#baseResponse(request, queryCtx);
     const { query, options } = request;
     const combineOptions: EnhanceOptions = { ...options, size: 1 };
@@ -227,9 +232,22 @@ export class Enhancer {
     return undefined;
   }
 
+  /** Compiles (once) the request's filters; throws a 400 naming a bad path. */
+  #filterOf(options: EnhanceOptions): EntityFilter | undefined {
+    if (options.filter === undefined && options.filterExclude === undefined) return undefined;
+    const key = `${options.filter ?? ''}\u0000${options.filterExclude ?? ''}`;
+    if (!this.#filters.has(key)) {
+      if (this.#filters.size >= 256) this.#filters.clear();
+      this.#filters.set(key, parseEntityFilter(options.filter, options.filterExclude));
+    }
+    return this.#filters.get(key);
+  }
+
   #hit(stored: StoredEntity, score: number, esscore: number, options: EnhanceOptions): EnhanceHit {
-    const entity: Record<string, unknown> = { ...stored.doc };
+    let entity: Record<string, unknown> = { ...stored.doc };
     if (!options.nonCanonicalFacts) delete entity.nonCanonicalFacts;
+    const filter = this.#filterOf(options);
+    if (filter) entity = applyEntityFilter(entity, filter);
     const hit: EnhanceHit = { score: round(score), esscore: round(esscore), entity };
     if (options.jsonmode === 'extended') hit.entity_ctx = { factOrigins: factOrigins(stored) };
     return hit;

@@ -4,10 +4,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { TokenService } from '../accounts/index.ts';
 import type { Config } from '../config.ts';
+import type { CrawlService } from '../crawl/index.ts';
 import type { EnhanceService } from '../enhance/index.ts';
+import type { CustomApiService, ExtractionService } from '../extract/index.ts';
 import type { Storage } from '../storage/index.ts';
 import { installErrorMapping } from './error-mapping.ts';
+import { crawlRoutes } from './routes-crawl.ts';
+import { customRoutes } from './routes-custom.ts';
 import { enhanceRoutes } from './routes-enhance.ts';
+import { extractRoutes } from './routes-extract.ts';
 import { healthRoutes } from './routes-health.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -18,6 +23,9 @@ export interface AppDeps {
   readonly storage: Storage;
   readonly tokens: TokenService;
   readonly enhance: EnhanceService;
+  readonly extraction: ExtractionService;
+  readonly customApis: CustomApiService;
+  readonly crawl: CrawlService;
 }
 
 export type App = FastifyInstance;
@@ -75,6 +83,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes, { storage: deps.storage });
   await app.register(enhanceRoutes, deps);
+  await app.register(customRoutes, {
+    customApis: deps.customApis,
+    extraction: deps.extraction,
+    tokens: deps.tokens,
+  });
+  await app.register(extractRoutes, { extraction: deps.extraction, tokens: deps.tokens });
+  await app.register(crawlRoutes, { config: deps.config, tokens: deps.tokens, crawl: deps.crawl });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

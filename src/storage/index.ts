@@ -1,5 +1,8 @@
 export type {
   CandidateProfile,
+  CustomApiRecord,
+  CustomApiStore,
+  CustomApiWrite,
   EntityCounts,
   EntityStore,
   EntityWrite,

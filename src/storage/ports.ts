@@ -98,6 +98,51 @@ export interface EntityStore {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Custom APIs (extraction rule sets)
+// ---------------------------------------------------------------------------------------------
+
+/** A stored Custom API rule set. Identity: (`tokenId`, `api`, `urlPattern`), exact strings. */
+export interface CustomApiRecord {
+  /** Opaque id returned in `hashes`; kept across updates of the same (api, urlPattern) pair. */
+  readonly hash: string;
+  readonly tokenId: string;
+  /** `/api/<name>`. */
+  readonly api: string;
+  readonly urlPattern: string;
+  /** The normalised rule set (JSON object), as the extraction module defines it. */
+  readonly ruleset: Readonly<Record<string, unknown>>;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A rule set to write; `hash` is used only when the pair is new. */
+export interface CustomApiWrite {
+  readonly api: string;
+  readonly urlPattern: string;
+  readonly hash: string;
+  readonly ruleset: Readonly<Record<string, unknown>>;
+}
+
+export interface CustomApiStore {
+  /**
+   * Creates the token's rule set for (`api`, `urlPattern`) with `input.hash`, or, when that
+   * pair exists, replaces its rule set wholesale and keeps its hash. Returns the stored record.
+   */
+  save(tokenId: string, input: CustomApiWrite): CustomApiRecord;
+  /**
+   * Atomically replaces all of the token's rule sets by `inputs` (in that order). A pair that
+   * existed before keeps its hash and creation time. Returns the stored records in order.
+   */
+  replaceAll(tokenId: string, inputs: readonly CustomApiWrite[]): CustomApiRecord[];
+  /** The token's rule sets in creation order (replace-all order for replaced sets). */
+  list(tokenId: string): CustomApiRecord[];
+  /** The token's rule sets whose `api` is one of `apis`, in creation order. */
+  listByApi(tokenId: string, apis: readonly string[]): CustomApiRecord[];
+  /** Deletes the token's rule set for the pair; the deleted record, or `undefined` when absent. */
+  delete(tokenId: string, api: string, urlPattern: string): CustomApiRecord | undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Bulk extract jobs (area C)
 // ---------------------------------------------------------------------------------------------
 
@@ -353,6 +398,7 @@ export interface CrawlJobStore {
 export interface Storage {
   readonly tokens: TokenStore;
   readonly entities: EntityStore;
+  readonly customApis: CustomApiStore;
   readonly crawlJobs: CrawlJobStore;
   /** Runs `fn` in one transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Storage } from '../ports.ts';
 import { createTransactionRunner, openSqliteDatabase, type SqliteOpenOptions } from './sqlite-database.ts';
 import { SqliteCrawlJobStore } from './sqlite-crawl-job-store.ts';
+import { SqliteCustomApiStore } from './sqlite-custom-api-store.ts';
 import { SqliteEntityStore } from './sqlite-entity-store.ts';
 import { SqliteTokenStore } from './sqlite-token-store.ts';
 
@@ -23,6 +24,7 @@ export function openSqliteStorage(file: string, options: SqliteOpenOptions = {})
   return {
     tokens: new SqliteTokenStore(db),
     entities: new SqliteEntityStore(db, transaction),
+    customApis: new SqliteCustomApiStore(db, transaction),
     crawlJobs: new SqliteCrawlJobStore(db, transaction),
     transaction,
     close: () => db.close(),

@@ -6,6 +6,7 @@
  */
 import { CORE_MIGRATIONS } from './core.ts';
 import { CRAWL_MIGRATIONS } from './crawl.ts';
+import { EXTRACT_MIGRATIONS } from './extract.ts';
 
 export interface Migration {
   readonly version: number;
@@ -13,4 +14,8 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = Object.freeze([...CORE_MIGRATIONS, ...CRAWL_MIGRATIONS]);
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  ...CORE_MIGRATIONS,
+  ...EXTRACT_MIGRATIONS,
+  ...CRAWL_MIGRATIONS,
+]);

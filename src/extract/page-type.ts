@@ -1,0 +1,118 @@
+import { findAllElements, inlineText } from './html-document.ts';
+import type { PageContext } from './page-context.ts';
+import {
+  ARTICLE_TYPES,
+  ORGANIZATION_TYPES,
+  PAGE_TYPES,
+  PERSON_TYPES,
+  PRODUCT_TYPES,
+} from './schema-types.ts';
+import { metaContent, type SchemaNode, typesOfValue, values } from './structured-data.ts';
+import { parsePrice } from './value-normalizers.ts';
+
+/** Page types `analyze` can detect; `other` means none of the built-in extractors fits. */
+export type PageType = 'article' | 'product' | 'organization' | 'person' | 'other';
+
+/** Paragraph characters above which a page without other signals reads as an article. */
+const ARTICLE_TEXT_CHARS = 1200;
+/** The same, for a page that also names an author or a publication date. */
+const ARTICLE_TEXT_CHARS_WITH_BYLINE = 600;
+
+/** Whether the page names an author or a publication time, as articles do. */
+function hasArticleMarkers(context: PageContext): boolean {
+  const data = context.data;
+  if (metaContent(data, 'author', 'article:author', 'article:published_time', 'date', 'dc.date')) return true;
+  return (
+    findAllElements(
+      context.page.document,
+      (el) =>
+        (el.name === 'time' && el.attribs.datetime !== undefined) ||
+        /\b(byline|author)\b/i.test(el.attribs.class ?? '') ||
+        /\bauthor\b/i.test(el.attribs.rel ?? ''),
+    ).length > 0
+  );
+}
+
+/** Types a page declares about itself: top-level nodes and the mainEntity of its WebPage nodes. */
+function declaredTypes(nodes: readonly SchemaNode[]): { types: string[]; pageTypes: string[] } {
+  const types: string[] = [];
+  const pageTypes: string[] = [];
+  for (const node of nodes) {
+    if (!node.topLevel) continue;
+    const isPage = node['@type'].some((t) => PAGE_TYPES.has(t));
+    if (isPage) {
+      pageTypes.push(...node['@type']);
+      for (const main of values(node.properties.mainEntity)) types.push(...typesOfValue(main));
+    } else {
+      types.push(...node['@type']);
+    }
+  }
+  return { types, pageTypes };
+}
+
+function looksLikeProduct(context: PageContext): boolean {
+  let price = false;
+  let buy = false;
+  for (const el of findAllElements(
+    context.page.document,
+    (e) =>
+      e.name === 'button' ||
+      /price/i.test(`${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`) ||
+      e.attribs.itemprop === 'price',
+  )) {
+    const text = inlineText(el);
+    if (text.length > 60) continue;
+    if (el.name === 'button' || el.attribs.type === 'submit') {
+      if (/\b(add to (cart|basket|bag)|buy (it )?now)\b/i.test(text)) buy = true;
+    } else {
+      const parsed = parsePrice(text);
+      if (parsed && (parsed.currency || parsed.symbol)) price = true;
+    }
+    if (price && buy) return true;
+  }
+  return false;
+}
+
+function isEntryPath(url: string): boolean {
+  try {
+    const path = new URL(url).pathname.toLowerCase();
+    return (
+      path === '/' ||
+      path === '' ||
+      /\b(about|contact|company|team|impressum|imprint|who-we-are)\b/.test(path)
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Decides what a page is about, strongest evidence first: declared schema.org types (Product,
+ * then Article, then Person/ProfilePage), OpenGraph `og:type`, an Organization declared on a
+ * home/about/contact page, then the page itself (a price with a buy button; a long main text),
+ * then any Organization or Person declaration. `other` when nothing fits.
+ */
+export function detectPageType(context: PageContext): PageType {
+  const data = context.data;
+  const { types, pageTypes } = declaredTypes(data.nodes);
+  const has = (family: { has(type: string): boolean }) => types.some((t) => family.has(t));
+  if (has(PRODUCT_TYPES)) return 'product';
+  if (has(ARTICLE_TYPES)) return 'article';
+  if (pageTypes.includes('ProfilePage') || has(PERSON_TYPES)) return 'person';
+
+  const ogType = metaContent(data, 'og:type')?.toLowerCase();
+  if (ogType) {
+    if (/^(og:)?product(\.item|\.group)?$/.test(ogType)) return 'product';
+    if (/^(article|blog|news|newsarticle)/.test(ogType)) return 'article';
+    if (ogType === 'profile') return 'person';
+  }
+  const organization =
+    has(ORGANIZATION_TYPES) || pageTypes.includes('AboutPage') || pageTypes.includes('ContactPage');
+  if (organization && isEntryPath(context.page.url)) return 'organization';
+  if (looksLikeProduct(context)) return 'product';
+  const paragraphChars = context.content().paragraphChars;
+  if (paragraphChars >= ARTICLE_TEXT_CHARS) return 'article';
+  if (paragraphChars >= ARTICLE_TEXT_CHARS_WITH_BYLINE && hasArticleMarkers(context)) return 'article';
+  if (organization) return 'organization';
+  return 'other';
+}

@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { parseHtml } from './html-document.ts';
+import { applyRules, applyRulesets, removePrefiltered } from './rule-engine.ts';
+import { parseRuleset } from './ruleset.ts';
+
+const LISTING = fs.readFileSync(
+  path.join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'pages', 'listing.html'),
+  'utf8',
+);
+const PAGE_URL = 'https://directory.example/city/oakland?page=1';
+
+function run(rules: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const page = parseHtml(LISTING, PAGE_URL);
+  const ruleset = parseRuleset({ api: 'directory', urlPattern: 'directory', rules, ...extra });
+  removePrefiltered(page.document, [ruleset]);
+  return applyRules(ruleset.rules, page.document, page.baseUrl);
+}
+
+describe('rule application', () => {
+  test('a selector rule reads the text of the element', () => {
+    assert.deepEqual(run([{ name: 'heading', selector: 'h1.page-title' }]), {
+      heading: 'Oakland Food Directory',
+    });
+  });
+
+  test('a value rule sets a fixed value of any scalar type', () => {
+    assert.deepEqual(
+      run([
+        { name: 'source', value: 'manual' },
+        { name: 'rank', value: 3 },
+        { name: 'ok', value: true },
+      ]),
+      {
+        source: 'manual',
+        rank: 3,
+        ok: true,
+      },
+    );
+  });
+
+  test('several matches are joined with newlines; no match leaves the field unset', () => {
+    assert.deepEqual(
+      run([
+        { name: 'phones', selector: '.phone' },
+        { name: 'missing', selector: '.does-not-exist' },
+      ]),
+      {
+        phones: '650.555.5512\n650.555.9127\n650.555.2100',
+      },
+    );
+  });
+
+  test('an attribute filter reads the attribute; href resolves against <base href>', () => {
+    const fields = run([
+      { name: 'links', selector: 'a.more', filters: [{ type: 'attribute', args: ['href'] }] },
+      { name: 'updated', selector: 'p.updated', filters: [{ type: 'attribute', args: ['data-updated'] }] },
+      { name: 'absent', selector: 'h1', filters: [{ type: 'attribute', args: ['data-none'] }] },
+    ]);
+    assert.deepEqual(fields, {
+      links:
+        'https://directory.example/city/listings/hamburger-central\nhttps://directory.example/listings/jims-shake-shop\nhttps://steaks.example/',
+      updated: '2024-05-01',
+    });
+  });
+
+  test('replace filters apply in order with $1 back-references, to every occurrence', () => {
+    const fields = run([
+      {
+        name: 'updated',
+        selector: 'p.updated',
+        filters: [
+          { type: 'replace', args: ['^Last updated:\\s*', ''] },
+          { type: 'replace', args: ['(\\w+) (\\d+), (\\d{4})', '$3/$1/$2'] },
+        ],
+      },
+      {
+        name: 'digits',
+        selector: '.business:eq(0) .phone',
+        filters: [{ type: 'replace', args: ['\\.', ''] }],
+      },
+      { name: 'label', value: 'a-b-c', filters: [{ type: 'replace', args: ['-', '+'] }] },
+    ]);
+    assert.deepEqual(fields, { updated: '2024/May/1', digits: '6505555512', label: 'a+b+c' });
+  });
+
+  test('exclude filters leave out matching descendants', () => {
+    const fields = run([
+      { name: 'price', selector: 'div.price', filters: [{ type: 'exclude', args: ['.fine-print'] }] },
+      {
+        name: 'name',
+        selector: '.business:eq(1) h3',
+        filters: [{ type: 'exclude', args: ['.badge', 'script'] }],
+      },
+    ]);
+    assert.deepEqual(fields, { price: 'Average price: $18 per person', name: "Jim's Shake Shop" });
+  });
+
+  test('nested rules make an array of objects, one per matched element', () => {
+    const fields = run([
+      {
+        name: 'businesses',
+        selector: 'div.business',
+        rules: [
+          { name: 'name', selector: 'h3.title', filters: [{ type: 'exclude', args: ['.badge'] }] },
+          { name: 'phone', selector: 'span.phone' },
+          { name: 'url', selector: 'a', filters: [{ type: 'attribute', args: ['href'] }] },
+          { name: 'id', selector: 'div.business', filters: [{ type: 'attribute', args: ['data-id'] }] },
+          { name: 'tags', selector: 'span.tag', rules: [{ name: 'label', selector: 'span' }] },
+        ],
+      },
+      { name: 'nothing', selector: 'div.none', rules: [{ name: 'x', selector: 'b' }] },
+    ]);
+    assert.deepEqual(fields, {
+      businesses: [
+        {
+          name: 'Hamburger Central',
+          phone: '650.555.5512',
+          url: 'https://directory.example/city/listings/hamburger-central',
+          id: 'b-101',
+          tags: [{ label: 'Burgers' }, { label: 'Fast food' }],
+        },
+        {
+          name: "Jim's Shake Shop",
+          phone: '650.555.9127',
+          url: 'https://directory.example/listings/jims-shake-shop',
+          id: 'b-102',
+          tags: [],
+        },
+        {
+          name: 'Steaks and More',
+          phone: '650.555.2100',
+          url: 'https://steaks.example/',
+          id: 'b-103',
+          tags: [],
+        },
+      ],
+      nothing: [],
+    });
+  });
+
+  test('jsoup-only selectors work inside rules', () => {
+    const fields = run([
+      { name: 'monday', selector: 'ul.hours li:containsOwn(monday)' },
+      { name: 'second', selector: 'ul.hours li:eq(1)' },
+      { name: 'rated', selector: 'div[^data-rat] h3' },
+      { name: 'featured', selector: 'div[class~=\\bfeatured$] h3' },
+      { name: 'open', selector: 'ul.hours li:matches(\\d+–\\d+)' },
+    ]);
+    assert.deepEqual(fields, {
+      monday: 'Monday: closed',
+      second: 'Tuesday: 11–22',
+      rated: 'Hamburger Central',
+      featured: 'Steaks and More',
+      open: 'Tuesday: 11–22\nWednesday: 11–22',
+    });
+  });
+
+  test('a field named html holds markup', () => {
+    const fields = run([{ name: 'html', selector: 'p.summary' }]);
+    assert.equal(fields.html, 'Showing 3 of 120 listings');
+    const markup = run([
+      { name: 'html', selector: 'div.price', filters: [{ type: 'exclude', args: ['.fine-print'] }] },
+    ]);
+    assert.equal(markup.html, 'Average price: <b>$18</b> per person');
+  });
+
+  test('prefilters remove elements before any rule runs', () => {
+    const rules = [
+      { name: 'ad', selector: '#top-ad' },
+      { name: 'first', selector: 'div:eq(0)' },
+    ];
+    const filtered = run(rules, { prefilters: ['.ad', 'footer'] });
+    assert.equal('ad' in filtered, false);
+    // With the ad gone, the first business is the only div at sibling index 0.
+    assert.match(String(filtered.first), /^Hamburger Central\n/);
+    assert.doesNotMatch(String(filtered.first), /Sponsored/);
+    const unfiltered = run(rules);
+    assert.match(String(unfiltered.ad), /^Sponsored: Hamburger Central/);
+    assert.match(String(unfiltered.first), /^Sponsored/);
+  });
+
+  test('later rule sets override earlier ones field by field', () => {
+    const page = parseHtml(LISTING, PAGE_URL);
+    const first = parseRuleset({
+      api: 'x',
+      urlPattern: '.',
+      rules: [
+        { name: 'a', value: 1 },
+        { name: 'b', value: 1 },
+      ],
+    });
+    const second = parseRuleset({ api: 'x', urlPattern: '.', rules: [{ name: 'b', value: 2 }] });
+    assert.deepEqual(applyRulesets([first, second], page.document, page.baseUrl), { a: 1, b: 2 });
+  });
+});
