@@ -11,6 +11,8 @@
  * 1,000 and at the last page (the memory target is about their difference).
  * Targets (issue 5): ≥ 500 pages/s; RSS growth ≤ 100 MiB from page 1,000 to page 10,000.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { respond, startFixtureServer } from '../test/support/fixture-server.ts';
 import { tempDir } from '../test/support/temp-dir.ts';
@@ -68,6 +70,25 @@ interface Sample {
   at: number;
   processed: number;
   rss: number;
+  /** CPU time used by the server process so far (all threads), ms. */
+  serverCpu: number;
+  /** CPU time used by this process (fixture site and polling) so far, ms. */
+  siteCpu: number;
+}
+
+/** CPU time (user + system, all threads) of a process, ms, from /proc (clock ticks of 10 ms). */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+function ownCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
 }
 
 export async function benchCrawl(pages: number, pageKib: number, api: string): Promise<void> {
@@ -105,7 +126,13 @@ export async function benchCrawl(pages: number, pageKib: number, api: string): P
       ).jobs[0];
       status = job.jobStatus.status;
       record = job;
-      samples.push({ at: performance.now(), processed: job.pageProcessSuccesses, rss: server.rss() });
+      samples.push({
+        at: performance.now(),
+        processed: job.pageProcessSuccesses,
+        rss: server.rss(),
+        serverCpu: processCpuMs(server.pid),
+        siteCpu: ownCpuMs(),
+      });
     }
     const doneAt = performance.now();
     const at1k = samples.find((s) => s.processed >= Math.min(1_000, pages)) ?? samples[0];
@@ -123,6 +150,16 @@ export async function benchCrawl(pages: number, pageKib: number, api: string): P
       `  end to end        ${(record.pageProcessSuccesses / seconds).toFixed(0).padStart(6)} pages/s  (${seconds.toFixed(1)} s, target ≥ 500 pages/s)`,
     );
     console.log(`  from page ${at1k.processed} on   ${steady.toFixed(0).padStart(6)} pages/s`);
+    const pagesMeasured = Math.max(1, last.processed - at1k.processed);
+    const serverMs = (last.serverCpu - at1k.serverCpu) / pagesMeasured;
+    const siteMs = (last.siteCpu - at1k.siteCpu) / pagesMeasured;
+    console.log(
+      `  CPU per page      server ${serverMs.toFixed(2)} ms (all threads), fixture site + polling ${siteMs.toFixed(2)} ms` +
+        ` → at most ${(2000 / (serverMs + siteMs)).toFixed(0)} pages/s on 2 otherwise idle cores`,
+    );
+    console.log(
+      `  load average at the end ${os.loadavg()[0].toFixed(2)} (other processes share the 2 cores)`,
+    );
     console.log(
       `  server RSS at page ${at1k.processed}: ${mib(at1k.rss)}; at page ${last.processed}: ${mib(last.rss)}`,
     );

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import { TokenService } from './accounts/index.ts';
 import type { Config } from './config.ts';
-import { CrawlService, type CrawlTuning, ExtractionPool, InlineExtractor } from './crawl/index.ts';
+import {
+  CrawlService,
+  type CrawlTuning,
+  ExtractionPool,
+  InlineExtractor,
+  ThreadOutcomeSink,
+} from './crawl/index.ts';
 import { EnhanceService } from './enhance/index.ts';
 import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
@@ -57,8 +63,9 @@ export interface RuntimeOptions {
 }
 
 /**
- * Bulk extract jobs: pages are fetched here and extracted in `config.workerThreads` worker
- * threads (in this thread when 0), stored in the same transaction as their counters.
+ * Bulk extract jobs: pages are fetched in this thread, extracted in `config.workerThreads`
+ * worker threads and written (objects with their counters, one transaction) by a writer
+ * thread; all in this thread when `workerThreads` is 0.
  */
 function createCrawlService(
   config: Config,
@@ -78,7 +85,15 @@ function createCrawlService(
           logger,
         })
       : new InlineExtractor(services.extraction);
-  return new CrawlService({ storage, fetcher: services.fetcher, extractor, logger, tuning });
+  const sink =
+    config.workerThreads > 0
+      ? new ThreadOutcomeSink({
+          sqliteFile: sqliteFileFor(config.dataDir),
+          logLevel: config.logLevel,
+          logger,
+        })
+      : undefined;
+  return new CrawlService({ storage, fetcher: services.fetcher, extractor, sink, logger, tuning });
 }
 
 /** The composition root: config → storage → services → app. */

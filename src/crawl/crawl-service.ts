@@ -22,6 +22,7 @@ import {
   resume,
   type StatusChange,
 } from './job-status.ts';
+import type { OutcomeSink } from './outcome-writer.ts';
 import { CrawlScheduler, type SchedulerTuning } from './scheduler.ts';
 import { WebhookSender, type WebhookRetry } from './webhook-sender.ts';
 
@@ -42,6 +43,8 @@ export interface CrawlServiceDeps {
   readonly fetcher: PageFetcher;
   readonly extractor: PageExtractor;
   readonly ingester?: GraphIngester;
+  /** Where page outcomes are written (default: in this thread). */
+  readonly sink?: OutcomeSink;
   readonly logger: Logger;
   readonly tuning?: CrawlTuning;
   readonly now?: () => number;
@@ -79,6 +82,7 @@ export class CrawlService {
       fetcher: deps.fetcher,
       extractor: deps.extractor,
       ingester: deps.ingester,
+      sink: deps.sink,
       logger: deps.logger,
       tuning: deps.tuning?.scheduler,
       now: this.#now,

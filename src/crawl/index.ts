@@ -33,6 +33,9 @@ export {
 } from './job-settings.ts';
 export type { JobStatusCode } from './job-status.ts';
 export { endOfRound, JobStatus, statusMessage } from './job-status.ts';
+export type { OutcomeSink, PendingOutcome } from './outcome-writer.ts';
+export { OutcomeWriter, StoreOutcomeSink } from './outcome-writer.ts';
+export { ThreadOutcomeSink } from './outcome-thread.ts';
 export type { RetryPolicy } from './retry-policy.ts';
 export { DEFAULT_RETRY_POLICY } from './retry-policy.ts';
 export type { RobotsVerdict } from './robots.ts';

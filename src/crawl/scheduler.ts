@@ -33,7 +33,7 @@ import { ExtractionFailed } from './extraction-pool.ts';
 import { jobRecord } from './job-record.ts';
 import { matchesProcessPattern } from './job-settings.ts';
 import { endOfRound, JobStatus, RUNNING_STATUSES, statusMessage } from './job-status.ts';
-import { type PendingOutcome, OutcomeWriter } from './outcome-writer.ts';
+import { type OutcomeSink, OutcomeWriter, type PendingOutcome, StoreOutcomeSink } from './outcome-writer.ts';
 import { isMarkup } from './page-extraction.ts';
 import {
   DEFAULT_RETRY_POLICY,
@@ -57,6 +57,8 @@ export interface SchedulerTuning {
   readonly flushIntervalMs: number;
   /** Page outcomes written per transaction at most. */
   readonly flushBatch: number;
+  /** Page outcomes not yet written above which no new fetch starts (bounds memory). */
+  readonly maxUnwritten: number;
   readonly retry: RetryPolicy;
   /** How long a robots.txt is trusted, ms. */
   readonly robotsTtlMs: number;
@@ -69,7 +71,8 @@ export const DEFAULT_SCHEDULER_TUNING: SchedulerTuning = Object.freeze({
   perHostConcurrency: 16,
   claimBatch: 64,
   flushIntervalMs: 50,
-  flushBatch: 256,
+  flushBatch: 64,
+  maxUnwritten: 256,
   retry: DEFAULT_RETRY_POLICY,
   robotsTtlMs: 3_600_000,
   defaultUserAgent: 'QuarryBot',
@@ -81,6 +84,8 @@ export interface CrawlSchedulerDeps {
   readonly extractor: PageExtractor;
   readonly ingester?: GraphIngester;
   readonly logger: Logger;
+  /** Where page outcomes are written; in this thread, through `storage`, by default. */
+  readonly sink?: OutcomeSink;
   readonly tuning?: Partial<SchedulerTuning>;
   readonly now?: () => number;
   /** Called after a round ended (and its webhook, if any, was queued). */
@@ -171,8 +176,9 @@ export class CrawlScheduler {
       now: this.#now,
     });
     this.#writer = new OutcomeWriter({
-      storage: deps.storage,
-      ingester: deps.ingester,
+      sink:
+        deps.sink ??
+        new StoreOutcomeSink({ storage: deps.storage, ingester: deps.ingester, logger: deps.logger }),
       logger: deps.logger,
       flushIntervalMs: this.#tuning.flushIntervalMs,
       flushBatch: this.#tuning.flushBatch,
@@ -219,12 +225,15 @@ export class CrawlScheduler {
     await Promise.allSettled([...this.#inflightWork]);
     for (const run of [...this.#runs.values()]) this.#deactivate(run);
     this.#nextRounds.clear();
-    this.#writer.close();
+    // Outcomes not written within the grace period are lost uncounted: their URLs stay claimed
+    // and are processed again after the next start.
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref());
+    await Promise.race([this.#writer.close(), grace]);
   }
 
-  /** Writes waiting page outcomes now (tests, shutdown). */
-  flush(): void {
-    this.#writer.flush();
+  /** Resolves once every outcome known so far is written. */
+  drain(): Promise<void> {
+    return this.#writer.drain();
   }
 
   /**
@@ -334,6 +343,8 @@ export class CrawlScheduler {
       else wake = Math.min(wake, at);
     }
     let dispatched = true;
+    // Writing lags behind: let it catch up (each write that completes pumps again).
+    if (this.#writer.pending >= this.#tuning.maxUnwritten) dispatched = false;
     while (dispatched && this.#inflight < this.#tuning.maxConcurrency) {
       dispatched = false;
       wake = Number.POSITIVE_INFINITY;
