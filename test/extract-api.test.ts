@@ -220,8 +220,8 @@ describe('extraction API (/v3/:api)', () => {
         400,
         /Timed out fetching/,
       ],
-      ['/v3/article?url=https://x.example/', 401, /Not authorized|missing/i],
-      ['/v3/article?token=wrong&url=https://x.example/', 401, /Incorrect token|Not authorized/i],
+      ['/v3/article?url=https://x.example/', 401, /^Not authorized API token\.$/],
+      ['/v3/article?token=wrong&url=https://x.example/', 401, /^Not authorized API token\.$/],
     ];
     for (const [url, status, message] of cases) {
       const res = await t.runtime.app.inject({ method: 'GET', url });

@@ -28,6 +28,7 @@ import { compile, is, selectAll } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
 import { collapseWhitespace, inlineText, ownText } from './html-document.ts';
+import isSafeRegex from 'safe-regex2';
 
 /** An invalid or unsupported selector; `message` names the construct. */
 export class SelectorError extends Error {
@@ -77,11 +78,12 @@ export function compileJavaRegex(pattern: string, extraFlags = ''): RegExp {
   for (const flag of extraFlags) if (!flags.includes(flag)) flags += flag;
   // Java's \p{...} classes need Unicode mode in JavaScript (without it, \p is a plain "p").
   const unicodeFirst = /\\[pP]\{/.test(source);
+  let regex: RegExp;
   try {
-    return new RegExp(source, unicodeFirst ? `${flags}u` : flags);
+    regex = new RegExp(source, unicodeFirst ? `${flags}u` : flags);
   } catch (first) {
     try {
-      return new RegExp(source, unicodeFirst ? flags : `${flags}u`);
+      regex = new RegExp(source, unicodeFirst ? flags : `${flags}u`);
     } catch {
       throw new RegexError(
         pattern,
@@ -89,6 +91,15 @@ export function compileJavaRegex(pattern: string, extraFlags = ''): RegExp {
       );
     }
   }
+  // User patterns run on the event loop with no time limit: refuse those whose nested
+  // quantifiers (star height > 1, e.g. "(a+)+") can backtrack exponentially on hostile pages.
+  if (!isSafeRegex(regex)) {
+    throw new RegexError(
+      pattern,
+      `Regular expression "${pattern}" nests quantifiers (like "(a+)+") and could take exponential time; rewrite it without a repeated group that itself repeats`,
+    );
+  }
+  return regex;
 }
 
 /** A compiled selector: run it against a document or below elements. */

@@ -21,7 +21,11 @@ function areaOf(request: FastifyRequest): ErrorArea {
 
 /** The response body for `error` in the dialect of `area`. */
 export function errorBody(error: QuarryError, area: ErrorArea, requestId: string): Record<string, unknown> {
-  if (area === 'BC') return { errorCode: error.errorCode, error: error.message };
+  if (area === 'BC') {
+    // Areas B and C word every token problem as the reference service does (DECISIONS.md §1).
+    const message = error.status === 401 ? 'Not authorized API token.' : error.message;
+    return { errorCode: error.errorCode, error: message };
+  }
   if (error.status === 401) return { code: 401, message: error.message, requestId };
   return { code: error.status, message: error.message, error: true, ...error.extra };
 }
