@@ -193,6 +193,13 @@ describe('bulk extract job control', () => {
     });
   });
 
+  test('the OpenAPI document describes the three area C operations', async () => {
+    const doc = (await t.runtime.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    assert.equal(doc.paths['/v3/bulk'].post.operationId, 'createBulkExtractJob');
+    assert.equal(doc.paths['/v3/bulk'].get.operationId, 'bulkExtractJobs');
+    assert.equal(doc.paths['/v3/bulk/data'].get.operationId, 'bulkExtractJobData');
+  });
+
   test('token isolation: another token neither sees nor controls a job, and may reuse its name', async () => {
     const other = t.token();
     await createJob(t.runtime, token, {

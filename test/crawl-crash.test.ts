@@ -54,7 +54,9 @@ async function job(
     .jobs[0];
 }
 
-test('SIGKILL mid-job, then restart: exact counters and complete data', { timeout: 60_000 }, async () => {
+test('SIGKILL mid-job, restart, SIGTERM mid-job, restart: exact counters and complete data', {
+  timeout: 60_000,
+}, async () => {
   const site = await startFixtureServer();
   const dir = tempDir();
   const count = 300;
@@ -88,9 +90,27 @@ test('SIGKILL mid-job, then restart: exact counters and complete data', { timeou
     const fetchedBeforeCrash = site.requests().filter((r) => r.path.startsWith('/k/')).length;
     assert.ok(fetchedBeforeCrash < count, 'the job was still running when killed');
 
+    // Second start: resumes, then is stopped gracefully (SIGTERM) mid-job.
+    const middle = await startServer(dir.path);
+    child = middle.child;
+    let during = await job(middle.url, token);
+    assert.equal(during.jobStatus.status, 7);
+    assert.ok(during.pageProcessSuccesses >= before.pageProcessSuccesses);
+    while (during.pageProcessSuccesses < 150) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      during = await job(middle.url, token);
+    }
+    child.kill('SIGTERM');
+    const code = await new Promise((resolve) => child!.once('exit', resolve));
+    assert.equal(code, 0);
+
     const second = await startServer(dir.path);
     child = second.child;
     let after = await job(second.url, token);
+    assert.ok(
+      after.pageProcessSuccesses >= during.pageProcessSuccesses,
+      'a graceful stop keeps what was done',
+    );
     const deadline = Date.now() + 30_000;
     while (after.jobStatus.status !== 9) {
       assert.ok(Date.now() < deadline, `job did not finish: ${JSON.stringify(after.jobStatus)}`);
