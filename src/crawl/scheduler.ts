@@ -221,6 +221,7 @@ export class CrawlScheduler {
     this.#running = false;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
     this.#abort.abort();
     await Promise.allSettled([...this.#inflightWork]);
     for (const run of [...this.#runs.values()]) this.#deactivate(run);
@@ -289,8 +290,6 @@ export class CrawlScheduler {
     const runs = this.#byToken.get(job.tokenId) ?? [];
     runs.push(run);
     this.#byToken.set(job.tokenId, runs);
-    // Nothing left at all (e.g. the last outcome was written just before a crash)?
-    this.#checkRoundEnd(run);
   }
 
   #deactivate(run: JobRun): void {
