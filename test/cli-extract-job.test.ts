@@ -72,9 +72,8 @@ test('create, status, pause, resume, download, restart and delete through the CL
   assert.deepEqual(createdBody.jobs[0].customHeaders, { 'X-From': 'cli' });
 
   await waitForStatus(t.runtime, token, 'cli-job', [9]);
-  const status = await quarry(['status', 'cli-job']);
+  const [status, list] = await Promise.all([quarry(['status', 'cli-job']), quarry(['status'])]);
   assert.equal(JSON.parse(status.stdout).jobs[0].pageProcessSuccesses, 5);
-  const list = await quarry(['status']);
   assert.deepEqual(
     JSON.parse(list.stdout).jobs.map((j: { name: string }) => j.name),
     ['cli-job'],
@@ -82,10 +81,12 @@ test('create, status, pause, resume, download, restart and delete through the CL
   assert.equal(JSON.parse((await quarry(['pause', 'cli-job'])).stdout).jobs[0].jobStatus.status, 6);
   assert.equal(JSON.parse((await quarry(['resume', 'cli-job'])).stdout).jobs[0].jobStatus.status, 9);
 
-  const download = await quarry(['download', 'cli-job']);
-  assert.equal(JSON.parse(download.stdout).length, 5);
   const out = path.join(t.dataDir, 'report.csv');
-  const report = await quarry(['download', 'cli-job', '--report', '--format', 'csv', '--output', out]);
+  const [download, report] = await Promise.all([
+    quarry(['download', 'cli-job']),
+    quarry(['download', 'cli-job', '--report', '--format', 'csv', '--output', out]),
+  ]);
+  assert.equal(JSON.parse(download.stdout).length, 5);
   assert.equal(report.code, 0, report.stderr);
   assert.equal(fs.readFileSync(out, 'utf8').trim().split('\n').length, 6);
 
@@ -96,19 +97,21 @@ test('create, status, pause, resume, download, restart and delete through the CL
 });
 
 test('errors: unknown job, bad token, no token, unreachable server', async () => {
-  const unknown = await quarry(['status', 'nosuch']);
+  const [unknown, badToken, noToken, down, noUrls] = await Promise.all([
+    quarry(['status', 'nosuch']),
+    quarry(['status'], { QUARRY_TOKEN: 'wrong' }),
+    quarry(['status'], { QUARRY_TOKEN: '' }),
+    quarry(['status', '--url', 'http://127.0.0.1:9']),
+    quarry(['create', 'x', '--api-url', '/v3/article']),
+  ]);
   assert.notEqual(unknown.code, 0);
   assert.match(unknown.stderr, /no collection record\. \(errorCode 500, HTTP 404\)/);
-  const badToken = await quarry(['status'], { QUARRY_TOKEN: 'wrong' });
   assert.notEqual(badToken.code, 0);
   assert.match(badToken.stderr, /HTTP 401/);
-  const noToken = await quarry(['status'], { QUARRY_TOKEN: '' });
   assert.notEqual(noToken.code, 0);
   assert.match(noToken.stderr, /token is required/);
-  const down = await quarry(['status', '--url', 'http://127.0.0.1:9']);
   assert.notEqual(down.code, 0);
   assert.match(down.stderr, /cannot reach http:\/\/127\.0\.0\.1:9/);
-  const noUrls = await quarry(['create', 'x', '--api-url', '/v3/article']);
   assert.notEqual(noUrls.code, 0);
   assert.match(noUrls.stderr, /--urls/);
 });
