@@ -398,3 +398,30 @@ describe('bulk extract job control', () => {
     assert.match(bogus.stderr, /expected on, off or status/);
   });
 });
+
+describe('before processing starts', () => {
+  test('a new job is initializing (status 0) until the scheduler picks it up', async () => {
+    const site = await startFixtureServer();
+    const t = await startCrawlRuntime({ start: false });
+    try {
+      site.route('/i/0', respond.html(articlePage('Init')));
+      const token = t.token();
+      const created = await createJob(t.runtime, token, {
+        name: 'init',
+        apiUrl: '/v3/article',
+        urls: site.url('/i/0'),
+        crawlDelay: 0,
+      });
+      assert.deepEqual(created.jobStatus, { status: 0, message: 'Job is initializing.' });
+      assert.equal(created.jobCompletionTimeUTC, 0);
+      await sleep(200);
+      assert.equal(site.requests().length, 0);
+      t.runtime.crawl.start();
+      const done = await waitForStatus(t.runtime, token, 'init', [9]);
+      assert.equal(done.pageProcessSuccesses, 1);
+    } finally {
+      await t.close();
+      await site.close();
+    }
+  });
+});

@@ -23,9 +23,12 @@ export interface CrawlTestRuntime {
   close(): Promise<void>;
 }
 
-/** A runtime whose crawl scheduler runs (`start()`), answering through `app.inject()`. */
+/**
+ * A runtime answering through `app.inject()` whose crawl scheduler runs (`start()`), unless
+ * `start: false` (then the test starts it).
+ */
 export async function startCrawlRuntime(
-  options: { config?: Partial<Config>; crawl?: CrawlTuning; dataDir?: string } = {},
+  options: { config?: Partial<Config>; crawl?: CrawlTuning; dataDir?: string; start?: boolean } = {},
 ): Promise<CrawlTestRuntime> {
   const dir = options.dataDir ? undefined : tempDir();
   const dataDir = options.dataDir ?? dir!.path;
@@ -40,7 +43,7 @@ export async function startCrawlRuntime(
       crawl: options.crawl ?? FAST_CRAWL,
     },
   );
-  runtime.crawl.start();
+  if (options.start !== false) runtime.crawl.start();
   return {
     runtime,
     dataDir,
