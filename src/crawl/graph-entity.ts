@@ -5,7 +5,7 @@
  * origin, and names the entity. Pure.
  */
 import { createHash } from 'node:crypto';
-import type { Entity, EntityType } from '../kg/index.ts';
+import type { EntityType } from '../kg/index.ts';
 import type { ExtractedObject } from './dependencies.ts';
 
 /** Fields of an extracted object that describe the page, not the entity. */
@@ -18,6 +18,15 @@ const PAGE_FIELDS = new Set([
   'logo',
   'image',
 ]);
+
+/** An entity as one page states it (no `id` yet): the graph's fields, `origins` = the page. */
+export interface EntityStatement {
+  readonly type: EntityType;
+  readonly name: string;
+  readonly homepageUri?: string;
+  readonly origins: readonly string[];
+  readonly [field: string]: unknown;
+}
 
 /** The entity type an extracted object stands for; `undefined` for other objects. */
 export function entityTypeOf(object: ExtractedObject): EntityType | undefined {
@@ -48,7 +57,7 @@ export function crawledEntityId(type: EntityType, name: string, anchor: string):
  * holding the page URL, and an image from `logo`/`image` when the object has no `images`.
  * `undefined` when the object is not an organization or a person, or has no name.
  */
-export function entityStatement(object: ExtractedObject, origin: string): Omit<Entity, 'id'> | undefined {
+export function entityStatement(object: ExtractedObject, origin: string): EntityStatement | undefined {
   const type = entityTypeOf(object);
   if (!type) return undefined;
   const name = typeof object.name === 'string' ? object.name.trim() : '';
@@ -66,10 +75,10 @@ export function entityStatement(object: ExtractedObject, origin: string): Omit<E
         : undefined;
   if (picture && !Array.isArray(statement.images)) statement.images = [{ url: picture, primary: true }];
   statement.origins = [origin];
-  return statement as unknown as Omit<Entity, 'id'>;
+  return statement as unknown as EntityStatement;
 }
 
 /** What identifies a new entity besides its name: its homepage, else the page it was found on. */
-export function entityAnchor(statement: Omit<Entity, 'id'>, origin: string): string {
-  return statement.homepageUri ?? origin;
+export function entityAnchor(statement: EntityStatement, origin: string): string {
+  return typeof statement.homepageUri === 'string' ? statement.homepageUri : origin;
 }
