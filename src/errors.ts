@@ -139,3 +139,9 @@ export class UnavailableError extends QuarryError {
   readonly code = 'unavailable';
   readonly status = 503;
 }
+
+/** 400: a bulk job's coverage report is still being generated (SPEC.md endpoint 9). */
+export class ReportNotReadyError extends QuarryError {
+  readonly code = 'report_not_ready';
+  readonly status = 400;
+}

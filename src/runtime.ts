@@ -1,5 +1,13 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { TokenService } from './accounts/index.ts';
+import {
+  BulkExports,
+  BulkService,
+  createEnhancePool,
+  createWebhookPost,
+  retentionMsFromEnv,
+} from './bulk/index.ts';
 import type { Config } from './config.ts';
 import {
   CrawlService,
@@ -11,14 +19,18 @@ import {
 import { EnhanceService } from './enhance/index.ts';
 import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
-import type { Logger } from './logging.ts';
+import { createLogger, type Logger } from './logging.ts';
 import { createMatcher } from './match/index.ts';
-import { openSqliteStorage, type Storage, sqliteFileFor } from './storage/index.ts';
+import { openSqliteStorage, type Storage, sqliteFileFor, startWalCheckpointer } from './storage/index.ts';
 
 /** The services of one Quarry process, wired together. */
 export interface Services {
   readonly tokens: TokenService;
   readonly enhance: EnhanceService;
+  /** Bulk enhance jobs; its runner starts with `createRuntime`, not with `openServices`. */
+  readonly bulk: BulkService;
+  /** Downloads and coverage reports of bulk jobs. */
+  readonly bulkExports: BulkExports;
   /** Outbound fetches on callers' behalf (private networks refused unless configured). */
   readonly fetcher: Fetcher;
   readonly customApis: CustomApiService;
@@ -40,9 +52,10 @@ export interface Runtime {
 }
 
 /** Opens the store under `config.dataDir` and builds the services, without listening. */
-export function openServices(config: Config): { storage: Storage; services: Services } {
+export function openServices(config: Config, logger?: Logger): { storage: Storage; services: Services } {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const storage = openSqliteStorage(sqliteFileFor(config.dataDir));
+  const bulkLogger = logger ?? createLogger({ level: 'silent' });
   const tokens = new TokenService(storage.tokens);
   const enhance = new EnhanceService({
     entities: storage.entities,
@@ -51,9 +64,30 @@ export function openServices(config: Config): { storage: Storage; services: Serv
     credits: config.credits,
   });
   const fetcher = createFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
+  const bulk = new BulkService({
+    store: storage.bulkJobs,
+    transaction: storage.transaction,
+    tokens,
+    credits: config.credits,
+    limits: config.limits,
+    logger: bulkLogger,
+    createExecutor: () =>
+      createEnhancePool({ dbFile: sqliteFileFor(config.dataDir), threads: config.workerThreads }),
+    webhookPost: createWebhookPost(fetcher),
+    allowPrivateNetwork: config.allowPrivateNetwork,
+    // Not (yet) a Config field: read here so config.ts stays the lead's.
+    retentionMs: retentionMsFromEnv(process.env),
+  });
+  const bulkExports = new BulkExports({
+    service: bulk,
+    store: storage.bulkJobs,
+    dbFile: sqliteFileFor(config.dataDir),
+    directory: path.join(config.dataDir, 'bulk-exports'),
+    logger: bulkLogger,
+  });
   const customApis = new CustomApiService(storage.customApis);
   const extraction = new ExtractionService({ fetcher, customApis });
-  const services: Services = { tokens, enhance, fetcher, customApis, extraction };
+  const services: Services = { tokens, enhance, bulk, bulkExports, fetcher, customApis, extraction };
   return { storage, services };
 }
 
@@ -102,9 +136,14 @@ export async function createRuntime(
   logger: Logger,
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
-  const { storage, services } = openServices(config);
+  const { storage, services } = openServices(config, logger);
   const crawl = createCrawlService(config, logger, storage, services, options.crawl);
   const app = await buildApp({ config, logger, storage, ...services, crawl });
+  // Checkpoints off the main thread: bulk jobs write results at tens of MB/s.
+  const checkpointer = startWalCheckpointer(sqliteFileFor(config.dataDir));
+  // Resumes the bulk jobs a stop or crash interrupted.
+  services.bulk.start();
+  services.bulkExports.resume();
   let closed = false;
   return {
     config,
@@ -124,6 +163,9 @@ export async function createRuntime(
       closed = true;
       await crawl.close();
       await app.close();
+      await services.bulkExports.close();
+      await services.bulk.close();
+      await checkpointer.stop();
       await services.fetcher.close();
       storage.close();
     },

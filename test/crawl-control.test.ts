@@ -238,10 +238,11 @@ describe('bulk extract job control', () => {
       name: 'pausable',
       apiUrl: '/v3/article',
       urls: pages('p', 40),
-      crawlDelay: 0,
+      // One fetch at a time, 50 ms apart: the job is surely still running when paused.
+      crawlDelay: 0.05,
     });
     await waitFor(async () =>
-      (await jobNamed(t.runtime, token, 'pausable')).pageProcessSuccesses >= 5 ? true : undefined,
+      (await jobNamed(t.runtime, token, 'pausable')).pageProcessSuccesses >= 3 ? true : undefined,
     );
     const paused = await control(t.runtime, token, 'pausable', 'pause', '1');
     assert.deepEqual(paused.jobs[0].jobStatus, { status: 6, message: 'Job paused.' });
@@ -341,7 +342,8 @@ describe('bulk extract job control', () => {
       name: 'maint',
       apiUrl: '/v3/article',
       urls: pages('m', 40),
-      crawlDelay: 0.05,
+      // 40 fetches 150 ms apart: still running when maintenance starts, however slow the CLI.
+      crawlDelay: 0.15,
     });
     await createJob(t.runtime, token, {
       name: 'maint-paused',
@@ -389,10 +391,15 @@ describe('bulk extract job control', () => {
     assert.equal(site.requests().filter((r) => r.path.startsWith('/m/')).length, during);
     const [off, status, bogus] = await Promise.all([cli('off'), cli('status'), cli('bogus')]);
     assert.equal(off.status, 0, off.stderr);
-    const done = await waitForStatus(t.runtime, token, 'maint', [9]);
-    assert.equal(done.pageCrawlAttempts, 40);
+    const resumed = await waitForStatus(t.runtime, token, 'maint', [7]);
+    await waitFor(async () =>
+      (await jobNamed(t.runtime, token, 'maint')).pageCrawlAttempts > resumed.pageCrawlAttempts
+        ? true
+        : undefined,
+    );
     assert.equal((await jobNamed(t.runtime, token, 'maint-paused')).jobStatus.status, 6);
     await waitForStatus(t.runtime, token, 'maint-new', [9]);
+    await control(t.runtime, token, 'maint', 'delete', '1');
     assert.match(status.stdout, /^maintenance (on|off)\n$/);
     assert.notEqual(bogus.status, 0);
     assert.match(bogus.stderr, /expected on, off or status/);

@@ -193,11 +193,14 @@ describe('bulk extract job on a known site', () => {
         obeyRobots: 0,
       });
       await waitForStatus(t.runtime, token, 'polite', [9]);
-      const starts = polite.requests().map((r) => r.at);
-      assert.equal(starts.length, 4);
-      for (let i = 1; i < starts.length; i++) {
-        assert.ok(starts[i] - starts[i - 1] >= 290, `gap ${starts[i] - starts[i - 1]} ms`);
+      // Fetches start 300 ms apart; arrivals at the site jitter by the time a request takes
+      // to reach it (a new connection, a busy machine), hence the margin on each gap.
+      const arrivals = polite.requests().map((r) => r.at);
+      assert.equal(arrivals.length, 4);
+      for (let i = 1; i < arrivals.length; i++) {
+        assert.ok(arrivals[i] - arrivals[i - 1] >= 250, `gap ${arrivals[i] - arrivals[i - 1]} ms`);
       }
+      assert.ok(arrivals[3] - arrivals[0] >= 860, `span ${arrivals[3] - arrivals[0]} ms`);
     } finally {
       await polite.close();
     }
@@ -226,7 +229,8 @@ describe('bulk extract job on a known site', () => {
         assert.equal(page.headers['x-quarry-test'], 'yes');
         assert.equal(page.headers['user-agent'], 'TestBot/1.0');
       }
-      for (let i = 1; i < pages.length; i++) assert.ok(pages[i].at - pages[i - 1].at >= 390);
+      for (let i = 1; i < pages.length; i++) assert.ok(pages[i].at - pages[i - 1].at >= 350);
+      assert.ok(pages[2].at - pages[0].at >= 770);
     } finally {
       await robots.close();
     }

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { openSqliteStorage } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
 import { runStorageContract } from './storage-contract.ts';
+import { runBulkStorageContract } from './storage-contract-bulk.ts';
 import { runCrawlStorageContract } from './storage-contract-crawl.ts';
 import { runCustomApiStoreContract } from './storage-contract-extract.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
@@ -22,6 +23,8 @@ runStorageContract('sqlite', async () => {
   };
 });
 runCustomApiStoreContract('sqlite', openTempSqliteStorage);
+
+runBulkStorageContract('sqlite', openTempSqliteStorage);
 
 test('sqlite: data survives close and reopen of the file', () => {
   const dir = tempDir();

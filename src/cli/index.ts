@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerBulk } from './bulk.ts';
 import { registerExtractJob } from './extract-job.ts';
 import { registerMaintenance } from './maintenance.ts';
 import { registerServe } from './serve.ts';
@@ -11,6 +12,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
   registerServe(program);
+  registerBulk(program);
   registerToken(program);
   registerExtractJob(program);
   registerMaintenance(program);

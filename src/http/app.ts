@@ -3,12 +3,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { TokenService } from '../accounts/index.ts';
+import type { BulkExports, BulkService } from '../bulk/index.ts';
 import type { Config } from '../config.ts';
 import type { CrawlService } from '../crawl/index.ts';
 import type { EnhanceService } from '../enhance/index.ts';
 import type { CustomApiService, ExtractionService } from '../extract/index.ts';
 import type { Storage } from '../storage/index.ts';
 import { installErrorMapping } from './error-mapping.ts';
+import { bulkRoutes } from './routes-bulk.ts';
 import { crawlRoutes } from './routes-crawl.ts';
 import { customRoutes } from './routes-custom.ts';
 import { enhanceRoutes } from './routes-enhance.ts';
@@ -23,6 +25,8 @@ export interface AppDeps {
   readonly storage: Storage;
   readonly tokens: TokenService;
   readonly enhance: EnhanceService;
+  readonly bulk: BulkService;
+  readonly bulkExports: BulkExports;
   readonly extraction: ExtractionService;
   readonly customApis: CustomApiService;
   readonly crawl: CrawlService;
@@ -83,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes, { storage: deps.storage });
   await app.register(enhanceRoutes, deps);
+  await app.register(bulkRoutes, deps);
   await app.register(customRoutes, {
     customApis: deps.customApis,
     extraction: deps.extraction,

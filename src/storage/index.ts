@@ -1,4 +1,16 @@
 export type {
+  BulkJobPatch,
+  BulkJobRow,
+  BulkJobState,
+  BulkJobStore,
+  BulkRecord,
+  BulkReportPatch,
+  BulkReportRow,
+  BulkReportStatus,
+  BulkResult,
+  BulkWebhookState,
+  NewBulkJob,
+  NewBulkReport,
   CandidateProfile,
   CustomApiRecord,
   CustomApiStore,
@@ -11,7 +23,8 @@ export type {
   TokenRecord,
   TokenStore,
 } from './ports.ts';
-export { openSqliteStorage, sqliteFileFor, SQLITE_FILE_NAME } from './sqlite/index.ts';
+export type { WalCheckpointer } from './sqlite/index.ts';
+export { openSqliteStorage, SQLITE_FILE_NAME, sqliteFileFor, startWalCheckpointer } from './sqlite/index.ts';
 export type {
   ClaimedUrl,
   CrawlJobCounters,

@@ -98,6 +98,181 @@ export interface EntityStore {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Bulk enhance jobs
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Life cycle of a bulk enhance job as stored. `SUBMITTING` (records still arriving) and
+ * `DELETING` (data being purged) are internal: such jobs are invisible to every reader method
+ * except the ones that name them. The others are the public `status` values.
+ */
+export type BulkJobState =
+  | 'SUBMITTING'
+  | 'NOT_STARTED'
+  | 'IN_PROCESS'
+  | 'COMPLETE'
+  | 'COMPLETE_WITH_FAILURES'
+  | 'STOPPED'
+  | 'DELETING';
+
+/** Webhook delivery bookkeeping of a job (`null` on a job without `webhookurl`). */
+export interface BulkWebhookState {
+  /** `pending` until delivered or given up (`failed`). */
+  readonly state: 'pending' | 'delivered' | 'failed';
+  readonly attempts: number;
+  /** When the next attempt is due (epoch ms); `null` once delivered or failed. */
+  readonly nextAt: number | null;
+  /** Why the last attempt failed, if it did. */
+  readonly lastError: string | null;
+}
+
+/** A bulk enhance job as stored. Times are epoch milliseconds. */
+export interface BulkJobRow {
+  readonly id: string;
+  readonly tokenId: string;
+  readonly name: string;
+  /** Job-level enhance options (size, threshold, refresh, ...), JSON-serialisable. */
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly webhookUrl: string | null;
+  readonly state: BulkJobState;
+  readonly message: string;
+  /** Records submitted. */
+  readonly total: number;
+  /** Records with a result (paid, unpaid or failed). */
+  readonly completed: number;
+  /** Records whose result is a failure (e.g. could not be paid). */
+  readonly failed: number;
+  /** Sum of `hits` over the results. */
+  readonly hits: number;
+  /** Bytes of the results as JSON Lines (each result plus its newline). */
+  readonly resultBytes: number;
+  readonly submitTime: number;
+  readonly startTime: number | null;
+  readonly completedTime: number | null;
+  /** Estimated seconds until the job completes; `null` when unknown or finished. */
+  readonly estimateSec: number | null;
+  readonly webhook: BulkWebhookState | null;
+}
+
+/** What a new job is created with (it starts `SUBMITTING`, with no records). */
+export interface NewBulkJob {
+  readonly id: string;
+  readonly tokenId: string;
+  readonly name: string;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly webhookUrl: string | null;
+  readonly submitTime: number;
+}
+
+/** One submitted record: its 0-based position and its query as JSON text. */
+export interface BulkRecord {
+  readonly index: number;
+  readonly query: string;
+}
+
+/**
+ * One record's result: the enhance response as JSON text, kept in two parts so that exports
+ * that need no `searchInfo` (columnar formats) parse half as much.
+ */
+export interface BulkResult {
+  readonly index: number;
+  /** Matched entities in the response. */
+  readonly hits: number;
+  /** True when the result reports a failure (e.g. the record could not be paid). */
+  readonly failed: boolean;
+  /** The response without `searchInfo` (a JSON object's text). */
+  readonly response: string;
+  /** The response's `searchInfo` (a JSON object's text); it goes last in the full response. */
+  readonly searchInfo: string;
+}
+
+/** Fields of a job that the runner and the service change. */
+export type BulkJobPatch = Partial<
+  Pick<BulkJobRow, 'state' | 'message' | 'startTime' | 'completedTime' | 'estimateSec' | 'webhook'>
+>;
+
+/** Status of a coverage report or of an export file (the public report status values). */
+export type BulkReportStatus = 'NOT_STARTED' | 'IN_PROCESS' | 'COMPLETE' | 'ERROR_FINALIZING';
+
+/**
+ * A coverage report with the export it belongs to: one per job and distinct export parameters
+ * (`key`). The export file itself may or may not be kept (`exportStatus`).
+ */
+export interface BulkReportRow {
+  readonly id: string;
+  readonly jobId: string;
+  /** Canonical form of the export parameters; unique per job. */
+  readonly key: string;
+  readonly format: string;
+  readonly spec: string;
+  readonly exportFile: string;
+  readonly separator: string;
+  readonly filter: string;
+  readonly status: BulkReportStatus;
+  /** `NOT_STARTED` when the export file was never requested (report only). */
+  readonly exportStatus: BulkReportStatus;
+  readonly exportBytes: number | null;
+  readonly error: string | null;
+  readonly createdAt: number;
+}
+
+export type NewBulkReport = Omit<BulkReportRow, 'exportBytes' | 'error'>;
+
+export type BulkReportPatch = Partial<
+  Pick<BulkReportRow, 'status' | 'exportStatus' | 'exportBytes' | 'error'>
+>;
+
+export interface BulkJobStore {
+  /** Creates a job in state `SUBMITTING`. */
+  create(job: NewBulkJob): BulkJobRow;
+  /** Appends records (positions `firstIndex`, `firstIndex + 1`, ...) to a `SUBMITTING` job. */
+  appendRecords(jobId: string, firstIndex: number, queries: readonly string[]): void;
+  /** Ends submission: `SUBMITTING` → `NOT_STARTED` with `total` records. */
+  publish(jobId: string, total: number): BulkJobRow;
+  /** A visible job (neither `SUBMITTING` nor `DELETING`); `undefined` otherwise. */
+  get(jobId: string): BulkJobRow | undefined;
+  /** The visible jobs of a token, newest first. */
+  listForToken(tokenId: string): BulkJobRow[];
+  /** Jobs in any of `states` (internal states included), oldest first. */
+  listByState(states: readonly BulkJobState[]): BulkJobRow[];
+  /** Visible jobs finished (`completedTime`) before `before`, oldest first, at most `limit`. */
+  listFinishedBefore(before: number, limit: number): BulkJobRow[];
+  /** Changes fields of a job (any state); returns the updated row, `undefined` if absent. */
+  update(jobId: string, patch: BulkJobPatch): BulkJobRow | undefined;
+  /**
+   * Records without a result, from position `fromIndex` on, in order, at most `limit`.
+   * After a crash these are exactly the records still to process.
+   */
+  pendingRecords(jobId: string, fromIndex: number, limit: number): BulkRecord[];
+  /**
+   * Stores results and adds them to the job's counters (`completed`, `failed`, `hits`,
+   * `resultBytes`, the JSON Lines size of the full responses). A record has at most one result: storing a second one throws (nothing of
+   * the call is kept when it runs inside `Storage.transaction`).
+   */
+  saveResults(jobId: string, results: readonly BulkResult[]): void;
+  /** The result of one record, `undefined` while it has none. */
+  result(jobId: string, index: number): BulkResult | undefined;
+  /**
+   * Stored results from position `fromIndex` on, in order, at most `limit`. With
+   * `searchInfo: false` the `searchInfo` part is not read (it is the empty string): columnar
+   * exports never need it.
+   */
+  results(jobId: string, fromIndex: number, limit: number, options?: { searchInfo?: boolean }): BulkResult[];
+  /**
+   * Deletes up to `limit` records and results of a job; when none are left, deletes the job
+   * and its reports too and returns true. Idempotent.
+   */
+  purge(jobId: string, limit: number): boolean;
+  /** Adds a report; `key` is unique per job. */
+  addReport(report: NewBulkReport): BulkReportRow;
+  updateReport(reportId: string, patch: BulkReportPatch): BulkReportRow | undefined;
+  /** Reports of a job, oldest first. */
+  reports(jobId: string): BulkReportRow[];
+  report(jobId: string, reportId: string): BulkReportRow | undefined;
+  reportByKey(jobId: string, key: string): BulkReportRow | undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Custom APIs (extraction rule sets)
 // ---------------------------------------------------------------------------------------------
 
@@ -398,6 +573,7 @@ export interface CrawlJobStore {
 export interface Storage {
   readonly tokens: TokenStore;
   readonly entities: EntityStore;
+  readonly bulkJobs: BulkJobStore;
   readonly customApis: CustomApiStore;
   readonly crawlJobs: CrawlJobStore;
   /** Runs `fn` in one transaction (nested calls join the outer one). */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Storage } from '../ports.ts';
 import { createTransactionRunner, openSqliteDatabase, type SqliteOpenOptions } from './sqlite-database.ts';
+import { SqliteBulkJobStore } from './sqlite-bulk-job-store.ts';
 import { SqliteCrawlJobStore } from './sqlite-crawl-job-store.ts';
 import { SqliteCustomApiStore } from './sqlite-custom-api-store.ts';
 import { SqliteEntityStore } from './sqlite-entity-store.ts';
@@ -8,6 +9,8 @@ import { SqliteTokenStore } from './sqlite-token-store.ts';
 
 export { applyMigrations, openSqliteDatabase } from './sqlite-database.ts';
 export type { SqliteOpenOptions } from './sqlite-database.ts';
+export type { WalCheckpointer } from './wal-checkpointer.ts';
+export { startWalCheckpointer } from './wal-checkpointer.ts';
 
 /** File name of the embedded store inside the data directory. */
 export const SQLITE_FILE_NAME = 'quarry.sqlite';
@@ -24,6 +27,7 @@ export function openSqliteStorage(file: string, options: SqliteOpenOptions = {})
   return {
     tokens: new SqliteTokenStore(db),
     entities: new SqliteEntityStore(db, transaction),
+    bulkJobs: new SqliteBulkJobStore(db, transaction),
     customApis: new SqliteCustomApiStore(db, transaction),
     crawlJobs: new SqliteCrawlJobStore(db, transaction),
     transaction,

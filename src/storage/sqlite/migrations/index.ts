@@ -4,6 +4,7 @@
  * enhance, 200–299 extraction and Custom APIs, 300–399 bulk extract jobs.
  * A migration, once released, is never edited: add a new one.
  */
+import { BULK_MIGRATIONS } from './bulk.ts';
 import { CORE_MIGRATIONS } from './core.ts';
 import { CRAWL_MIGRATIONS } from './crawl.ts';
 import { EXTRACT_MIGRATIONS } from './extract.ts';
@@ -16,6 +17,7 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   ...CORE_MIGRATIONS,
+  ...BULK_MIGRATIONS,
   ...EXTRACT_MIGRATIONS,
   ...CRAWL_MIGRATIONS,
 ]);

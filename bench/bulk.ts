@@ -1,0 +1,226 @@
+/**
+ * Bulk enhance, end to end, against a real server process (issue 3 targets):
+ *
+ *   npx node bench/bulk.ts --data DIR [--records 1000000] [--mix sampled|id] [--xlsx-rows 200000] [--probe-ms 50]
+ *   npx node bench/bulk.ts --generate 1000000 [--records …]   (builds a N + N demo graph first)
+ *
+ * DIR is a data directory holding a graph (`npm run bench` builds the 1M + 1M one). The bench
+ * submits `--records` queries drawn from the graph (streamed, as a client would), waits for
+ * COMPLETE, then downloads the whole job as CSV. Meanwhile it samples the server's RSS every
+ * 250 ms and sends single enhance requests one at a time (every `--probe-ms`) to measure their
+ * latency while the job runs. Then an xlsx of the first `--xlsx-rows` records. Figures only:
+ * it never fails on timing. The job is deleted at the end.
+ *
+ * `--mix sampled` (default) draws name/url/e-mail/employer queries from the graph, so the rate is
+ * bound by the matcher; `--mix id` submits id records (`{"id": ...}`, answered by one lookup),
+ * which measures the bulk machinery itself: upload, storage, threads, commits, export.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { sqliteFileFor } from '../src/storage/index.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { type BenchQuery, sampleQueries, seededRandom, toQueryString } from './support/queries.ts';
+import { type BenchServer, mib, quarryCli, startServer } from './support/server.ts';
+
+interface Options {
+  readonly records: number;
+  readonly mix: 'sampled' | 'id';
+  readonly xlsxRows: number;
+  readonly probeMs: number;
+}
+
+/** `count` id records of entities drawn at random (seeded) from the graph in `file`. */
+function sampleIdRecords(file: string, count: number, seed = 11): BenchQuery[] {
+  const db = new DatabaseSync(file, { readOnly: true });
+  const maxRef = Number((db.prepare('SELECT max(ref) AS m FROM entities').get() as { m: number }).m);
+  const byRef = db.prepare('SELECT id FROM entities WHERE ref = ?');
+  const random = seededRandom(seed);
+  const out: BenchQuery[] = [];
+  while (out.length < count) {
+    const row = byRef.get(1 + Math.floor(random() * maxRef)) as { id: string } | undefined;
+    if (row) out.push({ id: row.id });
+  }
+  db.close();
+  return out;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** The submission body: `count` records cycling through `queries`, each with its own customId. */
+function submission(queries: readonly BenchQuery[], count: number): Readable {
+  return Readable.from(
+    (function* () {
+      let buffer = '[';
+      for (let i = 0; i < count; i++) {
+        buffer += `${i === 0 ? '' : ','}${JSON.stringify({ ...queries[i % queries.length], customId: `r${i}` })}`;
+        if (buffer.length >= 1 << 20) {
+          yield buffer;
+          buffer = '';
+        }
+      }
+      yield `${buffer}]`;
+    })(),
+  );
+}
+
+/** Downloads into a counter of bytes and CSV lines; resolves with the totals and seconds. */
+async function download(
+  url: string,
+): Promise<{ status: number; bytes: number; lines: number; seconds: number }> {
+  const started = performance.now();
+  const response = await fetch(url);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (let i = 0; i < chunk.length; i++) if (chunk[i] === 0x0a) lines++;
+  }
+  return { status: response.status, bytes, lines, seconds: (performance.now() - started) / 1000 };
+}
+
+async function status(server: BenchServer, token: string, id: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${server.url}/kg/v3/enhance/bulk/${id}/status?token=${token}`);
+  return ((await res.json()) as { content: Record<string, unknown> }).content;
+}
+
+export async function benchBulk(dataDir: string, options: Options): Promise<void> {
+  const token = quarryCli(['token', 'create', '--unlimited'], dataDir).trim();
+  const queries =
+    options.mix === 'id'
+      ? sampleIdRecords(sqliteFileFor(dataDir), 50_000)
+      : sampleQueries(sqliteFileFor(dataDir), 50_000);
+  const probes = sampleQueries(sqliteFileFor(dataDir), 2_000, 99).map(
+    (q) => `/kg/v3/enhance?${toQueryString(q)}&token=${token}`,
+  );
+  const server = await startServer(dataDir, { logFile: path.join(os.tmpdir(), 'quarry-bench-bulk.log') });
+  let rssPeak = 0;
+  const rssSamples: number[] = [];
+  const sampler = setInterval(() => {
+    const rss = server.rss();
+    rssSamples.push(rss);
+    rssPeak = Math.max(rssPeak, rss);
+  }, 250);
+  try {
+    // Warm the server (JIT, page cache) as a client's first requests would.
+    for (const probe of probes.slice(0, 200)) await (await fetch(`${server.url}${probe}`)).arrayBuffer();
+
+    const t0 = performance.now();
+    const submitted = await fetch(`${server.url}/kg/v3/enhance/bulk?token=${token}&name=bench`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Readable.toWeb(submission(queries, options.records)) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+    if (submitted.status !== 202)
+      throw new Error(`submit answered ${submitted.status}: ${await submitted.text()}`);
+    const { job_id: id } = (await submitted.json()) as { job_id: string };
+    const tSubmitted = performance.now();
+
+    // Single enhance requests, one at a time, while the job runs.
+    const latencies: number[] = [];
+    let probing = true;
+    let errors = 0;
+    const prober = (async () => {
+      let next = 0;
+      while (probing) {
+        const started = performance.now();
+        const res = await fetch(`${server.url}${probes[next++ % probes.length]}`);
+        await res.arrayBuffer();
+        if (res.status !== 200) errors++;
+        latencies.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, options.probeMs));
+      }
+    })();
+
+    let last: Record<string, unknown>;
+    let lastPrint = 0;
+    for (;;) {
+      last = await status(server, token, id);
+      if (last.status !== 'IN_PROCESS' && last.status !== 'NOT_STARTED') break;
+      if (performance.now() - lastPrint > 15_000) {
+        lastPrint = performance.now();
+        console.error(
+          `  … ${last.jobs_completed}/${last.jobs_total} done, ETA ${last.estimate_remaining_time} s, RSS ${mib(server.rss())}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const tComplete = performance.now();
+    probing = false;
+    await prober;
+
+    const csv = await download(`${server.url}/kg/v3/enhance/bulk/${id}?token=${token}&format=csv&wait=600`);
+    const tDownloaded = performance.now();
+    const xlsx = await download(
+      `${server.url}/kg/v3/enhance/bulk/${id}?token=${token}&format=xlsx&head=${options.xlsxRows}&wait=600`,
+    );
+    clearInterval(sampler);
+
+    const seconds = (a: number, b: number) => (b - a) / 1000;
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const processing = seconds(tSubmitted, tComplete);
+    console.log(
+      `bulk: ${options.records.toLocaleString('en')} records (cycling ${queries.length.toLocaleString('en')} ${options.mix === 'id' ? 'id records' : 'sampled queries'}), data ${dataDir}`,
+    );
+    console.log(
+      `  status                 ${last.status}, ${last.jobs_completed} done, ${last.total_results} matches`,
+    );
+    console.log(`  submit (upload+store)  ${seconds(t0, tSubmitted).toFixed(1)} s`);
+    console.log(
+      `  processing             ${processing.toFixed(1)} s = ${(options.records / processing).toFixed(0)} records/s`,
+    );
+    console.log(
+      `  CSV download           ${csv.seconds.toFixed(1)} s, ${mib(csv.bytes)}, ${csv.lines - 1} rows = ${((csv.lines - 1) / csv.seconds).toFixed(0)} rows/s (target ≥ 100,000)  [HTTP ${csv.status}]`,
+    );
+    const endToEnd = seconds(t0, tDownloaded);
+    console.log(
+      `  end to end             ${endToEnd.toFixed(1)} s = ${(options.records / endToEnd).toFixed(0)} records/s (submit → COMPLETE → CSV; target ≥ 5,000)`,
+    );
+    console.log(
+      `  xlsx, ${options.xlsxRows.toLocaleString('en')} records   ${xlsx.seconds.toFixed(1)} s, ${mib(xlsx.bytes)} (target ≤ 5 s)  [HTTP ${xlsx.status}]`,
+    );
+    console.log(
+      `  single enhance during the job: ${latencies.length} requests, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms, errors ${errors} (target p99 ≤ 50 ms)`,
+    );
+    console.log(
+      `  server RSS: peak ${mib(rssPeak)} over ${rssSamples.length} samples (VmHWM ${mib(server.peakRss())}; target ≤ 2 GiB)`,
+    );
+    await fetch(`${server.url}/kg/v3/enhance/bulk/${id}/delete?token=${token}`);
+  } finally {
+    clearInterval(sampler);
+    await server.stop();
+  }
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: {
+      data: { type: 'string' },
+      generate: { type: 'string' },
+      records: { type: 'string', default: '1000000' },
+      mix: { type: 'string', default: 'sampled' },
+      'xlsx-rows': { type: 'string', default: '200000' },
+      'probe-ms': { type: 'string', default: '50' },
+    },
+  });
+  let dataDir = values.data;
+  if (!dataDir) {
+    if (!values.generate) throw new Error('--data DIR or --generate N is required');
+    const n = values.generate;
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-bulk-'));
+    console.error(`generating a ${n} + ${n} demo graph in ${dataDir} …`);
+    quarryCli(['demo-data', '--organizations', n, '--persons', n, '--import'], dataDir);
+  }
+  await benchBulk(dataDir, {
+    records: Number(values.records),
+    mix: values.mix === 'id' ? 'id' : 'sampled',
+    xlsxRows: Number(values['xlsx-rows']),
+    probeMs: Number(values['probe-ms']),
+  });
+}

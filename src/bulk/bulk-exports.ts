@@ -1,0 +1,552 @@
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
+import { InvalidParameterError, NotFoundError, ReportNotReadyError } from '../errors.ts';
+import {
+  COVERAGE_CONTENT_TYPES,
+  contentDisposition,
+  createExportPlan,
+  EXPORT_FORMATS,
+  type ExportOptions,
+  type ExportPlan,
+  exportWindow,
+  sanitizeExportFileName,
+} from '../export/index.ts';
+import type { Logger } from '../logging.ts';
+import type { BulkJobRow, BulkJobStore, BulkReportRow } from '../storage/index.ts';
+import type { BulkService } from './bulk-service.ts';
+import { type CoverageFiles, csvRecordsBytes, mergeCoverageParts } from './coverage-merge.ts';
+import type { ExportTask, ExportTaskResult } from './export-task.ts';
+import { isReportId, newReportId } from './ids.ts';
+import { isFinal } from './job-record.ts';
+
+/** A download ready to send. */
+export interface DownloadAnswer {
+  readonly body: Readable;
+  readonly contentType: string;
+  readonly contentLength?: number;
+  /** Set when the request named an `exportfile`. */
+  readonly contentDisposition?: string;
+  /** The coverage report of this export (`X-Diffbot-ReportId`). */
+  readonly reportId: string;
+}
+
+/** A coverage report ready to send. */
+export interface ReportAnswer {
+  readonly body: Readable;
+  readonly contentType: string;
+}
+
+export interface BulkExportsDeps {
+  readonly service: BulkService;
+  readonly store: BulkJobStore;
+  /** The SQLite file, read by export threads. */
+  readonly dbFile: string;
+  /** Where export files and reports are kept (`<dataDir>/bulk-exports`). */
+  readonly directory: string;
+  readonly logger: Logger;
+  /** csv/jsonl exports of at least this many records are written by two threads (default 20,000). */
+  readonly splitMinRecords?: number;
+  /** Exports generated at once; more wait their turn (default 2). */
+  readonly concurrency?: number;
+  /**
+   * Nice value of threads writing a requested export (default 2: someone waits for it, yet the
+   * main thread serving requests comes first). Completion reports, which nobody waits for, run
+   * at 10, so on a busy machine a download overtakes them.
+   */
+  readonly niceness?: number;
+  readonly now?: () => number;
+}
+
+/** The download parameters (SPEC.md endpoint 7) that are not export-library options. */
+const DEFAULT_WAIT_SECONDS = 120;
+/** Longest accepted `wait`: a request should not hang on for more than 10 minutes. */
+const MAX_WAIT_SECONDS = 600;
+
+interface Generation {
+  /** Everything is written (or failed). */
+  readonly done: Promise<void>;
+  /** True when it writes the export file too (not only the report). */
+  readonly withExport: boolean;
+  readonly workers: Set<Worker>;
+  cancelled: boolean;
+}
+
+/** Formats whose export can be written in parts and concatenated. */
+const SPLIT_FORMATS = new Set(['csv', 'jsonl']);
+/** Below this many records one thread is quicker than starting two and concatenating. */
+const SPLIT_MIN_RECORDS = 20_000;
+
+/**
+ * Downloads and coverage reports of bulk jobs. Every export is materialised once, by a worker
+ * thread, to a file under the data directory together with its coverage report; requests then
+ * stream the file. One report per job and distinct export parameters (the plan's key plus the
+ * `from`/`size`/`head` window); the job's first report is made when it reaches a final state.
+ */
+export class BulkExports {
+  readonly #deps: BulkExportsDeps;
+  readonly #now: () => number;
+  /** Running generations by report id. */
+  readonly #running = new Map<string, Generation>();
+  readonly #queue: (() => void)[] = [];
+  #active = 0;
+  #closed = false;
+
+  constructor(deps: BulkExportsDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+    deps.service.onFinal((job) => this.#completionReport(job));
+    deps.service.onDelete((jobId) => this.#removeJob(jobId));
+  }
+
+  /**
+   * Regenerates what a stop or crash interrupted: reports (and exports) still in process, and
+   * the completion report of final jobs that have none.
+   */
+  resume(): void {
+    const { store } = this.#deps;
+    for (const job of store.listByState(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED'])) {
+      const reports = store.reports(job.id);
+      if (reports.length === 0) this.#completionReport(job);
+      for (const report of reports) {
+        if (report.status === 'IN_PROCESS' || report.exportStatus === 'IN_PROCESS') {
+          this.#generate(job, report, report.exportStatus === 'IN_PROCESS');
+        }
+      }
+    }
+  }
+
+  /** Waits for generations to finish (tests), without starting new ones. */
+  async settled(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running.values()].map((g) => g.done));
+  }
+
+  /** Stops export threads; interrupted exports are generated again at the next start. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const generation of this.#running.values()) {
+      generation.cancelled = true;
+      await Promise.all([...generation.workers].map((worker) => worker.terminate()));
+    }
+    for (const start of this.#queue.splice(0)) start();
+  }
+
+  /**
+   * `GET`/`POST /kg/v3/enhance/bulk/{id}`: the export the parameters describe. 201 while the job
+   * runs (a stopped job downloads what it has) and while the export is still being written after
+   * `wait` seconds (`wait=0` only starts it).
+   */
+  async download(
+    tokenId: string,
+    jobId: string,
+    params: Readonly<Record<string, unknown>>,
+  ): Promise<DownloadAnswer> {
+    const { service, store } = this.#deps;
+    const job = service.job(tokenId, jobId);
+    const options = exportOptions(params);
+    const plan = createExportPlan(options);
+    const window = exportWindow({
+      head: scalar(params, 'head') as string | undefined,
+      from: scalar(params, 'from') as string | undefined,
+      size: scalar(params, 'size') as string | undefined,
+    });
+    const wait = waitSeconds(params.wait);
+    if (!isFinal(job.state)) throw service.notReady(job, `Bulkjob [${job.id}] is still in process`);
+
+    const key = JSON.stringify([plan.key, window.offset, window.limit ?? null]);
+    let report = store.reportByKey(job.id, key);
+    if (!report) {
+      report = store.addReport({
+        id: newReportId(),
+        jobId: job.id,
+        key,
+        format: plan.format,
+        spec: plan.settings.exportspec ?? '',
+        exportFile: options.exportfile ?? '',
+        separator: plan.separator,
+        filter: [plan.settings.filter, plan.settings.filterExclude].filter(Boolean).join(' | '),
+        status: 'IN_PROCESS',
+        exportStatus: 'IN_PROCESS',
+        createdAt: this.#now(),
+      });
+    }
+    const file = this.#exportPath(job.id, report, plan);
+    if (report.exportStatus !== 'COMPLETE' || !fs.existsSync(file)) {
+      const generation = this.#exportGeneration(job, report);
+      if (wait > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          // The report too: clients fetch it right after the download (X-Diffbot-ReportId).
+          generation.done,
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, wait * 1000);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
+      report = store.report(job.id, report.id);
+      if (report?.exportStatus !== 'COMPLETE') {
+        if (report?.exportStatus === 'ERROR_FINALIZING')
+          throw new Error(`export ${report.id} failed: ${report.error}`);
+        throw service.notReady(
+          job,
+          wait === 0
+            ? `The export of bulkjob [${job.id}] has started; ask again later`
+            : `The export of bulkjob [${job.id}] is still in process; ask again later`,
+        );
+      }
+    }
+    const exportfile = options.exportfile;
+    return {
+      body: fs.createReadStream(file),
+      contentType: EXPORT_FORMATS[plan.format].contentType,
+      contentLength: fs.statSync(file).size,
+      ...(exportfile !== undefined && exportfile.trim() !== ''
+        ? { contentDisposition: contentDisposition(sanitizeExportFileName(exportfile, plan.format)) }
+        : {}),
+      reportId: report.id,
+    };
+  }
+
+  /**
+   * `GET /kg/v3/enhance/bulk/report/{id}/{reportId}`: the CSV form whatever the `Accept` header
+   * says, the JSON form with `format=json` (DECISIONS.md §3). 400 while generating, 404 unknown.
+   */
+  report(tokenId: string, jobId: string, reportId: string, format: unknown): ReportAnswer {
+    const job = this.#deps.service.job(tokenId, jobId);
+    const report = isReportId(reportId) ? this.#deps.store.report(job.id, reportId) : undefined;
+    if (!report) throw new NotFoundError(`Report [${reportId}] of bulkjob [${job.id}] not found`);
+    if (report.status === 'IN_PROCESS' || report.status === 'NOT_STARTED') {
+      throw new ReportNotReadyError(`Report [${report.id}] is still being generated`);
+    }
+    if (report.status !== 'COMPLETE') throw new Error(`report ${report.id} failed: ${report.error}`);
+    const json = typeof format === 'string' && format.trim().toLowerCase() === 'json';
+    if (format !== undefined && !json && !(typeof format === 'string' && /^\s*(csv)?\s*$/i.test(format))) {
+      throw new InvalidParameterError(
+        'format',
+        "Invalid parameter 'format': a report is csv (default) or json",
+      );
+    }
+    const paths = this.#reportPaths(job.id, report);
+    return {
+      body: fs.createReadStream(json ? paths.json : paths.csv),
+      contentType: json ? COVERAGE_CONTENT_TYPES.json : COVERAGE_CONTENT_TYPES.csv,
+    };
+  }
+
+  /**
+   * The generation that writes `report`'s export file: the running one if it does, else a new
+   * one — after a running report-only generation of the same report (the completion report)
+   * has finished, since both write the report files.
+   */
+  #exportGeneration(job: BulkJobRow, report: BulkReportRow): { done: Promise<void> } {
+    const running = this.#running.get(report.id);
+    if (running?.withExport) return running;
+    if (!running) return this.#generate(job, report, true);
+    return {
+      done: running.done.then(() => {
+        const fresh = this.#deps.store.report(job.id, report.id);
+        if (!fresh || this.#closed || (fresh.exportStatus === 'COMPLETE' && !this.#running.has(report.id)))
+          return;
+        return this.#exportGeneration(job, fresh).done;
+      }),
+    };
+  }
+
+  /** The job's first report: default columns over all records, without an export file. */
+  #completionReport(job: BulkJobRow): void {
+    if (this.#closed) return;
+    const plan = createExportPlan({});
+    const key = JSON.stringify([plan.key, 0, null]);
+    if (this.#deps.store.reportByKey(job.id, key)) return;
+    const report = this.#deps.store.addReport({
+      id: newReportId(),
+      jobId: job.id,
+      key,
+      format: plan.format,
+      spec: '',
+      exportFile: '',
+      separator: plan.separator,
+      filter: '',
+      status: 'IN_PROCESS',
+      exportStatus: 'NOT_STARTED',
+      createdAt: this.#now(),
+    });
+    this.#generate(job, report, false);
+  }
+
+  /**
+   * Writes a report and, with `withExport`, its export file, in worker threads: the coverage
+   * report in one, the export in another — or, for csv and jsonl exports of many records, in two
+   * (each half of the records), concatenated after. On two cores this roughly halves the time
+   * a download waits.
+   */
+  #generate(job: BulkJobRow, report: BulkReportRow, withExport: boolean): Generation {
+    const { store, logger } = this.#deps;
+    store.updateReport(report.id, {
+      status: 'IN_PROCESS',
+      ...(withExport ? { exportStatus: 'IN_PROCESS' as const } : {}),
+      error: null,
+    });
+    const [planKey, offset, limit] = JSON.parse(report.key) as [string, number, number | null];
+    const options = JSON.parse(planKey) as ExportOptions;
+    const plan = createExportPlan(options);
+    const dir = this.#jobDir(job.id);
+    fs.mkdirSync(dir, { recursive: true });
+    const paths = this.#reportPaths(job.id, report);
+    const base = { dbFile: this.#deps.dbFile, jobId: job.id, options, tempDir: dir };
+    const exportNice = this.#deps.niceness ?? 2;
+    const reportTask: ExportTask = {
+      ...base,
+      offset,
+      limit,
+      exportPath: null,
+      reportCsvPath: paths.csv,
+      reportJsonPath: paths.json,
+      niceness: withExport ? exportNice : 10,
+    };
+    const target = this.#exportPath(job.id, report, plan);
+    const end = limit === null ? job.total : Math.min(job.total, offset + limit);
+    const count = Math.max(0, end - offset);
+    const split =
+      withExport &&
+      SPLIT_FORMATS.has(plan.format) &&
+      count >= (this.#deps.splitMinRecords ?? SPLIT_MIN_RECORDS);
+    const exportTasks: ExportTask[] = [];
+    const reportParts: CoverageFiles[] = [];
+    if (withExport) {
+      const only = { ...base, reportCsvPath: null, reportJsonPath: null, niceness: exportNice };
+      if (split) {
+        // Each half writes its export part and its coverage part: no third pass over the records.
+        const middle = offset + Math.ceil(count / 2);
+        const halves: [number, number][] = [
+          [offset, middle - offset],
+          [middle, end - middle],
+        ];
+        halves.forEach(([from, size], i) => {
+          const part = { csv: `${paths.csv}.${i + 1}`, json: `${paths.json}.${i + 1}` };
+          reportParts.push(part);
+          exportTasks.push({
+            ...only,
+            offset: from,
+            limit: size,
+            exportPath: `${target}.${i + 1}`,
+            reportCsvPath: part.csv,
+            reportJsonPath: part.json,
+          });
+        });
+      } else {
+        exportTasks.push({ ...only, offset, limit, exportPath: target });
+      }
+    }
+
+    const generation: Generation = {
+      done: Promise.resolve(),
+      withExport,
+      workers: new Set(),
+      cancelled: false,
+    };
+    const stopped = () => generation.cancelled || this.#closed;
+    const slot = this.#slot();
+    const started = slot.then(() => performance.now());
+    const reportDone = slot
+      .then(() => (stopped() || split ? undefined : this.#runWorker(reportTask, generation)))
+      .then(
+        async (result) => {
+          if (result === undefined) return;
+          const ms = Math.round(performance.now() - (await started));
+          logger.info({ jobId: job.id, reportId: report.id, ...result, ms }, 'bulk coverage report written');
+          store.updateReport(report.id, { status: 'COMPLETE' });
+        },
+        (error: Error) => {
+          if (stopped()) return;
+          logger.error({ err: error, jobId: job.id, reportId: report.id }, 'bulk coverage report failed');
+          store.updateReport(report.id, { status: 'ERROR_FINALIZING', error: error.message.slice(0, 1000) });
+        },
+      );
+    const exportDone = slot
+      .then(() =>
+        stopped() ? [] : Promise.all(exportTasks.map((task) => this.#runWorker(task, generation))),
+      )
+      .then(async (results) => {
+        if (!withExport || stopped() || results.some((r) => r === undefined)) return;
+        const done = results as ExportTaskResult[];
+        let bytes = done[0].bytes;
+        if (split) {
+          bytes = await concatenateParts(
+            target,
+            exportTasks.map((task) => task.exportPath!),
+            plan.format === 'csv',
+          );
+          await mergeCoverageParts(reportParts, paths);
+          store.updateReport(report.id, { status: 'COMPLETE' });
+        }
+        const rows = done.reduce((sum, r) => sum + r.rows, 0);
+        const ms = Math.round(performance.now() - (await started));
+        logger.info(
+          { jobId: job.id, reportId: report.id, format: plan.format, threads: done.length, rows, bytes, ms },
+          'bulk export written',
+        );
+        store.updateReport(report.id, { exportStatus: 'COMPLETE', exportBytes: bytes });
+      })
+      .catch((error: Error) => {
+        if (stopped()) return;
+        logger.error({ err: error, jobId: job.id, reportId: report.id }, 'bulk export failed');
+        store.updateReport(report.id, {
+          exportStatus: 'ERROR_FINALIZING',
+          error: error.message.slice(0, 1000),
+        });
+      });
+    const done = Promise.all([reportDone, exportDone]).then(
+      () => undefined,
+      () => undefined,
+    );
+    Object.assign(generation, {
+      done: done.finally(() => {
+        this.#running.delete(report.id);
+        this.#active--;
+        this.#queue.shift()?.();
+      }),
+    });
+    this.#running.set(report.id, generation);
+    return generation;
+  }
+
+  /** Resolves when a generation may start (at most `concurrency` at once). */
+  #slot(): Promise<void> {
+    if (this.#active < (this.#deps.concurrency ?? 2)) {
+      this.#active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) =>
+      this.#queue.push(() => {
+        this.#active++;
+        resolve();
+      }),
+    );
+  }
+
+  #runWorker(task: ExportTask, generation: Generation): Promise<ExportTaskResult | undefined> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(new URL('./export-worker.ts', import.meta.url), { workerData: task });
+      generation.workers.add(worker);
+      let settled = false;
+      worker.on(
+        'message',
+        (message: { ok: true; result: ExportTaskResult } | { ok: false; error: string }) => {
+          settled = true;
+          if (message.ok) resolve(message.result);
+          else reject(new Error(message.error));
+        },
+      );
+      worker.on('error', (error) => {
+        settled = true;
+        reject(error);
+      });
+      worker.on('exit', (code) => {
+        generation.workers.delete(worker);
+        if (settled) return;
+        if (generation.cancelled) resolve(undefined);
+        else reject(new Error(`export thread exited with code ${code}`));
+      });
+    });
+  }
+
+  #removeJob(jobId: string): void {
+    for (const report of this.#deps.store.reports(jobId)) {
+      const generation = this.#running.get(report.id);
+      if (generation) {
+        generation.cancelled = true;
+        for (const worker of generation.workers) void worker.terminate();
+      }
+    }
+    const dir = this.#jobDir(jobId);
+    // After the threads are gone (terminate is asynchronous), the files go.
+    setTimeout(() => fs.rmSync(dir, { recursive: true, force: true }), 100).unref();
+  }
+
+  #jobDir(jobId: string): string {
+    return path.join(this.#deps.directory, jobId);
+  }
+
+  #exportPath(jobId: string, report: BulkReportRow, plan: ExportPlan): string {
+    return path.join(this.#jobDir(jobId), `${report.id}.${EXPORT_FORMATS[plan.format].extension}`);
+  }
+
+  #reportPaths(jobId: string, report: BulkReportRow): { csv: string; json: string } {
+    const base = path.join(this.#jobDir(jobId), report.id);
+    return { csv: `${base}.coverage.csv`, json: `${base}.coverage.json` };
+  }
+}
+
+function scalar(params: Readonly<Record<string, unknown>>, name: string): unknown {
+  const value = params[name];
+  if (Array.isArray(value)) {
+    if (value.length > 1)
+      throw new InvalidParameterError(name, `Invalid parameter '${name}': give it only once`);
+    return value[0];
+  }
+  if (typeof value === 'number') return String(value);
+  return value;
+}
+
+/** The export-library options of a download request, type-checked. */
+function exportOptions(params: Readonly<Record<string, unknown>>): ExportOptions & { exportfile?: string } {
+  const out: Record<string, string | boolean> = {};
+  for (const name of [
+    'format',
+    'exportspec',
+    'exportseparator',
+    'exportquery',
+    'filter',
+    'filterExclude',
+    'onlyMatches',
+    'exportfile',
+  ]) {
+    const value = scalar(params, name);
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' && typeof value !== 'boolean') {
+      throw new InvalidParameterError(name, `Invalid parameter '${name}': must be a string`);
+    }
+    out[name] = value;
+  }
+  const { exportfile, ...options } = out;
+  return { ...(options as ExportOptions), ...(typeof exportfile === 'string' ? { exportfile } : {}) };
+}
+
+function waitSeconds(value: unknown): number {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined || raw === null || raw === '') return DEFAULT_WAIT_SECONDS;
+  const n =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : -1;
+  if (!Number.isInteger(n) || n < 0) {
+    throw new InvalidParameterError(
+      'wait',
+      "Invalid parameter 'wait': must be a whole number of seconds ≥ 0",
+    );
+  }
+  return Math.min(n, MAX_WAIT_SECONDS);
+}
+
+/**
+ * Concatenates export parts into `target` (through `<target>.part`, renamed when complete),
+ * dropping the repeated CSV header of every part but the first, and deletes the parts.
+ * Returns the size of the result.
+ */
+async function concatenateParts(target: string, parts: readonly string[], csv: boolean): Promise<number> {
+  const out = fs.createWriteStream(`${target}.part`);
+  for (const [i, part] of parts.entries()) {
+    const start = csv && i > 0 ? await csvRecordsBytes(part, 1) : 0;
+    for await (const chunk of fs.createReadStream(part, { start, highWaterMark: 1024 * 1024 })) {
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+  }
+  await new Promise<void>((resolve, reject) =>
+    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
+  fs.renameSync(`${target}.part`, target);
+  for (const part of parts) fs.rmSync(part, { force: true });
+  return fs.statSync(target).size;
+}

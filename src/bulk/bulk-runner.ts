@@ -1,0 +1,354 @@
+import type { TokenService } from '../accounts/index.ts';
+import type { CreditCosts } from '../config.ts';
+import { InsufficientCreditsError } from '../errors.ts';
+import type { Logger } from '../logging.ts';
+import type { BulkJobRow, BulkJobStore, BulkRecord, BulkResult } from '../storage/index.ts';
+import type { EnhanceBatch, EnhanceBatchResult } from './enhance-batch.ts';
+import { type BulkJobOptions, stateMessage } from './job-record.ts';
+import { failureResult } from './result-text.ts';
+
+/** The part of the worker pool the runner uses (a real `WorkerPool` in production). */
+export interface BatchExecutor {
+  /** Batches the executor runs at once; the runner keeps this many in flight. */
+  readonly capacity: number;
+  run(batch: EnhanceBatch): Promise<EnhanceBatchResult>;
+  close(): Promise<void>;
+}
+
+export interface BulkRunnerDeps {
+  readonly store: BulkJobStore;
+  /** Runs a function in one store transaction (`Storage.transaction`). */
+  readonly transaction: <T>(fn: () => T) => T;
+  readonly tokens: TokenService;
+  readonly credits: CreditCosts;
+  readonly executor: BatchExecutor;
+  readonly logger: Logger;
+  /** Records per batch. */
+  readonly batchSize: number;
+  /** Called once when a job reaches a final state (complete, with failures, or stopped). */
+  readonly onFinal: (job: BulkJobRow) => void;
+  readonly now?: () => number;
+}
+
+/** The 429 message a record that cannot be paid carries in its result (DECISIONS.md §1). */
+export const UNPAID_MESSAGE = new InsufficientCreditsError().message;
+
+/** Tries of a batch whose worker thread died, before it is split into single records. */
+const BATCH_TRIES = 2;
+/** Tries of a single record whose worker thread died, before it is stored as failed. */
+const RECORD_TRIES = 2;
+/** Tries to store a batch's results before the job is left until the next start. */
+const STORE_TRIES = 3;
+
+interface Retry {
+  readonly records: readonly BulkRecord[];
+  readonly tries: number;
+}
+
+/** A job the runner is working on (in memory; the store holds everything durable). */
+interface ActiveJob {
+  readonly id: string;
+  readonly tokenId: string;
+  readonly options: BulkJobOptions;
+  readonly total: number;
+  /** Next position to look for pending records from. */
+  cursor: number;
+  /** No pending record at or after `cursor` (apart from `retries`). */
+  exhausted: boolean;
+  inFlight: number;
+  readonly retries: Retry[];
+  /** Records with a result, counted from the store at activation. */
+  done: number;
+  /** When this run of the job (since submission or restart) began, and how many it did. */
+  readonly runStart: number;
+  runDone: number;
+}
+
+/**
+ * Runs bulk enhance jobs: claims batches of pending records, has worker threads answer them,
+ * then charges and stores each batch's results with the job's progress in one transaction.
+ * A record's result and its charge therefore happen exactly once; after a crash, the records
+ * still to do are those without a result. Jobs of different tokens take turns (round robin by
+ * token, then by job), so one token's huge job does not starve another's small one.
+ */
+export class BulkRunner {
+  readonly #deps: BulkRunnerDeps;
+  readonly #now: () => number;
+  readonly #jobs = new Map<string, ActiveJob>();
+  /** Token ids in turn order, and per token its job ids in turn order. */
+  readonly #turns = new Map<string, string[]>();
+  #tokenTurn = 0;
+  #inFlight = 0;
+  #closed = false;
+  readonly #idleWaiters: (() => void)[] = [];
+
+  constructor(deps: BulkRunnerDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  /** Number of jobs being worked on. */
+  get activeJobs(): number {
+    return this.#jobs.size;
+  }
+
+  /** Picks up every unfinished job in the store (at start-up, after a restart or crash). */
+  resume(): void {
+    for (const job of this.#deps.store.listByState(['NOT_STARTED', 'IN_PROCESS'])) this.#activate(job);
+    this.#pump();
+  }
+
+  /** Starts working on a newly published job. */
+  enqueue(job: BulkJobRow): void {
+    this.#activate(job);
+    this.#pump();
+  }
+
+  /**
+   * Stops a job at once: batches in flight are discarded when they come back, nothing more is
+   * dispatched, and the job becomes `STOPPED` (results so far stay). Returns the stopped job, or
+   * `undefined` when the runner was not working on it.
+   */
+  stop(jobId: string): BulkJobRow | undefined {
+    if (!this.#forget(jobId)) return undefined;
+    const current = this.#deps.store.get(jobId);
+    if (!current) return undefined;
+    const stopped = this.#deps.store.update(jobId, {
+      state: 'STOPPED',
+      completedTime: this.#now(),
+      estimateSec: null,
+      message: stateMessage({ ...current, state: 'STOPPED' }),
+    })!;
+    this.#deps.onFinal(stopped);
+    return stopped;
+  }
+
+  /** Drops a job without touching the store (it is being deleted). */
+  forget(jobId: string): void {
+    this.#forget(jobId);
+  }
+
+  /** Resolves when no batch is in flight and no job is active (tests, shutdown). */
+  idle(): Promise<void> {
+    if (this.#inFlight === 0 && this.#jobs.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Stops dispatching and closes the executor; unfinished work resumes at the next start. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#jobs.clear();
+    this.#turns.clear();
+    await this.#deps.executor.close();
+  }
+
+  #activate(row: BulkJobRow): void {
+    if (this.#closed || this.#jobs.has(row.id)) return;
+    const job: ActiveJob = {
+      id: row.id,
+      tokenId: row.tokenId,
+      options: row.options as unknown as BulkJobOptions,
+      total: row.total,
+      cursor: 0,
+      exhausted: false,
+      inFlight: 0,
+      retries: [],
+      done: row.completed,
+      runStart: this.#now(),
+      runDone: 0,
+    };
+    this.#jobs.set(row.id, job);
+    const turn = this.#turns.get(row.tokenId);
+    if (turn) turn.push(row.id);
+    else this.#turns.set(row.tokenId, [row.id]);
+  }
+
+  #forget(jobId: string): boolean {
+    const job = this.#jobs.get(jobId);
+    if (!job) return false;
+    this.#jobs.delete(jobId);
+    const turn = this.#turns.get(job.tokenId);
+    if (turn) {
+      turn.splice(turn.indexOf(jobId), 1);
+      if (turn.length === 0) this.#turns.delete(job.tokenId);
+    }
+    this.#notifyIdle();
+    return true;
+  }
+
+  /** Fills the executor with batches, taking jobs in turn. */
+  #pump(): void {
+    while (!this.#closed && this.#inFlight < this.#deps.executor.capacity) {
+      const job = this.#nextJob();
+      if (!job) break;
+      const batch = this.#claim(job);
+      if (batch) this.#dispatch(job, batch);
+    }
+    this.#notifyIdle();
+  }
+
+  /** The next job with work to hand out: next token in turn, then that token's next job. */
+  #nextJob(): ActiveJob | undefined {
+    const tokens = [...this.#turns.keys()];
+    for (let t = 0; t < tokens.length; t++) {
+      const tokenId = tokens[(this.#tokenTurn + t) % tokens.length];
+      const turn = this.#turns.get(tokenId)!;
+      for (let j = 0; j < turn.length; j++) {
+        const jobId = turn.shift()!;
+        turn.push(jobId);
+        const job = this.#jobs.get(jobId)!;
+        if (!job.exhausted || job.retries.length > 0) {
+          this.#tokenTurn = (this.#tokenTurn + t + 1) % tokens.length;
+          return job;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  #claim(job: ActiveJob): Retry | undefined {
+    const retry = job.retries.shift();
+    if (retry) return retry;
+    const records = this.#deps.store.pendingRecords(job.id, job.cursor, this.#deps.batchSize);
+    if (records.length === 0) {
+      job.exhausted = true;
+      this.#finishIfDone(job);
+      return undefined;
+    }
+    job.cursor = records[records.length - 1].index + 1;
+    return { records, tries: 0 };
+  }
+
+  #dispatch(job: ActiveJob, batch: Retry): void {
+    if (job.inFlight === 0 && job.runDone === 0) this.#markStarted(job);
+    job.inFlight++;
+    this.#inFlight++;
+    this.#deps.executor
+      .run({ jobId: job.id, options: job.options, records: batch.records })
+      .then(
+        (answer) => {
+          if (this.#jobs.get(job.id) === job) this.#commit(job, answer.results);
+        },
+        (error: Error) => {
+          if (this.#jobs.get(job.id) === job) this.#retry(job, batch, error);
+        },
+      )
+      .catch((error: Error) => {
+        // Storing failed (disk full, store closed). The records stay pending: try again a few
+        // times, then leave the job to the next start rather than spin.
+        this.#deps.logger.error({ err: error, jobId: job.id }, 'bulk batch could not be stored');
+        if (this.#jobs.get(job.id) !== job) return;
+        if (batch.tries + 1 < STORE_TRIES)
+          job.retries.push({ records: batch.records, tries: batch.tries + 1 });
+        else this.#forget(job.id);
+      })
+      .finally(() => {
+        job.inFlight--;
+        this.#inFlight--;
+        if (this.#jobs.get(job.id) === job) this.#finishIfDone(job);
+        this.#pump();
+      });
+  }
+
+  #markStarted(job: ActiveJob): void {
+    const row = this.#deps.store.get(job.id);
+    if (row && row.state === 'NOT_STARTED') {
+      this.#deps.store.update(job.id, {
+        state: 'IN_PROCESS',
+        startTime: row.startTime ?? this.#now(),
+        message: stateMessage({ ...row, state: 'IN_PROCESS' }),
+      });
+    }
+  }
+
+  /** Charges and stores a batch's results with the job's progress, in one transaction. */
+  #commit(job: ActiveJob, results: readonly BulkResult[]): void {
+    const { store, tokens, transaction } = this.#deps;
+    const perMatch = job.options.refresh ? this.#deps.credits.perMatchRefresh : this.#deps.credits.perMatch;
+    transaction(() => {
+      let stored = results;
+      const total = results.reduce((sum, r) => sum + (r.failed ? 0 : r.hits * perMatch), 0);
+      // One charge for the whole batch when the balance covers it (the usual case); otherwise
+      // record by record, in order, so every record that can be paid is.
+      if (total > 0 && !tokens.tryCharge(job.tokenId, total)) {
+        stored = results.map((r) => {
+          const cost = r.failed ? 0 : r.hits * perMatch;
+          return cost === 0 || tokens.tryCharge(job.tokenId, cost) ? r : unpaid(r);
+        });
+      }
+      store.saveResults(job.id, stored);
+      job.done += stored.length;
+      job.runDone += stored.length;
+      store.update(job.id, { estimateSec: this.#estimate(job) });
+    });
+  }
+
+  #estimate(job: ActiveJob): number | null {
+    const elapsed = (this.#now() - job.runStart) / 1000;
+    if (job.runDone === 0 || elapsed <= 0) return null;
+    const remaining = Math.max(0, job.total - job.done);
+    return Math.ceil(remaining / (job.runDone / elapsed));
+  }
+
+  /** A batch whose worker died: retry it, then its records one by one, then store them failed. */
+  #retry(job: ActiveJob, batch: Retry, error: Error): void {
+    this.#deps.logger.warn({ err: error, jobId: job.id, records: batch.records.length }, 'bulk batch failed');
+    const tries = batch.tries + 1;
+    if (batch.records.length > 1) {
+      if (tries < BATCH_TRIES) job.retries.push({ records: batch.records, tries });
+      else for (const record of batch.records) job.retries.push({ records: [record], tries: 0 });
+      return;
+    }
+    if (tries < RECORD_TRIES) {
+      job.retries.push({ records: batch.records, tries });
+      return;
+    }
+    const [record] = batch.records;
+    this.#commit(job, [
+      failureResult(record, job.id, 'Internal error: answering this record failed repeatedly'),
+    ]);
+  }
+
+  #finishIfDone(job: ActiveJob): void {
+    if (!job.exhausted || job.inFlight > 0 || job.retries.length > 0) return;
+    const row = this.#deps.store.get(job.id);
+    if (!row) {
+      this.#forget(job.id);
+      return;
+    }
+    if (row.completed < row.total) {
+      // Should not happen (the cursor only moves past claimed records); look again from the start.
+      this.#deps.logger.warn(
+        { jobId: job.id, completed: row.completed, total: row.total },
+        'bulk job rescan',
+      );
+      job.cursor = 0;
+      job.exhausted = false;
+      return;
+    }
+    this.#forget(job.id);
+    const state = row.failed > 0 ? 'COMPLETE_WITH_FAILURES' : 'COMPLETE';
+    const finished = this.#deps.store.update(job.id, {
+      state,
+      startTime: row.startTime ?? this.#now(),
+      completedTime: this.#now(),
+      estimateSec: null,
+      message: stateMessage({ ...row, state }),
+    })!;
+    this.#deps.onFinal(finished);
+  }
+
+  #notifyIdle(): void {
+    if (this.#inFlight > 0 || this.#jobs.size > 0) return;
+    for (const resolve of this.#idleWaiters.splice(0)) resolve();
+  }
+}
+
+/** The result of a record that could not be paid: no data, and the 429 message. */
+function unpaid(result: BulkResult): BulkResult {
+  const response = JSON.parse(result.response) as { hits: number; data: unknown[]; errors: string[] };
+  response.hits = 0;
+  response.data = [];
+  response.errors = [...response.errors, UNPAID_MESSAGE];
+  return { index: result.index, hits: 0, failed: true, response: JSON.stringify(response), searchInfo: '{}' };
+}

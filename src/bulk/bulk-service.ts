@@ -1,0 +1,412 @@
+import type { TokenService } from '../accounts/index.ts';
+import type { CreditCosts, Limits } from '../config.ts';
+import { parseEnhanceQuery } from '../enhance/index.ts';
+import {
+  InvalidParameterError,
+  NotFoundError,
+  NotReadyError,
+  PayloadTooLargeError,
+  QuarryError,
+} from '../errors.ts';
+import type { Logger } from '../logging.ts';
+import type { BulkJobRow, BulkJobStore } from '../storage/index.ts';
+import { type BatchExecutor, BulkRunner } from './bulk-runner.ts';
+import { isJobId, newJobId } from './ids.ts';
+import {
+  type BulkJobStatusRecord,
+  isComplete,
+  parseSubmitParams,
+  stateMessage,
+  statusRecord,
+} from './job-record.ts';
+import {
+  JsonArraySyntaxError,
+  JsonBodyTooLargeError,
+  JsonElementTooLargeError,
+  splitJsonArray,
+} from './json-array-stream.ts';
+import { fullResponseText } from './result-text.ts';
+import { type WebhookPost, WebhookSender } from './webhooks.ts';
+
+/** Largest accepted single record of a submission (a valid one is a few KiB at most). */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+/** Records written per store transaction while a submission streams in. */
+const SUBMIT_CHUNK = 5_000;
+/** Rows deleted per transaction when a job is purged; small enough to keep requests flowing. */
+const PURGE_CHUNK = 5_000;
+
+/** What the service reports when a job reaches a final state (coverage report, webhook). */
+export type BulkFinalListener = (job: BulkJobRow) => void;
+
+export interface BulkServiceDeps {
+  readonly store: BulkJobStore;
+  readonly transaction: <T>(fn: () => T) => T;
+  readonly tokens: TokenService;
+  readonly credits: CreditCosts;
+  readonly limits: Limits;
+  readonly logger: Logger;
+  /** Creates the batch executor (the worker pool) when the service starts. */
+  readonly createExecutor: () => BatchExecutor;
+  /** Sends webhook requests (an SSRF-safe fetcher in production). */
+  readonly webhookPost: WebhookPost;
+  /** Allow webhooks to loopback/private addresses (`config.allowPrivateNetwork`). */
+  readonly allowPrivateNetwork?: boolean;
+  /** Delays between webhook tries (default `DEFAULT_WEBHOOK_DELAYS_MS`). */
+  readonly webhookDelaysMs?: readonly number[];
+  /**
+   * How long finished jobs are kept, milliseconds after they finished; 0 (default) keeps them
+   * until deleted (DECISIONS.md §7).
+   */
+  readonly retentionMs?: number;
+  /** Records per batch handed to a worker thread. */
+  readonly batchSize?: number;
+  readonly now?: () => number;
+}
+
+/** Answer of the stop endpoint (DECISIONS.md §3). */
+export interface StopAnswer {
+  status: string;
+  message: string;
+}
+
+/**
+ * Bulk enhance jobs: submission, status, stop, delete and single results (SPEC.md endpoints
+ * 4–6, 10–12); downloads and reports live in `BulkExports`. Every method taking a job id and
+ * a token checks that the id is well formed (400) and that the job exists and belongs to the
+ * token (404 otherwise — another token's job looks absent).
+ */
+export class BulkService {
+  readonly #deps: BulkServiceDeps;
+  readonly #now: () => number;
+  readonly #finalListeners: BulkFinalListener[] = [];
+  readonly #deleteListeners: ((jobId: string) => void)[] = [];
+  readonly #webhooks: WebhookSender;
+  #runner: BulkRunner | undefined;
+  #purging: Promise<void> | undefined;
+  #retentionTimer: NodeJS.Timeout | undefined;
+  #purgeAgain = false;
+  #closed = false;
+
+  constructor(deps: BulkServiceDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+    this.#webhooks = new WebhookSender({
+      store: deps.store,
+      post: deps.webhookPost,
+      statusRecord: (job) => this.#record(job),
+      logger: deps.logger,
+      delaysMs: deps.webhookDelaysMs,
+      now: this.#now,
+    });
+    this.onFinal((job) => this.#webhooks.schedule(job));
+  }
+
+  /** Webhook deliveries (tests wait on `settled()`). */
+  get webhooks(): WebhookSender {
+    return this.#webhooks;
+  }
+
+  /** Registers a listener for jobs reaching a final state. */
+  onFinal(listener: BulkFinalListener): void {
+    this.#finalListeners.push(listener);
+  }
+
+  /**
+   * Starts the runner: drops submissions a crash interrupted, finishes purging deleted jobs,
+   * and resumes every unfinished job. Idempotent.
+   */
+  start(): void {
+    if (this.#runner || this.#closed) return;
+    const { store } = this.#deps;
+    for (const job of store.listByState(['SUBMITTING'])) store.update(job.id, { state: 'DELETING' });
+    this.#runner = new BulkRunner({
+      store,
+      transaction: this.#deps.transaction,
+      tokens: this.#deps.tokens,
+      credits: this.#deps.credits,
+      executor: this.#deps.createExecutor(),
+      logger: this.#deps.logger,
+      batchSize: this.#deps.batchSize ?? 256,
+      now: this.#now,
+      onFinal: (job) => this.#final(job),
+    });
+    this.#runner.resume();
+    this.#webhooks.resume(store.listByState(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED']));
+    this.#schedulePurge();
+    const retention = this.#deps.retentionMs ?? 0;
+    if (retention > 0) {
+      const sweep = () => this.deleteFinishedBefore(this.#now() - retention);
+      sweep();
+      // A tenth of the retention, between a minute and an hour: expired jobs go soon enough.
+      this.#retentionTimer = setInterval(sweep, Math.min(3_600_000, Math.max(60_000, retention / 10)));
+      this.#retentionTimer.unref();
+    }
+  }
+
+  /** Stops the runner (unfinished jobs resume at the next start) and waits for purging. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#retentionTimer);
+    await this.#webhooks.close();
+    await this.#runner?.close();
+    await this.#purging;
+  }
+
+  /** Resolves when the runner has no active job (tests and benchmarks). */
+  async idle(): Promise<void> {
+    await this.#runner?.idle();
+  }
+
+  /**
+   * `POST /kg/v3/enhance/bulk`: validates the query parameters, then streams the body (a JSON
+   * array) into the store, validating each record as it arrives. Any invalid record, a body over
+   * the size limit or too many records: the error names the problem and no job is created.
+   */
+  async submit(
+    tokenId: string,
+    query: Readonly<Record<string, unknown>>,
+    body: AsyncIterable<Uint8Array | string>,
+    contentLength?: number,
+  ): Promise<BulkJobRow> {
+    const { limits, store } = this.#deps;
+    const params = parseSubmitParams(query, limits.maxSize, {
+      allowPrivateNetwork: this.#deps.allowPrivateNetwork,
+    });
+    if (contentLength !== undefined && contentLength > limits.bulkBodyBytes) {
+      throw new PayloadTooLargeError(`The body is larger than the limit of ${limits.bulkBodyBytes} bytes`);
+    }
+    const id = newJobId();
+    store.create({
+      id,
+      tokenId,
+      name: params.name ?? id,
+      options: { ...params.options },
+      webhookUrl: params.webhookUrl,
+      submitTime: this.#now(),
+    });
+    let count = 0;
+    try {
+      let chunk: string[] = [];
+      const flush = () => {
+        if (chunk.length === 0) return;
+        store.appendRecords(id, count - chunk.length, chunk);
+        chunk = [];
+      };
+      const elements = splitJsonArray(body, {
+        maxBytes: limits.bulkBodyBytes,
+        maxElementBytes: MAX_RECORD_BYTES,
+      });
+      for await (const group of elements) {
+        for (const text of group) {
+          if (count >= limits.bulkMaxRecords) {
+            throw new PayloadTooLargeError(`A bulk job holds at most ${limits.bulkMaxRecords} records`);
+          }
+          validateRecord(text, count);
+          chunk.push(text);
+          count++;
+          if (chunk.length >= SUBMIT_CHUNK) flush();
+        }
+      }
+      flush();
+      if (count === 0)
+        throw new InvalidParameterError('body', 'The body is an empty array: submit at least one record');
+      const job = store.publish(id, count);
+      const queued = store.update(id, { message: stateMessage(job) })!;
+      this.#runner?.enqueue(queued);
+      return queued;
+    } catch (error) {
+      store.update(id, { state: 'DELETING' });
+      this.#schedulePurge();
+      throw submissionError(error);
+    }
+  }
+
+  /** `GET /kg/v3/enhance/bulk/status`: the token's jobs, newest first. */
+  list(tokenId: string): BulkJobStatusRecord[] {
+    return this.#deps.store.listForToken(tokenId).map((job) => this.#record(job));
+  }
+
+  /** `GET /kg/v3/enhance/bulk/{id}/status`: the job's status record and whether it is complete. */
+  status(tokenId: string, jobId: string): { complete: boolean; record: BulkJobStatusRecord } {
+    const job = this.job(tokenId, jobId);
+    return { complete: isComplete(job.state), record: this.#record(job) };
+  }
+
+  /** The status record of a job. */
+  statusRecord(job: BulkJobRow): BulkJobStatusRecord {
+    return this.#record(job);
+  }
+
+  /** `GET /kg/v3/enhance/bulk/{id}/stop`. Stopping a finished job changes nothing. */
+  stop(tokenId: string, jobId: string): StopAnswer {
+    const job = this.job(tokenId, jobId);
+    if (isComplete(job.state)) return { status: job.state, message: `Bulkjob [${job.id}] is completed` };
+    if (job.state === 'STOPPED')
+      return { status: 'STOPPED', message: `Bulkjob [${job.id}] is already stopped` };
+    let stopped = this.#runner?.stop(job.id);
+    if (!stopped) {
+      // Not in the runner (it is not started): stop it in the store directly.
+      stopped = this.#deps.store.update(job.id, {
+        state: 'STOPPED',
+        completedTime: this.#now(),
+        estimateSec: null,
+        message: stateMessage({ ...job, state: 'STOPPED' }),
+      })!;
+      this.#final(stopped);
+    }
+    return { status: 'STOPPED', message: `Bulkjob [${job.id}] was stopped` };
+  }
+
+  /** `GET /kg/v3/enhance/bulk/{id}/delete`: the job is gone at once; its data is purged behind. */
+  delete(tokenId: string, jobId: string): void {
+    this.#remove(this.job(tokenId, jobId));
+  }
+
+  #remove(job: BulkJobRow): void {
+    this.#runner?.forget(job.id);
+    this.#deps.store.update(job.id, { state: 'DELETING' });
+    for (const listener of this.#deleteListeners) listener(job.id);
+    this.#schedulePurge();
+  }
+
+  /**
+   * Retention: deletes every job that finished (complete, with failures, or stopped) before
+   * `before` (epoch ms), as the delete endpoint would. Returns how many were deleted.
+   */
+  deleteFinishedBefore(before: number): number {
+    let deleted = 0;
+    for (;;) {
+      const expired = this.#deps.store.listFinishedBefore(before, 100);
+      if (expired.length === 0) return deleted;
+      for (const job of expired) {
+        this.#remove(job);
+        deleted++;
+      }
+    }
+  }
+
+  /** Registers a listener called when a job is deleted (exports remove their files). */
+  onDelete(listener: (jobId: string) => void): void {
+    this.#deleteListeners.push(listener);
+  }
+
+  /**
+   * `GET /kg/v3/enhance/bulk/{id}/{jobIdx}`: the enhance response (JSON text) of the record at
+   * 0-based `jobIdx`. 201 while that record has no result; 404 beyond the last record.
+   */
+  singleResult(tokenId: string, jobId: string, jobIdx: string): string {
+    const job = this.job(tokenId, jobId);
+    if (!/^\d{1,9}$/.test(jobIdx)) {
+      throw new InvalidParameterError('jobIdx', "Invalid parameter 'jobIdx': must be a 0-based record index");
+    }
+    const index = Number(jobIdx);
+    if (index >= job.total) {
+      throw new NotFoundError(`Bulkjob [${job.id}] has ${job.total} records: no record at index ${index}`);
+    }
+    const result = this.#deps.store.result(job.id, index);
+    if (!result) throw this.notReady(job, `Record ${index} of bulkjob [${job.id}] is not processed yet`);
+    return fullResponseText(result);
+  }
+
+  /** The job `jobId` of `tokenId`: 400 for a malformed id, 404 when absent or another token's. */
+  job(tokenId: string, jobId: string): BulkJobRow {
+    if (!isJobId(jobId)) {
+      throw new InvalidParameterError(
+        'bulkjobId',
+        `Invalid bulkjobId ${JSON.stringify(jobId.slice(0, 100))}`,
+      );
+    }
+    const job = this.#deps.store.get(jobId);
+    if (!job || job.tokenId !== tokenId) throw new NotFoundError(`Bulkjob [${jobId}] not found`);
+    return job;
+  }
+
+  /** The 201 "not ready" answer for a job, with its status record. */
+  notReady(job: BulkJobRow, message: string): NotReadyError {
+    return new NotReadyError(message, { status: 'IN_PROCESS', bulkjobStatus: this.#record(job) });
+  }
+
+  #record(job: BulkJobRow): BulkJobStatusRecord {
+    return statusRecord(job, this.#deps.store.reports(job.id));
+  }
+
+  #final(job: BulkJobRow): void {
+    for (const listener of this.#finalListeners) {
+      try {
+        listener(job);
+      } catch (error) {
+        this.#deps.logger.error({ err: error, jobId: job.id }, 'bulk final-state listener failed');
+      }
+    }
+  }
+
+  /** Purges `DELETING` jobs in small transactions, yielding to requests between them. */
+  #schedulePurge(): void {
+    if (this.#purging) {
+      this.#purgeAgain = true;
+      return;
+    }
+    this.#purging = (async () => {
+      do {
+        this.#purgeAgain = false;
+        for (const job of this.#deps.store.listByState(['DELETING'])) {
+          while (!this.#deps.store.purge(job.id, PURGE_CHUNK)) {
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        }
+      } while (this.#purgeAgain);
+    })()
+      .catch((error: unknown) => this.#deps.logger.error({ err: error }, 'bulk purge failed'))
+      .finally(() => {
+        this.#purging = undefined;
+      });
+  }
+}
+
+/**
+ * Validates one submitted record (JSON text) at 0-based position `index`; throws a 400 whose
+ * parameter and message name the record and the field: `body[12].type`.
+ */
+function validateRecord(text: string, index: number): void {
+  const where = `body[${index}]`;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InvalidParameterError(
+      where,
+      `Invalid parameter '${where}': not valid JSON: ${(error as Error).message}`,
+    );
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    throw new InvalidParameterError(
+      where,
+      `Invalid parameter '${where}': must be a JSON object, got ${kind}`,
+    );
+  }
+  try {
+    parseEnhanceQuery(value as Record<string, unknown>, 'bulk-record');
+  } catch (error) {
+    if (!(error instanceof InvalidParameterError)) throw error;
+    const field = `'${error.parameter}'`;
+    if (error.message.includes(field)) {
+      const parameter = `${where}.${error.parameter}`;
+      throw new InvalidParameterError(parameter, error.message.replace(field, `'${parameter}'`));
+    }
+    throw new InvalidParameterError(where, `Invalid parameter '${where}': ${error.message}`);
+  }
+}
+
+function submissionError(error: unknown): unknown {
+  if (error instanceof QuarryError) return error;
+  if (error instanceof JsonArraySyntaxError) {
+    return new InvalidParameterError('body', `The body is not a valid JSON array: ${error.message}`);
+  }
+  if (error instanceof JsonBodyTooLargeError)
+    return new PayloadTooLargeError(`The body is too large: ${error.message}`);
+  if (error instanceof JsonElementTooLargeError) {
+    return new PayloadTooLargeError(`Record ${error.index} is larger than ${MAX_RECORD_BYTES} bytes`);
+  }
+  return error;
+}

@@ -1,0 +1,24 @@
+import type { BulkRecord, BulkResult } from '../storage/index.ts';
+import type { BulkJobOptions } from './job-record.ts';
+
+/** What an enhance worker thread is started with. */
+export interface EnhanceWorkerData {
+  /** The SQLite file, opened read-only by each thread. */
+  readonly dbFile: string;
+  /** Page cache of each thread's connection, MiB. */
+  readonly cacheMiB: number;
+  /** Nice value added to worker threads (0 = same priority as the main thread). */
+  readonly niceness: number;
+}
+
+/** A batch of one job's records for a worker thread to answer. */
+export interface EnhanceBatch {
+  readonly jobId: string;
+  readonly options: BulkJobOptions;
+  readonly records: readonly BulkRecord[];
+}
+
+/** A worker thread's answers, one per record of the batch, in the batch's order. */
+export interface EnhanceBatchResult {
+  readonly results: BulkResult[];
+}

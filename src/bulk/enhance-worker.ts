@@ -1,0 +1,79 @@
+/**
+ * Worker thread entry of the bulk runner: answers batches of bulk records with the `Enhancer`
+ * over its own read-only connection to the store (WAL lets it read while the main thread
+ * writes). It never writes and never charges: the main thread stores each batch's results and
+ * their charges in one transaction, so a result and its payment happen exactly once.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { Enhancer, type EnhanceResponse, parseEnhanceQuery } from '../enhance/index.ts';
+import { createMatcher } from '../match/index.ts';
+import { openSqliteStorage } from '../storage/index.ts';
+import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
+import { failureResult, splitResponse } from './result-text.ts';
+import type { WorkerReply, WorkerRequest } from './worker-pool.ts';
+
+const data = workerData as EnhanceWorkerData;
+
+/**
+ * Lowers this thread's scheduling priority (Linux threads have their own nice value), so that
+ * on a machine whose cores the workers saturate, the main thread — HTTP requests, result
+ * commits — still gets the CPU when it needs it. Best effort: elsewhere it changes nothing.
+ */
+function lowerPriority(niceness: number): void {
+  if (niceness <= 0) return;
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, niceness);
+  } catch {
+    // Not Linux, or not permitted: run at normal priority.
+  }
+}
+
+lowerPriority(data.niceness);
+const storage = openSqliteStorage(data.dbFile, { readOnly: true, cacheMiB: data.cacheMiB });
+const enhancer = new Enhancer({ entities: storage.entities, matcher: createMatcher(storage.entities) });
+
+function matched(response: EnhanceResponse): number {
+  let n = 0;
+  for (const hit of response.data) if (hit.entity !== null) n++;
+  return n;
+}
+
+function answer(batch: EnhanceBatch): EnhanceBatchResult {
+  const results: EnhanceBatchResult['results'] = [];
+  for (const record of batch.records) {
+    try {
+      const submitted = JSON.parse(record.query) as Record<string, unknown>;
+      const parsed = parseEnhanceQuery(submitted, 'bulk-record');
+      const { token: _token, ...echo } = submitted;
+      const response = enhancer.enhance(
+        { ...parsed, options: { ...parsed.options, ...batch.options } },
+        { ...echo, bulkjobId: batch.jobId, jobIdx: record.index },
+      );
+      results.push({
+        index: record.index,
+        hits: matched(response),
+        failed: false,
+        ...splitResponse(response),
+      });
+    } catch (error) {
+      // Records were validated at submission; reaching this is a bug or a broken store. The
+      // record fails alone instead of failing its whole batch.
+      const message = `Internal error while answering this record: ${(error as Error).message}`;
+      results.push(failureResult(record, batch.jobId, message));
+    }
+  }
+  return { results };
+}
+
+parentPort!.on('message', (message: WorkerRequest<EnhanceBatch>) => {
+  let reply: WorkerReply<EnhanceBatchResult>;
+  try {
+    reply = { id: message.id, ok: true, result: answer(message.task) };
+  } catch (error) {
+    reply = { id: message.id, ok: false, error: (error as Error).stack ?? String(error) };
+  }
+  parentPort!.postMessage(reply);
+});

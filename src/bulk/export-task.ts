@@ -1,0 +1,30 @@
+import type { ExportOptions } from '../export/index.ts';
+
+/** What an export worker thread produces: an export file and/or the coverage report files. */
+export interface ExportTask {
+  /** The SQLite file, opened read-only. */
+  readonly dbFile: string;
+  readonly jobId: string;
+  /** Download parameters as the export library takes them (already validated once). */
+  readonly options: ExportOptions;
+  /** Records `[offset, offset + limit)` by 0-based position; `limit` null = to the end. */
+  readonly offset: number;
+  readonly limit: number | null;
+  /** Where to write the export; `null` for a report only. Written to `<path>.part`, then renamed. */
+  readonly exportPath: string | null;
+  /** Where to write the coverage report; `null` for an export only. */
+  readonly reportCsvPath: string | null;
+  readonly reportJsonPath: string | null;
+  /** Directory for the library's temp files (xls sheets, report rows). */
+  readonly tempDir: string;
+  /** Nice value for the thread (see `enhance-worker.ts`). */
+  readonly niceness: number;
+}
+
+/** Posted by the worker when it is done. */
+export interface ExportTaskResult {
+  readonly records: number;
+  readonly rows: number;
+  /** Bytes of the export file (0 without one). */
+  readonly bytes: number;
+}

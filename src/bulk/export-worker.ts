@@ -1,0 +1,105 @@
+/**
+ * Worker thread entry that materialises one export of a bulk job and its coverage report, so
+ * that formatting a million rows never competes with the main thread serving requests. It reads
+ * results through its own read-only connection, in input order, a page at a time (bounded
+ * memory), and writes files under the data directory: first to `.part` files, renamed when
+ * complete, so a crash never leaves a truncated file that looks finished.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  CoverageReport,
+  createExportPlan,
+  isColumnar,
+  type ResultRecord,
+  writeExport,
+} from '../export/index.ts';
+import { openSqliteStorage } from '../storage/index.ts';
+import type { ExportTask, ExportTaskResult } from './export-task.ts';
+
+const task = workerData as ExportTask;
+/** Results read per store query. */
+const PAGE = 1_000;
+
+function lowerPriority(niceness: number): void {
+  if (niceness <= 0) return;
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, niceness);
+  } catch {
+    // Not Linux, or not permitted: run at normal priority.
+  }
+}
+
+/**
+ * The job's results in order, within the task's window. `searchInfo` is parsed only when the
+ * format writes whole responses: columnar formats never read it (half the parsing saved).
+ */
+async function* records(
+  storage: ReturnType<typeof openSqliteStorage>,
+  withSearchInfo: boolean,
+): AsyncGenerator<ResultRecord> {
+  const end = task.limit === null ? Number.POSITIVE_INFINITY : task.offset + task.limit;
+  let from = task.offset;
+  while (from < end) {
+    const page = storage.bulkJobs.results(task.jobId, from, Math.min(PAGE, end - from), {
+      searchInfo: withSearchInfo,
+    });
+    if (page.length === 0) return;
+    for (const result of page) {
+      if (result.index >= end) return;
+      const response = JSON.parse(result.response) as ResultRecord['response'];
+      if (withSearchInfo) response.searchInfo = JSON.parse(result.searchInfo);
+      const query = response.request_ctx?.query;
+      yield {
+        index: result.index,
+        query: query !== null && typeof query === 'object' ? (query as Record<string, unknown>) : {},
+        response,
+      };
+    }
+    from = page[page.length - 1].index + 1;
+  }
+}
+
+async function writeFile(path: string, write: (out: fs.WriteStream) => Promise<unknown>): Promise<void> {
+  const part = `${path}.part`;
+  await write(fs.createWriteStream(part));
+  fs.renameSync(part, path);
+}
+
+async function run(): Promise<ExportTaskResult> {
+  lowerPriority(task.niceness);
+  const storage = openSqliteStorage(task.dbFile, { readOnly: true, cacheMiB: 16 });
+  const plan = createExportPlan(task.options);
+  const wholeResponses = !isColumnar(plan) && task.exportPath !== null;
+  const report =
+    task.reportCsvPath === null ? undefined : await CoverageReport.open(plan, { tempDir: task.tempDir });
+  try {
+    let summary = { records: 0, rows: 0, bytes: 0 };
+    if (task.exportPath !== null) {
+      await writeFile(task.exportPath, async (out) => {
+        summary = await writeExport(records(storage, wholeResponses), out, plan, {
+          coverage: report,
+          tempDir: task.tempDir,
+        });
+      });
+    } else if (report) {
+      for await (const record of records(storage, false)) await report.add(record);
+      summary.records = report.records;
+    }
+    if (report) {
+      await writeFile(task.reportCsvPath!, (out) => report.writeCsv(out));
+      await writeFile(task.reportJsonPath!, (out) => report.writeJson(out));
+    }
+    return summary;
+  } finally {
+    await report?.dispose();
+    storage.close();
+  }
+}
+
+run().then(
+  (result) => parentPort!.postMessage({ ok: true, result }),
+  (error: Error) => parentPort!.postMessage({ ok: false, error: error.stack ?? String(error) }),
+);

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createLogger } from '../logging.ts';
+import { openSqliteStorage, type Storage } from '../storage/index.ts';
+import { tempDir } from '../../test/support/temp-dir.ts';
+import { newJobId } from './ids.ts';
+import { statusRecord } from './job-record.ts';
+import { createFetcher } from '../extract/index.ts';
+import { createWebhookPost } from './webhook-post.ts';
+import { WebhookSender } from './webhooks.ts';
+
+interface Received {
+  body: string;
+  headers: http.IncomingHttpHeaders;
+  at: number;
+}
+
+/** A real local receiver answering with the next status of `script` (then 200). */
+async function receiver(script: number[]) {
+  const received: Received[] = [];
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ body, headers: request.headers, at: Date.now() });
+      response.statusCode = script.shift() ?? 200;
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('WebhookSender', () => {
+  const dir = tempDir();
+  let storage: Storage;
+  const logger = createLogger({ level: 'silent' });
+  // The local receivers are on loopback: private networks allowed, as in every test.
+  const fetcher = createFetcher({ allowPrivateNetwork: true });
+  before(() => {
+    storage = openSqliteStorage(path.join(dir.path, 'quarry.sqlite'));
+  });
+  after(async () => {
+    await fetcher.close();
+    storage.close();
+    dir.remove();
+  });
+
+  function finishedJob(webhookUrl: string) {
+    const id = newJobId();
+    storage.bulkJobs.create({ id, tokenId: 'tok_w', name: 'w', options: {}, webhookUrl, submitTime: 1 });
+    storage.bulkJobs.publish(id, 0);
+    return storage.bulkJobs.update(id, { state: 'COMPLETE', completedTime: 2 })!;
+  }
+
+  function sender(delaysMs: number[]) {
+    return new WebhookSender({
+      store: storage.bulkJobs,
+      post: createWebhookPost(fetcher, { timeoutMs: 2_000 }),
+      statusRecord: (job) => statusRecord(job, []),
+      logger,
+      delaysMs,
+    });
+  }
+
+  test('POSTs the status record; retries non-2xx answers with growing delays until delivered', async () => {
+    const hook = await receiver([500, 503]);
+    const webhooks = sender([30, 90, 270]);
+    const job = finishedJob(hook.url);
+    webhooks.schedule(job);
+    await webhooks.settled();
+    assert.equal(hook.received.length, 3);
+    const record = JSON.parse(hook.received[2].body);
+    assert.equal(record.job_id, job.id);
+    assert.equal(record.status, 'COMPLETE');
+    assert.equal(hook.received[0].headers['content-type'], 'application/json');
+    assert.equal(hook.received[0].headers['x-bulkjob-id'], job.id);
+    const gaps = [hook.received[1].at - hook.received[0].at, hook.received[2].at - hook.received[1].at];
+    assert.ok(gaps[0] >= 25 && gaps[1] >= 80 && gaps[1] > gaps[0], `backoff grows: ${gaps.join(', ')} ms`);
+    assert.deepEqual(storage.bulkJobs.get(job.id)?.webhook, {
+      state: 'delivered',
+      attempts: 3,
+      nextAt: null,
+      lastError: null,
+    });
+    await webhooks.close();
+    await hook.close();
+  });
+
+  test('gives up after the last try, remembering why; network errors count as failures', async () => {
+    const hook = await receiver([]);
+    await hook.close();
+    const webhooks = sender([5, 10]);
+    assert.equal(webhooks.maxTries, 3);
+    const job = finishedJob(hook.url);
+    webhooks.schedule(job);
+    await webhooks.settled();
+    const state = storage.bulkJobs.get(job.id)?.webhook;
+    assert.equal(state?.state, 'failed');
+    assert.equal(state?.attempts, 3);
+    assert.ok(state?.lastError, 'the last error is kept');
+    await webhooks.close();
+  });
+
+  test('non-public destinations are refused unless private networks are allowed', async () => {
+    const hook = await receiver([]);
+    const strict = createFetcher({ allowPrivateNetwork: false });
+    const webhooks = new WebhookSender({
+      store: storage.bulkJobs,
+      post: createWebhookPost(strict),
+      statusRecord: (job) => statusRecord(job, []),
+      logger,
+      delaysMs: [5],
+    });
+    const job = finishedJob(hook.url.replace('127.0.0.1', 'localhost'));
+    webhooks.schedule(job);
+    await webhooks.settled();
+    const state = storage.bulkJobs.get(job.id)?.webhook;
+    assert.equal(state?.state, 'failed');
+    assert.match(state?.lastError ?? '', /not a public address/);
+    assert.equal(hook.received.length, 0, 'nothing reached the receiver');
+    await webhooks.close();
+    await strict.close();
+    await hook.close();
+  });
+
+  test('a delivery pending at shutdown resumes from the store', async () => {
+    const hook = await receiver([500]);
+    const first = sender([60_000]);
+    const job = finishedJob(hook.url);
+    first.schedule(job);
+    // The first try fails; the retry is a minute away. Shut down and "restart" with short delays.
+    while (storage.bulkJobs.get(job.id)?.webhook?.attempts !== 1) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await first.close();
+    const pending = storage.bulkJobs.get(job.id)!;
+    assert.equal(pending.webhook?.state, 'pending');
+    assert.equal(pending.webhook?.attempts, 1);
+    storage.bulkJobs.update(job.id, { webhook: { ...pending.webhook!, nextAt: Date.now() } });
+    const second = sender([10]);
+    second.resume([storage.bulkJobs.get(job.id)!]);
+    await second.settled();
+    assert.equal(hook.received.length, 2);
+    assert.equal(storage.bulkJobs.get(job.id)?.webhook?.state, 'delivered');
+    await second.close();
+    await hook.close();
+  });
+});

@@ -1,0 +1,141 @@
+import { Worker } from 'node:worker_threads';
+
+/** A task failed because its worker thread died (crash, out of memory, terminate). */
+export class WorkerCrashedError extends Error {}
+
+/** A task's own error, re-raised on the main thread with the worker's message. */
+export class WorkerTaskError extends Error {}
+
+export interface WorkerPoolOptions {
+  /** Number of threads. */
+  readonly size: number;
+  /** The worker module; it answers `{id, task}` messages with `{id, ok, result | error}`. */
+  readonly script: URL;
+  readonly workerData?: unknown;
+  /**
+   * Tasks handed to one thread at a time. Two keep a thread busy while the main thread
+   * handles the previous answer.
+   */
+  readonly tasksPerWorker?: number;
+  /** Called when a thread dies unexpectedly; the pool starts a replacement. */
+  readonly onCrash?: (error: Error) => void;
+}
+
+interface Pending<R> {
+  resolve(value: R): void;
+  reject(error: Error): void;
+}
+
+interface Slot<R> {
+  worker: Worker;
+  pending: Map<number, Pending<R>>;
+}
+
+/** Message protocol between the pool and its worker threads. */
+export type WorkerRequest<T> = { id: number; task: T };
+export type WorkerReply<R> = { id: number; ok: true; result: R } | { id: number; ok: false; error: string };
+
+/**
+ * A fixed-size pool of worker threads running one module. Tasks go to the least loaded thread;
+ * a thread that dies fails its tasks with `WorkerCrashedError` and is replaced.
+ */
+export class WorkerPool<T, R> {
+  readonly #options: WorkerPoolOptions;
+  readonly #slots: Slot<R>[] = [];
+  readonly #queue: { task: T; pending: Pending<R> }[] = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(options: WorkerPoolOptions) {
+    if (!Number.isInteger(options.size) || options.size < 1) {
+      throw new RangeError(`worker pool size must be a positive integer, got ${options.size}`);
+    }
+    this.#options = options;
+    for (let i = 0; i < options.size; i++) this.#slots.push(this.#spawn());
+  }
+
+  /** Tasks the pool runs at once without queueing. */
+  get capacity(): number {
+    return this.#options.size * (this.#options.tasksPerWorker ?? 2);
+  }
+
+  /** Tasks handed to threads and not answered yet, plus queued ones. */
+  get inFlight(): number {
+    return this.#slots.reduce((sum, slot) => sum + slot.pending.size, 0) + this.#queue.length;
+  }
+
+  /** Runs `task` on a thread; rejects with `WorkerTaskError` or `WorkerCrashedError`. */
+  run(task: T): Promise<R> {
+    if (this.#closed) return Promise.reject(new WorkerCrashedError('the worker pool is closed'));
+    return new Promise<R>((resolve, reject) => {
+      this.#queue.push({ task, pending: { resolve, reject } });
+      this.#dispatch();
+    });
+  }
+
+  /** Terminates every thread; tasks still running fail with `WorkerCrashedError`. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const { pending } of this.#queue.splice(0)) {
+      pending.reject(new WorkerCrashedError('the worker pool is closed'));
+    }
+    await Promise.all(
+      this.#slots.map(async (slot) => {
+        for (const pending of slot.pending.values()) {
+          pending.reject(new WorkerCrashedError('the worker pool is closed'));
+        }
+        slot.pending.clear();
+        await slot.worker.terminate();
+      }),
+    );
+  }
+
+  #dispatch(): void {
+    const perWorker = this.#options.tasksPerWorker ?? 2;
+    while (this.#queue.length > 0) {
+      let best: Slot<R> | undefined;
+      for (const slot of this.#slots) {
+        if (slot.pending.size < perWorker && (!best || slot.pending.size < best.pending.size)) best = slot;
+      }
+      if (!best) return;
+      const { task, pending } = this.#queue.shift()!;
+      const id = this.#nextId++;
+      best.pending.set(id, pending);
+      // Busy threads keep the process alive; idle ones do not (see #spawn).
+      best.worker.ref();
+      best.worker.postMessage({ id, task } satisfies WorkerRequest<T>);
+    }
+  }
+
+  #spawn(): Slot<R> {
+    const worker = new Worker(this.#options.script, { workerData: this.#options.workerData });
+    const slot: Slot<R> = { worker, pending: new Map() };
+    worker.on('message', (reply: WorkerReply<R>) => {
+      const pending = slot.pending.get(reply.id);
+      if (!pending) return;
+      slot.pending.delete(reply.id);
+      if (reply.ok) pending.resolve(reply.result);
+      else pending.reject(new WorkerTaskError(reply.error));
+      this.#dispatch();
+      if (slot.pending.size === 0) worker.unref();
+    });
+    const died = (error: Error) => {
+      if (!this.#slots.includes(slot)) return;
+      const index = this.#slots.indexOf(slot);
+      for (const pending of slot.pending.values()) pending.reject(new WorkerCrashedError(error.message));
+      slot.pending.clear();
+      if (this.#closed) return;
+      this.#options.onCrash?.(error);
+      this.#slots[index] = this.#spawn();
+      this.#dispatch();
+    };
+    worker.on('error', (error) => died(error));
+    worker.on('exit', (code) => {
+      if (!this.#closed) died(new Error(`worker thread exited with code ${code}`));
+    });
+    // An idle pool must not keep a process (a CLI command, a test) from exiting.
+    worker.unref();
+    return slot;
+  }
+}

@@ -1,0 +1,62 @@
+import type { Migration } from './index.ts';
+
+/**
+ * Bulk enhance jobs (versions 100–199).
+ *
+ * Records and results are keyed by one integer, `job_seq * 2^24 + idx` (see
+ * `sqlite-bulk-job-store.ts`): a rowid table keeps each row in a single B-tree with no second
+ * index, and a job's rows are one contiguous key range, read and deleted in input order.
+ */
+export const BULK_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 100,
+    name: 'bulk enhance jobs, records, results and reports',
+    sql: `
+      CREATE TABLE bulk_jobs (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        token_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        options TEXT NOT NULL,
+        webhook_url TEXT,
+        state TEXT NOT NULL,
+        message TEXT NOT NULL DEFAULT '',
+        total INTEGER NOT NULL DEFAULT 0,
+        completed INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        hits INTEGER NOT NULL DEFAULT 0,
+        result_bytes INTEGER NOT NULL DEFAULT 0,
+        submit_time INTEGER NOT NULL,
+        start_time INTEGER,
+        completed_time INTEGER,
+        estimate_sec INTEGER,
+        webhook TEXT
+      );
+      CREATE INDEX bulk_jobs_by_token ON bulk_jobs (token_id, seq);
+      CREATE INDEX bulk_jobs_by_state ON bulk_jobs (state, seq);
+      CREATE TABLE bulk_records (key INTEGER PRIMARY KEY, query TEXT NOT NULL);
+      CREATE TABLE bulk_results (
+        key INTEGER PRIMARY KEY,
+        hits INTEGER NOT NULL,
+        failed INTEGER NOT NULL,
+        response TEXT NOT NULL,
+        search_info TEXT NOT NULL
+      );
+      CREATE TABLE bulk_reports (
+        id TEXT PRIMARY KEY,
+        job_seq INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        format TEXT NOT NULL,
+        spec TEXT NOT NULL,
+        export_file TEXT NOT NULL,
+        separator TEXT NOT NULL,
+        filter TEXT NOT NULL,
+        status TEXT NOT NULL,
+        export_status TEXT NOT NULL,
+        export_bytes INTEGER,
+        error TEXT,
+        created_at INTEGER NOT NULL,
+        UNIQUE (job_seq, key)
+      );`,
+  },
+];

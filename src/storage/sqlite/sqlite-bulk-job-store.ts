@@ -1,0 +1,454 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type {
+  BulkJobPatch,
+  BulkJobRow,
+  BulkJobState,
+  BulkJobStore,
+  BulkRecord,
+  BulkReportPatch,
+  BulkReportRow,
+  BulkReportStatus,
+  BulkResult,
+  BulkWebhookState,
+  NewBulkJob,
+  NewBulkReport,
+} from '../ports.ts';
+
+/**
+ * Records and results of job `seq` live at keys `seq * KEY_SPAN + index`: one contiguous range
+ * per job in a rowid table (a single B-tree, no secondary index). 2^24 positions per job is far
+ * above the record cap (1,000,000), and `seq` < 2^29 keeps keys exact in a JS number.
+ */
+export const KEY_SPAN = 2 ** 24;
+
+/** States no reader sees unless it asks for them by name. */
+const HIDDEN: readonly BulkJobState[] = ['SUBMITTING', 'DELETING'];
+
+interface JobRow {
+  seq: number;
+  id: string;
+  token_id: string;
+  name: string;
+  options: string;
+  webhook_url: string | null;
+  state: BulkJobState;
+  message: string;
+  total: number;
+  completed: number;
+  failed: number;
+  hits: number;
+  result_bytes: number;
+  submit_time: number;
+  start_time: number | null;
+  completed_time: number | null;
+  estimate_sec: number | null;
+  webhook: string | null;
+}
+
+interface ReportRow {
+  id: string;
+  job_id: string;
+  key: string;
+  format: string;
+  spec: string;
+  export_file: string;
+  separator: string;
+  filter: string;
+  status: BulkReportStatus;
+  export_status: BulkReportStatus;
+  export_bytes: number | null;
+  error: string | null;
+  created_at: number;
+}
+
+function toJob(row: JobRow): BulkJobRow {
+  return Object.freeze({
+    id: row.id,
+    tokenId: row.token_id,
+    name: row.name,
+    options: JSON.parse(row.options) as Record<string, unknown>,
+    webhookUrl: row.webhook_url,
+    state: row.state,
+    message: row.message,
+    total: row.total,
+    completed: row.completed,
+    failed: row.failed,
+    hits: row.hits,
+    resultBytes: row.result_bytes,
+    submitTime: row.submit_time,
+    startTime: row.start_time,
+    completedTime: row.completed_time,
+    estimateSec: row.estimate_sec,
+    webhook: row.webhook === null ? null : (JSON.parse(row.webhook) as BulkWebhookState),
+  });
+}
+
+function toReport(row: ReportRow): BulkReportRow {
+  return Object.freeze({
+    id: row.id,
+    jobId: row.job_id,
+    key: row.key,
+    format: row.format,
+    spec: row.spec,
+    exportFile: row.export_file,
+    separator: row.separator,
+    filter: row.filter,
+    status: row.status,
+    exportStatus: row.export_status,
+    exportBytes: row.export_bytes,
+    error: row.error,
+    createdAt: row.created_at,
+  });
+}
+
+/** `,"searchInfo":` joins the two parts of a stored response (see `BulkResult`). */
+const SEARCH_INFO_JOINT = Buffer.byteLength(',"searchInfo":');
+
+/** UTF-8 bytes of a result as one JSON Lines line: the full response and its newline. */
+function jsonLineBytes(result: BulkResult): number {
+  return Buffer.byteLength(result.response) + SEARCH_INFO_JOINT + Buffer.byteLength(result.searchInfo) + 1;
+}
+
+const JOB_COLUMNS = `seq, id, token_id, name, options, webhook_url, state, message, total, completed, failed,
+  hits, result_bytes, submit_time, start_time, completed_time, estimate_sec, webhook`;
+const REPORT_COLUMNS = `r.id, j.id AS job_id, r.key, r.format, r.spec, r.export_file, r.separator, r.filter,
+  r.status, r.export_status, r.export_bytes, r.error, r.created_at`;
+
+const PATCH_COLUMNS: Record<keyof BulkJobPatch, string> = {
+  state: 'state',
+  message: 'message',
+  startTime: 'start_time',
+  completedTime: 'completed_time',
+  estimateSec: 'estimate_sec',
+  webhook: 'webhook',
+};
+const REPORT_PATCH_COLUMNS: Record<keyof BulkReportPatch, string> = {
+  status: 'status',
+  exportStatus: 'export_status',
+  exportBytes: 'export_bytes',
+  error: 'error',
+};
+
+/** Bulk enhance jobs in the embedded store. */
+export class SqliteBulkJobStore implements BulkJobStore {
+  readonly #db: DatabaseSync;
+  readonly #transaction: <T>(fn: () => T) => T;
+  /** Job id → seq. A job's seq never changes; entries go when the job is purged. */
+  readonly #seqs = new Map<string, number>();
+  readonly #insertJob: StatementSync;
+  readonly #seqOf: StatementSync;
+  readonly #byId: StatementSync;
+  readonly #insertRecord: StatementSync;
+  readonly #pending: StatementSync;
+  readonly #insertResult: StatementSync;
+  readonly #addCounters: StatementSync;
+  readonly #resultAt: StatementSync;
+  readonly #resultsFrom: StatementSync;
+  readonly #responsesFrom: StatementSync;
+  readonly #purgeRecords: StatementSync;
+  readonly #purgeResults: StatementSync;
+  readonly #insertReport: StatementSync;
+  readonly #reportById: StatementSync;
+  readonly #reportByKey: StatementSync;
+  readonly #reportsOf: StatementSync;
+
+  constructor(db: DatabaseSync, transaction: <T>(fn: () => T) => T) {
+    this.#db = db;
+    this.#transaction = transaction;
+    this.#insertJob = db.prepare(
+      `INSERT INTO bulk_jobs (id, token_id, name, options, webhook_url, state, submit_time)
+       VALUES (?, ?, ?, ?, ?, 'SUBMITTING', ?) RETURNING ${JOB_COLUMNS}`,
+    );
+    this.#seqOf = db.prepare('SELECT seq FROM bulk_jobs WHERE id = ?');
+    this.#byId = db.prepare(`SELECT ${JOB_COLUMNS} FROM bulk_jobs WHERE id = ?`);
+    this.#insertRecord = db.prepare('INSERT INTO bulk_records (key, query) VALUES (?, ?)');
+    // Records of the range that have no result: after a crash, exactly the work left to do.
+    this.#pending = db.prepare(
+      `SELECT r.key, r.query FROM bulk_records r
+       WHERE r.key >= ? AND r.key < ? AND NOT EXISTS (SELECT 1 FROM bulk_results s WHERE s.key = r.key)
+       ORDER BY r.key LIMIT ?`,
+    );
+    this.#pending.setReturnArrays(true);
+    this.#insertResult = db.prepare(
+      'INSERT INTO bulk_results (key, hits, failed, response, search_info) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.#addCounters = db.prepare(
+      `UPDATE bulk_jobs SET completed = completed + ?, failed = failed + ?, hits = hits + ?,
+         result_bytes = result_bytes + ? WHERE seq = ?`,
+    );
+    this.#resultAt = db.prepare(
+      'SELECT key, hits, failed, response, search_info FROM bulk_results WHERE key = ?',
+    );
+    this.#resultAt.setReturnArrays(true);
+    this.#resultsFrom = db.prepare(
+      `SELECT key, hits, failed, response, search_info FROM bulk_results WHERE key >= ? AND key < ?
+       ORDER BY key LIMIT ?`,
+    );
+    this.#resultsFrom.setReturnArrays(true);
+    // search_info is the row's last column: not asking for it spares reading its overflow pages.
+    this.#responsesFrom = db.prepare(
+      `SELECT key, hits, failed, response, '' FROM bulk_results WHERE key >= ? AND key < ?
+       ORDER BY key LIMIT ?`,
+    );
+    this.#responsesFrom.setReturnArrays(true);
+    this.#purgeRecords = db.prepare(
+      'DELETE FROM bulk_records WHERE key IN (SELECT key FROM bulk_records WHERE key >= ? AND key < ? LIMIT ?)',
+    );
+    this.#purgeResults = db.prepare(
+      'DELETE FROM bulk_results WHERE key IN (SELECT key FROM bulk_results WHERE key >= ? AND key < ? LIMIT ?)',
+    );
+    this.#insertReport = db.prepare(
+      `INSERT INTO bulk_reports (id, job_seq, key, format, spec, export_file, separator, filter, status,
+         export_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const reportSelect = `SELECT ${REPORT_COLUMNS} FROM bulk_reports r JOIN bulk_jobs j ON j.seq = r.job_seq`;
+    this.#reportById = db.prepare(`${reportSelect} WHERE j.id = ? AND r.id = ?`);
+    this.#reportByKey = db.prepare(`${reportSelect} WHERE j.id = ? AND r.key = ?`);
+    this.#reportsOf = db.prepare(`${reportSelect} WHERE j.id = ? ORDER BY r.created_at, r.rowid`);
+  }
+
+  #seq(jobId: string): number | undefined {
+    let seq = this.#seqs.get(jobId);
+    if (seq === undefined) {
+      const row = this.#seqOf.get(jobId) as { seq: number } | undefined;
+      if (!row) return undefined;
+      seq = row.seq;
+      this.#seqs.set(jobId, seq);
+    }
+    return seq;
+  }
+
+  #requireSeq(jobId: string): number {
+    const seq = this.#seq(jobId);
+    if (seq === undefined) throw new Error(`bulk job ${jobId} does not exist`);
+    return seq;
+  }
+
+  create(job: NewBulkJob): BulkJobRow {
+    const row = this.#insertJob.get(
+      job.id,
+      job.tokenId,
+      job.name,
+      JSON.stringify(job.options),
+      job.webhookUrl,
+      job.submitTime,
+    ) as unknown as JobRow;
+    this.#seqs.set(row.id, row.seq);
+    return toJob(row);
+  }
+
+  appendRecords(jobId: string, firstIndex: number, queries: readonly string[]): void {
+    const base = this.#requireSeq(jobId) * KEY_SPAN;
+    if (firstIndex < 0 || firstIndex + queries.length > KEY_SPAN) {
+      throw new RangeError(`record positions must stay below ${KEY_SPAN}`);
+    }
+    this.#transaction(() => {
+      for (let i = 0; i < queries.length; i++) this.#insertRecord.run(base + firstIndex + i, queries[i]);
+    });
+  }
+
+  publish(jobId: string, total: number): BulkJobRow {
+    const row = this.#db
+      .prepare(
+        `UPDATE bulk_jobs SET state = 'NOT_STARTED', total = ? WHERE id = ? AND state = 'SUBMITTING'
+         RETURNING ${JOB_COLUMNS}`,
+      )
+      .get(total, jobId) as JobRow | undefined;
+    if (!row) throw new Error(`bulk job ${jobId} is not being submitted`);
+    return toJob(row);
+  }
+
+  get(jobId: string): BulkJobRow | undefined {
+    const row = this.#byId.get(jobId) as JobRow | undefined;
+    if (!row || HIDDEN.includes(row.state)) return undefined;
+    return toJob(row);
+  }
+
+  listForToken(tokenId: string): BulkJobRow[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT ${JOB_COLUMNS} FROM bulk_jobs WHERE token_id = ? AND state NOT IN ('SUBMITTING', 'DELETING')
+         ORDER BY seq DESC`,
+      )
+      .all(tokenId) as unknown as JobRow[];
+    return rows.map(toJob);
+  }
+
+  listByState(states: readonly BulkJobState[]): BulkJobRow[] {
+    if (states.length === 0) return [];
+    const rows = this.#db
+      .prepare(
+        `SELECT ${JOB_COLUMNS} FROM bulk_jobs WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY seq`,
+      )
+      .all(...states) as unknown as JobRow[];
+    return rows.map(toJob);
+  }
+
+  listFinishedBefore(before: number, limit: number): BulkJobRow[] {
+    const rows = this.#db
+      .prepare(
+        `SELECT ${JOB_COLUMNS} FROM bulk_jobs
+         WHERE completed_time IS NOT NULL AND completed_time < ? AND state NOT IN ('SUBMITTING', 'DELETING')
+         ORDER BY completed_time LIMIT ?`,
+      )
+      .all(before, limit) as unknown as JobRow[];
+    return rows.map(toJob);
+  }
+
+  update(jobId: string, patch: BulkJobPatch): BulkJobRow | undefined {
+    const sets: string[] = [];
+    const values: (string | number | null)[] = [];
+    for (const [field, column] of Object.entries(PATCH_COLUMNS) as [keyof BulkJobPatch, string][]) {
+      if (!(field in patch)) continue;
+      const value = patch[field];
+      sets.push(`${column} = ?`);
+      values.push(field === 'webhook' ? (value === null ? null : JSON.stringify(value)) : (value as never));
+    }
+    if (sets.length === 0) {
+      const row = this.#byId.get(jobId) as JobRow | undefined;
+      return row ? toJob(row) : undefined;
+    }
+    const row = this.#db
+      .prepare(`UPDATE bulk_jobs SET ${sets.join(', ')} WHERE id = ? RETURNING ${JOB_COLUMNS}`)
+      .get(...values, jobId) as JobRow | undefined;
+    return row ? toJob(row) : undefined;
+  }
+
+  pendingRecords(jobId: string, fromIndex: number, limit: number): BulkRecord[] {
+    const seq = this.#seq(jobId);
+    if (seq === undefined) return [];
+    const base = seq * KEY_SPAN;
+    const rows = this.#pending.all(base + Math.max(0, fromIndex), base + KEY_SPAN, limit) as unknown as [
+      number,
+      string,
+    ][];
+    return rows.map(([key, query]) => ({ index: key - base, query }));
+  }
+
+  saveResults(jobId: string, results: readonly BulkResult[]): void {
+    if (results.length === 0) return;
+    const seq = this.#requireSeq(jobId);
+    const base = seq * KEY_SPAN;
+    this.#transaction(() => {
+      let failed = 0;
+      let hits = 0;
+      let bytes = 0;
+      for (const result of results) {
+        this.#insertResult.run(
+          base + result.index,
+          result.hits,
+          result.failed ? 1 : 0,
+          result.response,
+          result.searchInfo,
+        );
+        if (result.failed) failed++;
+        hits += result.hits;
+        bytes += jsonLineBytes(result);
+      }
+      this.#addCounters.run(results.length, failed, hits, bytes, seq);
+    });
+  }
+
+  result(jobId: string, index: number): BulkResult | undefined {
+    const seq = this.#seq(jobId);
+    if (seq === undefined || !Number.isInteger(index) || index < 0 || index >= KEY_SPAN) return undefined;
+    const row = this.#resultAt.get(seq * KEY_SPAN + index) as unknown as
+      | [number, number, number, string, string]
+      | undefined;
+    return row
+      ? { index, hits: row[1], failed: row[2] === 1, response: row[3], searchInfo: row[4] }
+      : undefined;
+  }
+
+  results(
+    jobId: string,
+    fromIndex: number,
+    limit: number,
+    options: { searchInfo?: boolean } = {},
+  ): BulkResult[] {
+    const seq = this.#seq(jobId);
+    if (seq === undefined) return [];
+    const base = seq * KEY_SPAN;
+    const statement = options.searchInfo === false ? this.#responsesFrom : this.#resultsFrom;
+    const rows = statement.all(base + Math.max(0, fromIndex), base + KEY_SPAN, limit) as unknown as [
+      number,
+      number,
+      number,
+      string,
+      string,
+    ][];
+    return rows.map(([key, hits, failed, response, searchInfo]) => ({
+      index: key - base,
+      hits,
+      failed: failed === 1,
+      response,
+      searchInfo,
+    }));
+  }
+
+  purge(jobId: string, limit: number): boolean {
+    const seq = this.#seq(jobId);
+    if (seq === undefined) return true;
+    const base = seq * KEY_SPAN;
+    return this.#transaction(() => {
+      const results = Number(this.#purgeResults.run(base, base + KEY_SPAN, limit).changes);
+      const records = Number(this.#purgeRecords.run(base, base + KEY_SPAN, limit).changes);
+      if (results > 0 || records > 0) return false;
+      this.#db.prepare('DELETE FROM bulk_reports WHERE job_seq = ?').run(seq);
+      this.#db.prepare('DELETE FROM bulk_jobs WHERE seq = ?').run(seq);
+      this.#seqs.delete(jobId);
+      return true;
+    });
+  }
+
+  addReport(report: NewBulkReport): BulkReportRow {
+    const seq = this.#requireSeq(report.jobId);
+    this.#insertReport.run(
+      report.id,
+      seq,
+      report.key,
+      report.format,
+      report.spec,
+      report.exportFile,
+      report.separator,
+      report.filter,
+      report.status,
+      report.exportStatus,
+      report.createdAt,
+    );
+    return this.report(report.jobId, report.id)!;
+  }
+
+  updateReport(reportId: string, patch: BulkReportPatch): BulkReportRow | undefined {
+    const sets: string[] = [];
+    const values: (string | number | null)[] = [];
+    for (const [field, column] of Object.entries(REPORT_PATCH_COLUMNS) as [keyof BulkReportPatch, string][]) {
+      if (!(field in patch)) continue;
+      sets.push(`${column} = ?`);
+      values.push(patch[field] as string | number | null);
+    }
+    if (sets.length > 0) {
+      this.#db.prepare(`UPDATE bulk_reports SET ${sets.join(', ')} WHERE id = ?`).run(...values, reportId);
+    }
+    const row = this.#db
+      .prepare(
+        `SELECT ${REPORT_COLUMNS} FROM bulk_reports r JOIN bulk_jobs j ON j.seq = r.job_seq WHERE r.id = ?`,
+      )
+      .get(reportId) as ReportRow | undefined;
+    return row ? toReport(row) : undefined;
+  }
+
+  reports(jobId: string): BulkReportRow[] {
+    return (this.#reportsOf.all(jobId) as unknown as ReportRow[]).map(toReport);
+  }
+
+  report(jobId: string, reportId: string): BulkReportRow | undefined {
+    const row = this.#reportById.get(jobId, reportId) as ReportRow | undefined;
+    return row ? toReport(row) : undefined;
+  }
+
+  reportByKey(jobId: string, key: string): BulkReportRow | undefined {
+    const row = this.#reportByKey.get(jobId, key) as ReportRow | undefined;
+    return row ? toReport(row) : undefined;
+  }
+}

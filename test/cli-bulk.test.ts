@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { loadFixtureGraph } from './support/load-graph.ts';
+import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
+
+const MAIN = path.join(import.meta.dirname, '..', 'src', 'main.ts');
+const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'kg-small.jsonl');
+
+/** Runs `quarry …` in a child process (asynchronously: the server runs in this process). */
+function quarry(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('quarry bulk (CLI against a running server)', () => {
+  let t: TestRuntime;
+  let env: Record<string, string>;
+  let files: string;
+  before(async () => {
+    t = await startTestRuntime();
+    loadFixtureGraph(t.runtime.storage.entities, FIXTURE);
+    const url = await t.runtime.listen();
+    env = { QUARRY_URL: url, QUARRY_TOKEN: t.token(null) };
+    files = fs.mkdtempSync(path.join(t.dataDir, 'cli-'));
+  });
+  after(async () => t.close());
+
+  test('submit a JSONL file --wait, then status and a CSV download', async () => {
+    const file = path.join(files, 'queries.jsonl');
+    fs.writeFileSync(
+      file,
+      [
+        JSON.stringify({ type: 'Organization', name: 'Acme Robotics', customId: 'a' }),
+        '',
+        JSON.stringify({ id: 'ORG-globex' }),
+        JSON.stringify({ name: 'Initech' }),
+      ].join('\n'),
+    );
+    const submitted = await quarry(
+      ['bulk', 'submit', file, '--name', 'cli job', '--wait', '--type', 'Organization'],
+      env,
+    );
+    assert.equal(submitted.code, 0, submitted.stderr);
+    const id = submitted.stdout.trim();
+    assert.match(id, /^bj_[0-9a-f]{24}$/);
+    assert.match(submitted.stderr, /is completed/);
+
+    const status = await quarry(['bulk', 'status', id], env);
+    assert.equal(status.code, 0, status.stderr);
+    const record = JSON.parse(status.stdout);
+    assert.equal(record.status, 'COMPLETE');
+    assert.equal(record.name, 'cli job');
+    assert.equal(record.jobs_total, 3);
+
+    const list = await quarry(['bulk', 'status'], env);
+    assert.match(list.stdout, /^JOB\s+STATUS\s+DONE/);
+    assert.ok(list.stdout.includes(id));
+    assert.ok(list.stdout.includes('3/3'));
+
+    const out = path.join(files, 'out.csv');
+    const downloaded = await quarry(
+      ['bulk', 'download', id, '--format', 'csv', '-o', out, '--exportspec', 'id;name'],
+      env,
+    );
+    assert.equal(downloaded.code, 0, downloaded.stderr);
+    const rows = parse(fs.readFileSync(out)) as string[][];
+    assert.deepEqual(
+      rows.map((row) => row.slice(0, 2)),
+      [
+        ['id', 'name'],
+        ['ORG-acme', 'Acme Robotics Inc.'],
+        ['ORG-globex', 'Globex Corporation'],
+        ['ORG-initech', 'Initech'],
+      ],
+    );
+    const jsonl = await quarry(['bulk', 'download', id, '--head', '1'], env);
+    assert.equal(JSON.parse(jsonl.stdout.trim()).request_ctx.query.customId, 'a');
+  });
+
+  test('submit a CSV with a column mapping; stop and delete', async () => {
+    const file = path.join(files, 'companies.csv');
+    fs.writeFileSync(
+      file,
+      'Company,Website,Ref\r\nAcme Robotics,acme-robotics.example,r1\r\n"Globex, Corp",,r2\r\n',
+    );
+    const submitted = await quarry(
+      [
+        'bulk',
+        'submit',
+        file,
+        '--type',
+        'Organization',
+        '--map',
+        'name=Company,url=Website,customId=Ref',
+        '--wait',
+      ],
+      env,
+    );
+    assert.equal(submitted.code, 0, submitted.stderr);
+    const id = submitted.stdout.trim();
+    const lines = (await quarry(['bulk', 'download', id], env)).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(lines[0].request_ctx.query, {
+      type: 'Organization',
+      name: ['Acme Robotics'],
+      url: ['acme-robotics.example'],
+      customId: 'r1',
+    });
+    assert.deepEqual(lines[1].request_ctx.query.name, ['Globex, Corp']);
+
+    const stopped = await quarry(['bulk', 'stop', id], env);
+    assert.deepEqual(JSON.parse(stopped.stdout), {
+      status: 'COMPLETE',
+      message: `Bulkjob [${id}] is completed`,
+    });
+    const deleted = await quarry(['bulk', 'delete', id], env);
+    assert.equal(deleted.code, 0);
+    const gone = await quarry(['bulk', 'status', id], env);
+    assert.equal(gone.code, 1);
+    assert.match(gone.stderr, /HTTP 404/);
+  });
+
+  test('errors are one line on stderr with exit code 1', async () => {
+    const bad = path.join(files, 'bad.jsonl');
+    fs.writeFileSync(bad, '{"type":"Planet","name":"x"}\n');
+    const refused = await quarry(['bulk', 'submit', bad], env);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /HTTP 400: Invalid parameter 'body\[0\]\.type'/);
+    const noToken = await quarry(['bulk', 'status'], { QUARRY_URL: env.QUARRY_URL, QUARRY_TOKEN: '' });
+    assert.equal(noToken.code, 1);
+    assert.match(noToken.stderr, /no token/);
+    const wrongFormat = await quarry(['bulk', 'submit', path.join(files, 'x.txt')], env);
+    assert.equal(wrongFormat.code, 1);
+    assert.match(wrongFormat.stderr, /--format/);
+  });
+});
