@@ -127,7 +127,15 @@ function createCrawlService(
           logger,
         })
       : undefined;
-  return new CrawlService({ storage, fetcher: services.fetcher, extractor, sink, logger, tuning });
+  return new CrawlService({
+    storage,
+    fetcher: services.fetcher,
+    webhookPost: createWebhookPost(services.fetcher),
+    extractor,
+    sink,
+    logger,
+    tuning,
+  });
 }
 
 /** The composition root: config → storage → services → app. */

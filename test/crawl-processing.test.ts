@@ -339,6 +339,36 @@ describe('bulk extract job on a known site', () => {
       await hooks.close();
     }
   });
+
+  test('notifyWebhook: a hook that keeps failing is tried 3 times (test schedule), then given up', async () => {
+    const hooks = await startFixtureServer();
+    try {
+      hooks.route('/page', respond.html(articlePage('Unheard')));
+      hooks.route('/hook', respond.text('nope', 500));
+      hooks.route('/moved-hook', respond.redirect('/hook', 307));
+      await createJob(t.runtime, token, {
+        name: 'unheard',
+        apiUrl: '/v3/article',
+        urls: hooks.url('/page'),
+        crawlDelay: 0,
+        notifyWebhook: hooks.url('/hook'),
+      });
+      await createJob(t.runtime, token, {
+        name: 'redirected-hook',
+        apiUrl: '/v3/article',
+        urls: hooks.url('/page?again'),
+        crawlDelay: 0,
+        notifyWebhook: hooks.url('/moved-hook'),
+      });
+      await waitFor(() => (hooks.count('/hook') >= 3 && hooks.count('/moved-hook') >= 3 ? true : undefined));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(hooks.count('/hook'), 3, 'a redirect is not followed: only the first job reaches /hook');
+      assert.equal(hooks.count('/moved-hook'), 3);
+      assert.equal((await jobNamed(t.runtime, token, 'unheard')).sentJobDoneNotification, 0);
+    } finally {
+      await hooks.close();
+    }
+  });
 });
 
 describe('fairness between tokens', () => {

@@ -8,6 +8,7 @@
  */
 import type { Readable } from 'node:stream';
 import { ConflictError, InvalidParameterError, NotFoundError } from '../errors.ts';
+import type { WebhookPost } from '../bulk/index.ts';
 import type { Logger } from '../logging.ts';
 import type { CrawlJobStore, Storage, StoredCrawlJob } from '../storage/index.ts';
 import { exportObjects, type ExportFormat, exportUrlReport } from './data-export.ts';
@@ -41,6 +42,8 @@ export interface CrawlTuning {
 export interface CrawlServiceDeps {
   readonly storage: Pick<Storage, 'transaction'> & { readonly crawlJobs: CrawlJobStore };
   readonly fetcher: PageFetcher;
+  /** Sends webhook requests (bulk's `createWebhookPost` over the SSRF-safe fetcher). */
+  readonly webhookPost: WebhookPost;
   readonly extractor: PageExtractor;
   readonly ingester?: GraphIngester;
   /** Where page outcomes are written (default: in this thread). */
@@ -72,7 +75,7 @@ export class CrawlService {
     this.#now = deps.now ?? Date.now;
     this.webhooks = new WebhookSender({
       store: this.#store,
-      fetcher: deps.fetcher,
+      post: deps.webhookPost,
       logger: deps.logger,
       retry: deps.tuning?.webhook,
       now: this.#now,

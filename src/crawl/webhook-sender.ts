@@ -1,34 +1,28 @@
 /**
  * Delivers `notifyWebhook` notifications from the persisted outbox: POST of the job record
- * (JSON) with `X-Crawl-Name` and `X-Crawl-Status`, through the SSRF-safe fetcher. A network
- * error or a non-2xx answer is retried with exponential backoff — 6 tries over about five
- * minutes by default (DECISIONS.md §3, §5) — then given up (logged). Delivery never blocks a
- * job, and a pending delivery survives a restart.
+ * (JSON) with `X-Crawl-Name` and `X-Crawl-Status`. Requests and retries are those of bulk
+ * enhance webhooks (DECISIONS.md §5: "same retry policy"): through the SSRF-safe fetcher, no
+ * redirect followed, a network error or a non-2xx answer retried with exponential backoff (6
+ * tries over about ten minutes), then given up (logged). Delivery never blocks a job, and a
+ * pending delivery survives a restart.
  */
+import { DEFAULT_WEBHOOK_DELAYS_MS, type WebhookPost } from '../bulk/index.ts';
 import type { Logger } from '../logging.ts';
 import type { CrawlJobStore, CrawlWebhook } from '../storage/index.ts';
-import type { PageFetcher } from './dependencies.ts';
 
 /** How webhook deliveries are retried. */
 export interface WebhookRetry {
-  /** Tries at most, the first included. */
-  readonly maxTries: number;
-  /** Wait after the first failure, ms; doubled after each further one. */
-  readonly baseDelayMs: number;
-  /** Time cap of one delivery, ms. */
-  readonly timeoutMs: number;
+  /** Wait before try 2, 3, …, ms; the number of tries is one more than its length. */
+  readonly delaysMs: readonly number[];
 }
 
-/** 6 tries, 10 s apart doubling: the last one about 5 minutes after the first. */
-export const DEFAULT_WEBHOOK_RETRY: WebhookRetry = Object.freeze({
-  maxTries: 6,
-  baseDelayMs: 10_000,
-  timeoutMs: 10_000,
-});
+/** Bulk enhance's schedule: 6 tries, the waits tripling from 5 s. */
+export const DEFAULT_WEBHOOK_RETRY: WebhookRetry = Object.freeze({ delaysMs: DEFAULT_WEBHOOK_DELAYS_MS });
 
 export interface WebhookSenderDeps {
   readonly store: CrawlJobStore;
-  readonly fetcher: PageFetcher;
+  /** Sends one request (bulk's `createWebhookPost` over the SSRF-safe fetcher). */
+  readonly post: WebhookPost;
   readonly logger: Logger;
   readonly retry?: Partial<WebhookRetry>;
   readonly now?: () => number;
@@ -87,13 +81,11 @@ export class WebhookSender {
   async #deliver(webhook: CrawlWebhook): Promise<void> {
     let failure: string | undefined;
     try {
-      const response = await this.#deps.fetcher.fetch(webhook.url, {
-        method: 'POST',
-        body: webhook.payload,
-        headers: { 'Content-Type': 'application/json', ...webhook.headers },
-        timeoutMs: this.#retry.timeoutMs,
+      const status = await this.#deps.post(webhook.url, webhook.payload, {
+        'Content-Type': 'application/json',
+        ...webhook.headers,
       });
-      if (response.status < 200 || response.status > 299) failure = `HTTP ${response.status}`;
+      if (status < 200 || status > 299) failure = `HTTP ${status}`;
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
     }
@@ -103,12 +95,13 @@ export class WebhookSender {
       return;
     }
     const tries = webhook.attempts + 1;
-    if (tries >= this.#retry.maxTries) {
+    const delays = this.#retry.delaysMs;
+    if (tries > delays.length) {
       this.#deps.logger.warn({ url: webhook.url, tries, error: failure }, 'crawl: webhook given up');
       this.#deps.store.webhookFailed(webhook.id, failure, undefined);
       return;
     }
-    const next = this.#now() + this.#retry.baseDelayMs * 2 ** (tries - 1);
+    const next = this.#now() + delays[tries - 1];
     this.#deps.logger.info({ url: webhook.url, tries, error: failure }, 'crawl: webhook failed, will retry');
     this.#deps.store.webhookFailed(webhook.id, failure, next);
   }

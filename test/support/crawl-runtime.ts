@@ -9,10 +9,10 @@ import { createLogger } from '../../src/logging.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { tempDir } from './temp-dir.ts';
 
-/** Waits short enough for tests: retries after ~20 ms, webhooks after 50 ms. */
+/** Waits short enough for tests: retries after ~20 ms, webhooks after 50 ms then 100 ms. */
 export const FAST_CRAWL: CrawlTuning = {
   scheduler: { retry: { maxRetries: 3, baseDelayMs: 20, maxDelayMs: 200 }, flushIntervalMs: 10 },
-  webhook: { baseDelayMs: 50, timeoutMs: 2_000 },
+  webhook: { delaysMs: [50, 100] },
 };
 
 export interface CrawlTestRuntime {
