@@ -181,7 +181,7 @@ describe('bulk extract job on a known site', () => {
     assert.equal(objectRows.length, 9);
   });
 
-  test('politeness: with a crawl delay, fetches of a host start at least that far apart', async () => {
+  test('politeness: with a crawl delay, a host sees one request at a time, that far apart', async () => {
     const polite = await startFixtureServer();
     try {
       for (let i = 0; i < 4; i++) polite.route(`/p/${i}`, respond.html(articlePage(`P${i}`)));
@@ -193,14 +193,12 @@ describe('bulk extract job on a known site', () => {
         obeyRobots: 0,
       });
       await waitForStatus(t.runtime, token, 'polite', [9]);
-      // Fetches start 300 ms apart; arrivals at the site jitter by the time a request takes
-      // to reach it (a new connection, a busy machine), hence the margin on each gap.
+      // Each fetch starts 300 ms after the previous one ended: the site sees them that far apart.
       const arrivals = polite.requests().map((r) => r.at);
       assert.equal(arrivals.length, 4);
       for (let i = 1; i < arrivals.length; i++) {
-        assert.ok(arrivals[i] - arrivals[i - 1] >= 250, `gap ${arrivals[i] - arrivals[i - 1]} ms`);
+        assert.ok(arrivals[i] - arrivals[i - 1] >= 300, `gap ${arrivals[i] - arrivals[i - 1]} ms`);
       }
-      assert.ok(arrivals[3] - arrivals[0] >= 860, `span ${arrivals[3] - arrivals[0]} ms`);
     } finally {
       await polite.close();
     }
@@ -229,8 +227,7 @@ describe('bulk extract job on a known site', () => {
         assert.equal(page.headers['x-quarry-test'], 'yes');
         assert.equal(page.headers['user-agent'], 'TestBot/1.0');
       }
-      for (let i = 1; i < pages.length; i++) assert.ok(pages[i].at - pages[i - 1].at >= 350);
-      assert.ok(pages[2].at - pages[0].at >= 770);
+      for (let i = 1; i < pages.length; i++) assert.ok(pages[i].at - pages[i - 1].at >= 400);
     } finally {
       await robots.close();
     }

@@ -14,8 +14,9 @@
  *   attempt is counted when its outcome is recorded: a fetch cut short by a crash was never
  *   counted and is made again (so counters are exact; the site may see that request twice).
  * - Fairness: dispatch rotates over tokens, then over a token's jobs, then over a job's hosts.
- *   Politeness per (job, host): `crawlDelay` (and a larger robots.txt `Crawl-delay`, capped at
- *   30 s) between fetch starts, one at a time; without delay, at most 16 at once per host.
+ *   Politeness per (job, host): one fetch at a time, the next starting `crawlDelay` (or a larger
+ *   robots.txt `Crawl-delay`, capped at 30 s) after the previous one ended; without delay, at
+ *   most 16 at once per host.
  * - robots.txt (`robots.ts`, RFC 9309): fetched once per origin and cached an hour; 4xx (and
  *   more than 5 redirects) allow everything; 5xx, 429 and network errors disallow the site for
  *   that round (`robots_disallowed` in the report, no crawl attempt counted). `obeyRobots=0`

@@ -4,9 +4,9 @@
  *
  * - Fairness: each dispatch goes to the next token in turn, then to that token's next job,
  *   then to that job's next host — so tokens, jobs and hosts proceed side by side.
- * - Politeness per (job, host): with a crawl delay, one fetch at a time and fetch starts at
- *   least `max(crawlDelay, robots Crawl-delay)` apart; without, at most `perHostConcurrency`
- *   at once (also across jobs, per host).
+ * - Politeness per (job, host): with a crawl delay, one fetch at a time, each starting at least
+ *   `max(crawlDelay, robots Crawl-delay)` after the previous one ended; without, at most
+ *   `perHostConcurrency` at once (also across jobs, per host).
  * - robots.txt is consulted once per origin and pass (round) before the first fetch.
  * - Transient failures go back to the frontier with a `notBefore` (backoff), so waiting never
  *   holds a fetch slot.
@@ -477,6 +477,9 @@ export class CrawlScheduler {
       )
       .finally(() => {
         slot.inflight--;
+        // The delay runs from the end of a fetch too: the site sees requests at least
+        // `crawlDelay` apart however long connecting or answering took.
+        if (slot.delayMs > 0) slot.nextAt = Math.max(slot.nextAt, this.#now() + slot.delayMs);
         run.inflight--;
         this.#inflight--;
         const hostCount = (this.#hostInflight.get(lane.host) ?? 1) - 1;
