@@ -8,6 +8,7 @@ import { runStorageContract } from './storage-contract.ts';
 import { runBulkStorageContract } from './storage-contract-bulk.ts';
 import { runCrawlStorageContract } from './storage-contract-crawl.ts';
 import { runCustomApiStoreContract } from './storage-contract-extract.ts';
+import { runKgImportStorageContract } from './storage-contract-kg-import.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 import { tempDir } from './support/temp-dir.ts';
 
@@ -23,6 +24,7 @@ runStorageContract('sqlite', async () => {
   };
 });
 runCustomApiStoreContract('sqlite', openTempSqliteStorage);
+runKgImportStorageContract('sqlite', openTempSqliteStorage);
 
 runBulkStorageContract('sqlite', openTempSqliteStorage);
 

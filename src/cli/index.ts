@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import { registerBulk } from './bulk.ts';
+import { registerDemoData } from './demo-data.ts';
+import { registerImport } from './import.ts';
 import { registerExtractJob } from './extract-job.ts';
 import { registerMaintenance } from './maintenance.ts';
 import { registerServe } from './serve.ts';
@@ -14,6 +16,8 @@ export function buildProgram(): Command {
   registerServe(program);
   registerBulk(program);
   registerToken(program);
+  registerImport(program);
+  registerDemoData(program);
   registerExtractJob(program);
   registerMaintenance(program);
   return program;

@@ -125,3 +125,25 @@ export interface Entity {
 export function isEntityType(value: unknown): value is EntityType {
   return value === 'Organization' || value === 'Person';
 }
+
+/**
+ * Top-level fields whose value is a list of facts: several sources' lists are united, each
+ * element remembering the sources that state it. Every other field (known or not) holds one
+ * value per entity; when sources disagree, one wins and the others become non-canonical facts.
+ */
+export const LIST_FIELDS: ReadonlySet<string> = new Set([
+  'allNames',
+  'allUris',
+  'origins',
+  'locations',
+  'phoneNumbers',
+  'emailAddresses',
+  'industries',
+  'employments',
+  'educations',
+  'images',
+  'ipRanges',
+]);
+
+/** Fields that are derived, never stated by a source: `nonCanonicalFacts` (the ledger computes it). */
+export const DERIVED_FIELDS: ReadonlySet<string> = new Set(['nonCanonicalFacts']);

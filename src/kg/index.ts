@@ -13,3 +13,56 @@ export type {
   PhoneNumber,
 } from './entity.ts';
 export { ENTITY_TYPES, isEntityType } from './entity.ts';
+export { DERIVED_FIELDS, LIST_FIELDS } from './entity.ts';
+export type { Validation } from './validate-entity.ts';
+export {
+  cleanEntity,
+  cleanEntityTracked,
+  EntityRejection,
+  MAX_ID_LENGTH,
+  normalizeText,
+  validateEntity,
+} from './validate-entity.ts';
+export type { FactLedger, LedgerEntry, LedgerState, SourceStatement } from './fact-ledger.ts';
+export {
+  applyStatement,
+  canonicalizeInPlace,
+  canonicalStatement,
+  elementOriginsOf,
+  factOriginsOf,
+  ledgerFor,
+  mergeStatements,
+  originsKey,
+  sourceOf,
+  statementsOf,
+  structuralKey,
+  TypeConflict,
+} from './fact-ledger.ts';
+export type {
+  ImportCounts,
+  ImportFormat,
+  ImportOptions,
+  ImportSummary,
+  PreparedRecord,
+  Rejection,
+} from './import/index.ts';
+export {
+  DEFAULT_MAX_LINE_BYTES,
+  formatFor,
+  ImportInputError,
+  ImportSession,
+  importEntities,
+  parseColumnMapping,
+  prepareRecord,
+} from './import/index.ts';
+export type { DemoExamples, DemoGraphOptions, DemoLoadSummary } from './demo-data.ts';
+export {
+  DEFAULT_DEMO_SEED,
+  DEFAULT_DEMO_SIZES,
+  demoExamples,
+  demoOrganizationId,
+  demoPersonId,
+  demoRecords,
+  loadDemoGraph,
+  writeDemoGraph,
+} from './demo-data.ts';

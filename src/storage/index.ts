@@ -18,10 +18,12 @@ export type {
   EntityCounts,
   EntityStore,
   EntityWrite,
+  SerializedEntityWrite,
   Storage,
   StoredEntity,
   TokenRecord,
   TokenStore,
+  WriteBatchOptions,
 } from './ports.ts';
 export type { WalCheckpointer } from './sqlite/index.ts';
 export { openSqliteStorage, SQLITE_FILE_NAME, sqliteFileFor, startWalCheckpointer } from './sqlite/index.ts';

@@ -57,6 +57,24 @@ export interface EntityWrite {
   readonly keys: readonly string[];
 }
 
+/**
+ * An `EntityWrite` whose fields are already JSON: what a bulk import prepares off the main thread
+ * so that nothing is serialised twice. `json.doc`, `json.profile`, `json.keys` (and any further
+ * field of the match index) are `JSON.stringify` of the corresponding `EntityWrite` field;
+ * `json.ledger` is `null` when the ledger is.
+ */
+export interface SerializedEntityWrite {
+  readonly id: string;
+  readonly type: EntityType;
+  readonly json: {
+    readonly doc: string;
+    readonly ledger: string | null;
+    readonly profile: string;
+    readonly keys: string;
+    readonly [indexField: string]: string | null;
+  };
+}
+
 /** A stored entity read back. `ref` is the store's compact internal handle. */
 export interface StoredEntity {
   readonly ref: number;
@@ -79,12 +97,29 @@ export interface EntityCounts {
   readonly persons: number;
 }
 
+/** Options of `EntityStore.writeBatch`. */
+export interface WriteBatchOptions {
+  /**
+   * Bulk loading: index the retrieval keys of the written entities later, in key order, when
+   * `indexPendingKeys()` runs (much faster for large imports). Until then the entities are
+   * readable by id but not found by key. Stale keys of replaced entities are removed at once.
+   */
+  readonly deferKeys?: boolean;
+}
+
 export interface EntityStore {
   /**
    * Inserts or replaces entities by id, atomically as one batch: the previous keys of a
    * replaced entity are removed. Bumps the graph version.
    */
-  writeBatch(entities: readonly EntityWrite[]): void;
+  writeBatch(entities: readonly (EntityWrite | SerializedEntityWrite)[], options?: WriteBatchOptions): void;
+  /**
+   * Indexes the keys of every entity written with `deferKeys` (by any process, also one that
+   * crashed before indexing). Idempotent; returns how many entities it indexed (0 when none).
+   */
+  indexPendingKeys(): number;
+  /** The stored entities among `ids` (absent ids are left out), keyed by id: one query per call. */
+  getByIds(ids: readonly string[]): Map<string, StoredEntity>;
   getById(id: string): StoredEntity | undefined;
   getByRefs(refs: readonly number[]): StoredEntity[];
   /** Number of entities carrying each key, counting at most `cap` (cheap for frequent keys). */

@@ -1,6 +1,14 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Entity, EntityType } from '../../kg/index.ts';
-import type { CandidateProfile, EntityCounts, EntityStore, EntityWrite, StoredEntity } from '../ports.ts';
+import type {
+  CandidateProfile,
+  EntityCounts,
+  EntityStore,
+  EntityWrite,
+  SerializedEntityWrite,
+  StoredEntity,
+  WriteBatchOptions,
+} from '../ports.ts';
 
 interface EntityRow {
   ref: number;
@@ -20,6 +28,18 @@ function toStored(row: EntityRow): StoredEntity {
   };
 }
 
+/** Pending entities whose keys one `indexPendingKeys` pass indexes. */
+const PENDING_CHUNK = 2_000_000;
+/** SQLite's default WAL auto-checkpoint, in pages. */
+const DEFAULT_WAL_PAGES = 1000;
+/**
+ * WAL auto-checkpoint while bulk loading (64 MiB of 4 KiB pages): the id index takes inserts at
+ * random places, so consecutive batches dirty the same pages; checkpointing less often copies
+ * each of them into the database once instead of once per batch (measured: main-thread CPU of a
+ * 600k-entity import 10.5 s → 8.8 s).
+ */
+const BULK_WAL_PAGES = 16_384;
+
 /** The knowledge graph in the embedded store: one row per entity plus a (key, ref) index. */
 export class SqliteEntityStore implements EntityStore {
   readonly #db: DatabaseSync;
@@ -35,6 +55,14 @@ export class SqliteEntityStore implements EntityStore {
   readonly #cappedCount: StatementSync;
   readonly #version: StatementSync;
   readonly #bumpVersion: StatementSync;
+  readonly #insertIfAbsent: StatementSync;
+  readonly #markPending: StatementSync;
+  readonly #pendingChunk: StatementSync;
+  readonly #indexPendingRange: StatementSync;
+  readonly #clearPendingRange: StatementSync;
+  readonly #byIds: StatementSync;
+  /** Set while deferred-key writes await `indexPendingKeys` (bulk loading settings applied). */
+  #bulkLoading = false;
 
   constructor(db: DatabaseSync, transaction: <T>(fn: () => T) => T) {
     this.#db = db;
@@ -59,35 +87,132 @@ export class SqliteEntityStore implements EntityStore {
       "INSERT INTO meta (key, value) VALUES ('kg_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
     );
     this.#refsForKey.setReturnArrays(true);
+    this.#insertIfAbsent = db.prepare(`
+      INSERT OR IGNORE INTO entities (id, type, doc, ledger, profile, keys, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    this.#markPending = db.prepare('INSERT OR IGNORE INTO entity_keys_pending (ref) VALUES (?)');
+    this.#pendingChunk = db.prepare(
+      'SELECT min(ref) AS lo, max(ref) AS hi, count(*) AS n FROM (SELECT ref FROM entity_keys_pending ORDER BY ref LIMIT ?)',
+    );
+    // Keys sorted before insertion: the (key, ref) b-tree is then filled page after page instead
+    // of at random places, which is what makes bulk loading fast (measured ~10x on 2M keys).
+    this.#indexPendingRange = db.prepare(`
+      INSERT OR IGNORE INTO entity_keys (key, ref)
+      SELECT j.value, e.ref FROM entity_keys_pending p JOIN entities e ON e.ref = p.ref, json_each(e.keys) j
+      WHERE p.ref BETWEEN ? AND ? ORDER BY 1, 2`);
+    this.#clearPendingRange = db.prepare('DELETE FROM entity_keys_pending WHERE ref BETWEEN ? AND ?');
+    this.#byIds = db.prepare(
+      'SELECT ref, id, type, doc, ledger FROM entities WHERE id IN (SELECT value FROM json_each(?))',
+    );
   }
 
-  writeBatch(entities: readonly EntityWrite[]): void {
+  writeBatch(
+    entities: readonly (EntityWrite | SerializedEntityWrite)[],
+    options: WriteBatchOptions = {},
+  ): void {
     if (entities.length === 0) return;
     const now = Date.now();
+    const defer = options.deferKeys === true;
+    if (defer && !this.#bulkLoading) {
+      this.#db.exec(`PRAGMA wal_autocheckpoint = ${BULK_WAL_PAGES}`);
+      this.#bulkLoading = true;
+    }
     this.#transaction(() => {
       for (const entity of entities) {
+        let keysJson: string;
+        let doc: string;
+        let ledger: string | null;
+        let profile: string;
+        let keys: readonly string[] | undefined;
+        if ('json' in entity) {
+          ({ keys: keysJson, doc, ledger, profile } = entity.json);
+        } else {
+          keys = entity.keys;
+          keysJson = JSON.stringify(entity.keys);
+          doc = JSON.stringify(entity.doc);
+          ledger =
+            entity.ledger === null || entity.ledger === undefined ? null : JSON.stringify(entity.ledger);
+          profile = JSON.stringify(entity.profile);
+        }
+        if (defer) {
+          // Most bulk-loaded entities are new: one insert, no lookup. Their keys wait.
+          const inserted = this.#insertIfAbsent.run(
+            entity.id,
+            entity.type,
+            doc,
+            ledger,
+            profile,
+            keysJson,
+            now,
+          );
+          if (inserted.changes === 1) {
+            this.#markPending.run(inserted.lastInsertRowid);
+            continue;
+          }
+        }
         const previous = this.#oldKeys.get(entity.id) as { ref: number; keys: string } | undefined;
-        const keysJson = JSON.stringify(entity.keys);
-        const { ref } = this.#upsert.get(
-          entity.id,
-          entity.type,
-          JSON.stringify(entity.doc),
-          entity.ledger === null || entity.ledger === undefined ? null : JSON.stringify(entity.ledger),
-          JSON.stringify(entity.profile),
-          keysJson,
-          now,
-        ) as { ref: number };
-        const fresh = new Set(entity.keys);
+        const { ref } = this.#upsert.get(entity.id, entity.type, doc, ledger, profile, keysJson, now) as {
+          ref: number;
+        };
+        if (previous?.keys === keysJson) continue;
+        const fresh = new Set(keys ?? (JSON.parse(keysJson) as string[]));
         if (previous) {
-          if (previous.keys === keysJson) continue;
           for (const key of JSON.parse(previous.keys) as string[]) {
             if (!fresh.has(key)) this.#deleteKey.run(key, ref);
           }
         }
-        for (const key of fresh) this.#insertKey.run(key, ref);
+        if (defer) this.#markPending.run(ref);
+        else for (const key of fresh) this.#insertKey.run(key, ref);
       }
       this.#bumpVersion.run(`${now.toString(36)}`);
     });
+  }
+
+  indexPendingKeys(): number {
+    let indexed = 0;
+    // Sorted on disk, not in memory: SQLite's external merge sort keeps the memory bounded by the
+    // page cache however many keys are pending (temp_store is per connection; restored below).
+    const { temp_store: tempStore } = this.#db.prepare('PRAGMA temp_store').get() as { temp_store: number };
+    this.#db.exec('PRAGMA temp_store = FILE');
+    try {
+      for (;;) {
+        // One pass per chunk: each pass merges its sorted keys into the whole (key, ref) tree, so
+        // chunks are large (an import of millions is one or two passes); a crash between chunks
+        // leaves the rest pending for the next run.
+        const done = this.#transaction(() => {
+          const chunk = this.#pendingChunk.get(PENDING_CHUNK) as {
+            lo: number | null;
+            hi: number | null;
+            n: number;
+          };
+          if (chunk.lo === null || chunk.hi === null) return 0;
+          this.#indexPendingRange.run(chunk.lo, chunk.hi);
+          this.#clearPendingRange.run(chunk.lo, chunk.hi);
+          this.#bumpVersion.run(`${Date.now().toString(36)}`);
+          return Number(chunk.n);
+        });
+        if (done === 0) break;
+        indexed += done;
+      }
+    } finally {
+      this.#db.exec(`PRAGMA temp_store = ${Number(tempStore)}`);
+    }
+    if (this.#bulkLoading) {
+      this.#bulkLoading = false;
+      this.#db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_PAGES}`);
+      this.#db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+    }
+    return indexed;
+  }
+
+  /** Bulk lookup for imports: the stored entities among `ids`, in one query. */
+  getByIds(ids: readonly string[]): Map<string, StoredEntity> {
+    const out = new Map<string, StoredEntity>();
+    if (ids.length === 0) return out;
+    for (const row of this.#byIds.all(JSON.stringify(ids)) as unknown as EntityRow[]) {
+      out.set(row.id, toStored(row));
+    }
+    return out;
   }
 
   getById(id: string): StoredEntity | undefined {

@@ -8,6 +8,7 @@ import { BULK_MIGRATIONS } from './bulk.ts';
 import { CORE_MIGRATIONS } from './core.ts';
 import { CRAWL_MIGRATIONS } from './crawl.ts';
 import { EXTRACT_MIGRATIONS } from './extract.ts';
+import { KG_IMPORT_MIGRATIONS } from './kg-import.ts';
 
 export interface Migration {
   readonly version: number;
@@ -19,5 +20,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   ...CORE_MIGRATIONS,
   ...BULK_MIGRATIONS,
   ...EXTRACT_MIGRATIONS,
+  ...KG_IMPORT_MIGRATIONS,
   ...CRAWL_MIGRATIONS,
 ]);

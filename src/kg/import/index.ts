@@ -1,0 +1,17 @@
+export type { ColumnMapping } from './csv-mapping.ts';
+export { parseColumnMapping, parseCsvRecord } from './csv-mapping.ts';
+export type { ImportOptions, ImportSummary } from './import-entities.ts';
+export { formatFor, importEntities } from './import-entities.ts';
+export type { ImportCounts, SessionOptions } from './import-session.ts';
+export { ImportSession } from './import-session.ts';
+export { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.ts';
+export type { SplitLine } from './line-splitter.ts';
+export type {
+  ImportFormat,
+  PreparedChunk,
+  PreparedRecord,
+  PrepareJob,
+  PrepareOptions,
+  Rejection,
+} from './record-preparer.ts';
+export { ImportInputError, JobPreparer, LineBatcher, prepareRecord } from './record-preparer.ts';

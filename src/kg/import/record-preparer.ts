@@ -1,0 +1,249 @@
+/**
+ * The CPU-bound half of an import. The main thread splits the input into lines (`LineBatcher`)
+ * and hands jobs of lines to worker threads (or prepares them inline), where `JobPreparer` turns
+ * them into records → validated, canonical single-source statements with their match index.
+ * None of it touches the store; `ImportSession` merges the statements with what is stored.
+ */
+import { indexEntity } from '../../match/index.ts';
+import type { SerializedEntityWrite } from '../../storage/index.ts';
+import type { EntityType } from '../entity.ts';
+import { canonicalizeInPlace, ledgerFor, sourceOf } from '../fact-ledger.ts';
+import { cleanEntityTracked, EntityRejection } from '../validate-entity.ts';
+import {
+  type ColumnMapping,
+  columnPaths,
+  parseColumnMapping,
+  parseCsvRecord,
+  rowToRecord,
+} from './csv-mapping.ts';
+import { LineSplitter, type SplitLine } from './line-splitter.ts';
+
+/** Input formats: JSON Lines (one entity object per line) or CSV with a header row. */
+export type ImportFormat = 'jsonl' | 'csv';
+
+/** What the preparer needs to know (plain data: it crosses to the worker thread). */
+export interface PrepareOptions {
+  readonly format: ImportFormat;
+  /** Source label (`--source`); default: the record's origins, else `import:<fileName>`. */
+  readonly source?: string;
+  /** Name of the input, for the default source (`import:<fileName>`). */
+  readonly fileName: string;
+  /** CSV: type of rows without a `type` cell. */
+  readonly type?: EntityType;
+  /** CSV: column mapping spec (`Header=path,…`), see csv-mapping.ts. */
+  readonly map?: string;
+  /** Longest accepted line (CSV: record) in bytes. */
+  readonly maxLineBytes?: number;
+}
+
+/** A line rejected, with its 1-based number and the reason. */
+export interface Rejection {
+  readonly line: number;
+  readonly reason: string;
+}
+
+/**
+ * A valid statement ready to be merged and stored, already serialised (it crosses from the worker
+ * thread as strings, which is cheap, and a new entity is written without further work).
+ */
+export interface PreparedRecord {
+  readonly line: number;
+  readonly id: string;
+  readonly type: EntityType;
+  readonly source: string;
+  /**
+   * The entity as if it were new: `doc` is the statement in its canonical single-source form,
+   * `ledger` its single-source ledger, and every field of `indexEntity(doc)` (profile, keys, …).
+   */
+  readonly json: SerializedEntityWrite['json'];
+}
+
+/** What one job of lines produced, rejections in line order. */
+export interface PreparedChunk {
+  readonly prepared: PreparedRecord[];
+  readonly rejects: Rejection[];
+}
+
+/**
+ * A group of lines to prepare, as the main thread hands it to a worker: plain data. `header`
+ * holds the CSV header cells (undefined for JSON Lines).
+ */
+export interface PrepareJob {
+  readonly lines: readonly SplitLine[];
+  readonly header: readonly string[] | undefined;
+}
+
+/** The input as a whole cannot be imported (a `--map` naming a missing column): stops the import. */
+export class ImportInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImportInputError';
+  }
+}
+
+const MAX_REASON_LENGTH = 300;
+
+function shorten(reason: string): string {
+  return reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH)}…` : reason;
+}
+
+/**
+ * Main-thread side of the preparation: splits the bytes into lines (capped in length), takes
+ * the CSV header row, and hands out jobs of lines in input order.
+ */
+export class LineBatcher {
+  readonly #options: PrepareOptions;
+  readonly #splitter: LineSplitter;
+  readonly #mapping: ColumnMapping;
+  #header: string[] | undefined;
+  #lines: SplitLine[] = [];
+  #ended = false;
+
+  /** Throws a RangeError when the options are unusable (a bad `map` spec). */
+  constructor(options: PrepareOptions) {
+    this.#options = options;
+    this.#splitter = new LineSplitter({ maxLineBytes: options.maxLineBytes, csv: options.format === 'csv' });
+    this.#mapping = parseColumnMapping(options.map ?? '');
+  }
+
+  /** Physical lines read so far. */
+  get linesRead(): number {
+    return this.#splitter.lines;
+  }
+
+  /** Feeds a chunk of input. Throws ImportInputError when the CSV header row is unusable. */
+  push(chunk: Uint8Array): void {
+    this.#splitter.push(chunk, this.#lines);
+    this.#takeHeader();
+  }
+
+  /** Ends the input (a last line without newline). */
+  end(): void {
+    this.#splitter.end(this.#lines);
+    this.#takeHeader();
+    this.#ended = true;
+  }
+
+  /** The next job of at most `max` lines, or undefined when none are waiting. */
+  take(max: number): PrepareJob | undefined {
+    if (this.#lines.length === 0) return undefined;
+    // CSV rows wait for their header; without one, only blank or unreadable lines remain.
+    if (this.#options.format === 'csv' && this.#header === undefined && !this.#ended) return undefined;
+    let lines = this.#lines;
+    if (lines.length <= max) {
+      this.#lines = [];
+    } else {
+      lines = this.#lines.slice(0, max);
+      this.#lines = this.#lines.slice(max);
+    }
+    return { lines, header: this.#header };
+  }
+
+  #takeHeader(): void {
+    if (this.#options.format !== 'csv' || this.#header !== undefined) return;
+    const index = this.#lines.findIndex((split) => split.text !== undefined && split.text.trim() !== '');
+    if (index === -1) return;
+    const first = this.#lines[index];
+    let cells: string[];
+    try {
+      cells = parseCsvRecord(first.text!);
+    } catch (error) {
+      throw new ImportInputError(
+        `the CSV header row (line ${first.line}) is malformed: ${(error as Error).message}`,
+      );
+    }
+    const header = cells.map((h) => h.trim());
+    for (const column of this.#mapping.keys()) {
+      if (!header.includes(column)) {
+        throw new ImportInputError(
+          `--map names a column "${column}" that the header row does not have (${header.join(', ')})`,
+        );
+      }
+    }
+    this.#header = header;
+    // Lines before the header (blank or unreadable) are reported as usual; the header is not.
+    this.#lines.splice(index, 1);
+  }
+}
+
+/** Worker side of the preparation: turns jobs of lines into prepared records. */
+export class JobPreparer {
+  readonly #options: PrepareOptions;
+  readonly #mapping: ColumnMapping;
+  #pathsFor: readonly string[] | undefined;
+  #paths: (readonly string[] | null)[] = [];
+
+  constructor(options: PrepareOptions) {
+    this.#options = options;
+    this.#mapping = parseColumnMapping(options.map ?? '');
+  }
+
+  prepare(job: PrepareJob): PreparedChunk {
+    const prepared: PreparedRecord[] = [];
+    const rejects: Rejection[] = [];
+    for (const split of job.lines) {
+      if (split.error !== undefined) {
+        rejects.push({ line: split.line, reason: split.error });
+        continue;
+      }
+      try {
+        const record = this.#record(split.text, job.header);
+        if (record === undefined) continue;
+        prepared.push(
+          prepareRecord(
+            record,
+            split.line,
+            this.#options,
+            this.#options.format === 'jsonl' ? split.text : undefined,
+          ),
+        );
+      } catch (error) {
+        if (!(error instanceof EntityRejection)) throw error;
+        rejects.push({ line: split.line, reason: shorten(error.reason) });
+      }
+    }
+    return { prepared, rejects };
+  }
+
+  /** The record of one line; `undefined` for blank lines. */
+  #record(text: string, header: readonly string[] | undefined): unknown {
+    if (text.trim() === '') return undefined;
+    if (this.#options.format === 'jsonl') {
+      try {
+        return JSON.parse(text);
+      } catch (error) {
+        throw new EntityRejection(`invalid JSON: ${(error as Error).message}`);
+      }
+    }
+    if (header === undefined) throw new Error('a CSV row was prepared before its header');
+    if (this.#pathsFor !== header) {
+      this.#paths = columnPaths(header, this.#mapping);
+      this.#pathsFor = header;
+    }
+    return rowToRecord(header, this.#paths, parseCsvRecord(text), this.#options.type);
+  }
+}
+
+/**
+ * Validates one record and prepares its statement. Throws EntityRejection (with the reason) when
+ * the record is invalid. `text`, the record's own JSON, is stored as the document when
+ * validation and the canonical form change nothing (it parses to the same entity).
+ */
+export function prepareRecord(
+  record: unknown,
+  line: number,
+  options: PrepareOptions,
+  text?: string,
+): PreparedRecord {
+  const { entity, changed } = cleanEntityTracked(record);
+  const source = sourceOf(entity, { label: options.source, fileName: options.fileName });
+  const canonicalChanged = canonicalizeInPlace(entity);
+  const ledger = ledgerFor([{ source, statement: entity }], entity);
+  const json: Record<string, string | null> = {
+    doc: text !== undefined && !changed && !canonicalChanged ? text : JSON.stringify(entity),
+    ledger: ledger === null ? null : JSON.stringify(ledger),
+  };
+  // Every field of the match index, so that fields the matcher adds flow through to the store.
+  for (const [field, value] of Object.entries(indexEntity(entity))) json[field] = JSON.stringify(value);
+  return { line, id: entity.id, type: entity.type, source, json: json as PreparedRecord['json'] };
+}

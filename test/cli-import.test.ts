@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { openSqliteStorage, sqliteFileFor } from '../src/storage/index.ts';
+import { tempDir } from './support/temp-dir.ts';
+
+const MAIN = path.join(import.meta.dirname, '..', 'src', 'main.ts');
+const dirs: { remove(): void }[] = [];
+after(() => {
+  for (const dir of dirs) dir.remove();
+});
+
+function fresh(): string {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir.path;
+}
+
+function quarry(args: string[], dataDir: string, stdin?: string) {
+  return spawnSync(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, QUARRY_DATA_DIR: dataDir },
+    encoding: 'utf8',
+    input: stdin,
+  });
+}
+
+test('import: JSON Lines and CSV files, summary and rejects on stderr, all rejects in --rejects FILE', () => {
+  const dir = fresh();
+  const jsonl = path.join(dir, 'orgs.jsonl');
+  fs.writeFileSync(
+    jsonl,
+    [
+      JSON.stringify({ id: 'ORG-1', type: 'Organization', name: 'Acme', homepageUri: 'acme.example' }),
+      'not json',
+      JSON.stringify({ id: 'ORG-2', type: 'Organization', name: 'Globex' }),
+    ].join('\n'),
+  );
+  const csv = path.join(dir, 'people.csv');
+  fs.writeFileSync(csv, 'Ident,Full name,Employer\nPER-1,Jane Roe,Acme\nPER-2,John Doe,Globex;Initech\n');
+  const rejects = path.join(dir, 'rejects.jsonl');
+  const run = quarry(
+    [
+      'import',
+      jsonl,
+      csv,
+      '--type',
+      'Person',
+      '--map',
+      'Ident=id,Full name=name,Employer=employments.employer.name',
+      '--rejects',
+      rejects,
+    ],
+    path.join(dir, 'data'),
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, '');
+  assert.match(run.stderr, /orgs\.jsonl: 3 lines read, 2 created, 0 updated, 0 unchanged, 1 rejected/);
+  assert.match(run.stderr, /line 2: invalid JSON/);
+  assert.match(run.stderr, /people\.csv: 3 lines read, 2 created/);
+  assert.match(run.stderr, /total: 4 lines imported, 1 rejected/);
+  const written = fs
+    .readFileSync(rejects, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.equal(written.length, 1);
+  assert.equal(written[0].file, 'orgs.jsonl');
+  assert.equal(written[0].line, 2);
+  const storage = openSqliteStorage(sqliteFileFor(path.join(dir, 'data')));
+  assert.equal(storage.entities.getById('PER-2')?.doc.employments?.[1].employer?.name, 'Initech');
+  assert.equal(storage.entities.refsForKey('d:acme.example', 5).length, 1);
+  storage.close();
+});
+
+test('import: exit 2 when every line is rejected, 1 when a file cannot be read; stdin with -', () => {
+  const dir = fresh();
+  const bad = path.join(dir, 'bad.jsonl');
+  fs.writeFileSync(bad, '{"id":"X"}\n{"type":"Person"}\n');
+  const allBad = quarry(['import', bad], dir);
+  assert.equal(allBad.status, 2, allBad.stderr);
+  assert.match(allBad.stderr, /2 rejected/);
+  const missing = quarry(['import', path.join(dir, 'nope.jsonl')], dir);
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /nope\.jsonl: cannot read/);
+  const stdin = quarry(['import', '-', '--source', 'crm'], dir, '{"id":"ORG-s","type":"Organization"}\n');
+  assert.equal(stdin.status, 0, stdin.stderr);
+  assert.match(stdin.stderr, /stdin: 1 lines read, 1 created/);
+  const long = path.join(dir, 'long.jsonl');
+  fs.writeFileSync(
+    long,
+    `${JSON.stringify({ id: 'ORG-long', type: 'Organization', name: 'x'.repeat(100) })}\n{"id":"ORG-ok","type":"Person"}\n`,
+  );
+  const capped = quarry(['import', long, '--max-line-bytes', '64', '--data', path.join(dir, 'other')], dir);
+  assert.equal(capped.status, 0, capped.stderr);
+  assert.match(capped.stderr, /line 1: line is \d+ bytes long, more than the 64-byte limit/);
+  assert.ok(fs.existsSync(path.join(dir, 'other', 'quarry.sqlite')), '--data wins over QUARRY_DATA_DIR');
+  const badFlag = quarry(['import', bad, '--format', 'xml'], dir);
+  assert.notEqual(badFlag.status, 0);
+  assert.match(badFlag.stderr, /must be jsonl or csv/);
+});
+
+test('demo-data: the same seed writes the same bytes; --import loads it; --out and --import conflict', () => {
+  const dir = fresh();
+  const a = path.join(dir, 'a.jsonl');
+  const first = quarry(
+    ['demo-data', '--organizations', '50', '--persons', '40', '--seed', '3', '--out', a],
+    dir,
+  );
+  assert.equal(first.status, 0, first.stderr);
+  const stdout = quarry(['demo-data', '--organizations', '50', '--persons', '40', '--seed', '3'], dir);
+  assert.equal(stdout.stdout, fs.readFileSync(a, 'utf8'));
+  const other = quarry(['demo-data', '--organizations', '50', '--persons', '40', '--seed', '4'], dir);
+  assert.notEqual(other.stdout, stdout.stdout);
+  const loaded = quarry(
+    ['demo-data', '--organizations', '50', '--persons', '40', '--import'],
+    path.join(dir, 'data'),
+  );
+  assert.equal(loaded.status, 0, loaded.stderr);
+  assert.match(loaded.stderr, /90 entities created/);
+  const storage = openSqliteStorage(sqliteFileFor(path.join(dir, 'data')));
+  assert.deepEqual(storage.entities.counts(), { organizations: 50, persons: 40 });
+  storage.close();
+  const both = quarry(['demo-data', '--out', a, '--import'], dir);
+  assert.notEqual(both.status, 0);
+  assert.match(both.stderr, /mutually exclusive/);
+});
+
+test('a crash (SIGKILL) mid-import leaves a valid store; the next import completes it', async () => {
+  const dir = fresh();
+  const file = path.join(dir, 'demo.jsonl');
+  const gen = quarry(['demo-data', '--organizations', '15000', '--persons', '15000', '--out', file], dir);
+  assert.equal(gen.status, 0, gen.stderr);
+  const data = path.join(dir, 'data');
+  const child = spawn(process.execPath, [MAIN, 'import', file], {
+    env: { ...process.env, QUARRY_DATA_DIR: data },
+    stdio: 'ignore',
+  });
+  // Kill once the store holds some committed batches (or after 5 s at most).
+  const storeFile = sqliteFileFor(data);
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (fs.existsSync(`${storeFile}-wal`) && fs.statSync(`${storeFile}-wal`).size > 4 * 1024 * 1024) break;
+  }
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve));
+  const storage = openSqliteStorage(storeFile);
+  const counts = storage.entities.counts();
+  assert.ok(counts.organizations + counts.persons <= 30_000);
+  assert.equal(
+    storage.transaction(() => 'readable'),
+    'readable',
+  );
+  storage.close();
+  const again = quarry(['import', file], data);
+  assert.equal(again.status, 0, again.stderr);
+  const reopened = openSqliteStorage(storeFile);
+  assert.deepEqual(reopened.entities.counts(), { organizations: 15_000, persons: 15_000 });
+  assert.equal(reopened.entities.indexPendingKeys(), 0, 'nothing left pending');
+  const any = reopened.entities.getById(JSON.parse(fs.readFileSync(file, 'utf8').split('\n', 1)[0]).id)!;
+  assert.ok(reopened.entities.refsForKey(`d:${any.doc.homepageUri}`, 5).includes(any.ref));
+  reopened.close();
+});

@@ -1,0 +1,111 @@
+/**
+ * Storage contract for what the import adds to EntityStore: deferred key indexing
+ * (`writeBatch(…, {deferKeys})` + `indexPendingKeys()`) and `getByIds`.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Entity } from '../src/kg/index.ts';
+import type { EntityWrite, Storage } from '../src/storage/index.ts';
+import type { OpenStorage } from './storage-contract.ts';
+
+function write(id: string, keys: string[], doc: Partial<Entity> = {}): EntityWrite {
+  const full: Entity = { id, type: 'Organization', name: id, ...doc };
+  return {
+    id,
+    type: full.type,
+    doc: full,
+    ledger: { sources: [{ source: 'test' }] },
+    profile: { name: full.name },
+    keys,
+  };
+}
+
+export function runKgImportStorageContract(adapter: string, open: OpenStorage): void {
+  describe(`storage contract (kg import): ${adapter}`, () => {
+    let storage: Storage;
+    let cleanup: () => Promise<void>;
+    before(async () => {
+      ({ storage, cleanup } = await open());
+    });
+    after(async () => cleanup());
+
+    test('deferred keys: readable by id at once, found by key only after indexPendingKeys', () => {
+      const version = storage.entities.version();
+      storage.entities.writeBatch(
+        [write('D-1', ['t:deferred', 'd:d1.example']), write('D-2', ['t:deferred'])],
+        {
+          deferKeys: true,
+        },
+      );
+      assert.notEqual(storage.entities.version(), version);
+      assert.equal(storage.entities.getById('D-1')?.doc.name, 'D-1');
+      assert.deepEqual(storage.entities.getById('D-1')?.ledger, { sources: [{ source: 'test' }] });
+      assert.equal(storage.entities.refsForKey('t:deferred', 10).length, 0);
+      assert.equal(storage.entities.indexPendingKeys(), 2);
+      assert.equal(storage.entities.refsForKey('t:deferred', 10).length, 2);
+      assert.equal(storage.entities.refsForKey('d:d1.example', 10).length, 1);
+      assert.equal(storage.entities.indexPendingKeys(), 0, 'idempotent');
+    });
+
+    test('a deferred replacement drops stale keys at once and indexes the new ones later', () => {
+      storage.entities.writeBatch([write('D-1', ['t:deferred', 'd:d1.test'], { name: 'Renamed' })], {
+        deferKeys: true,
+      });
+      assert.equal(storage.entities.refsForKey('d:d1.example', 10).length, 0);
+      assert.equal(storage.entities.getById('D-1')?.doc.name, 'Renamed');
+      storage.entities.indexPendingKeys();
+      assert.equal(storage.entities.refsForKey('d:d1.test', 10).length, 1);
+      assert.equal(storage.entities.refsForKey('t:deferred', 10).length, 2);
+    });
+
+    test('an entity written twice before indexing ends with the keys of its last write only', () => {
+      storage.entities.writeBatch([write('D-3', ['t:first'])], { deferKeys: true });
+      storage.entities.writeBatch([write('D-3', ['t:second'])], { deferKeys: true });
+      storage.entities.writeBatch([write('D-3', ['t:third'])]);
+      storage.entities.indexPendingKeys();
+      assert.equal(storage.entities.refsForKey('t:first', 10).length, 0);
+      assert.equal(storage.entities.refsForKey('t:second', 10).length, 0);
+      assert.equal(storage.entities.refsForKey('t:third', 10).length, 1);
+    });
+
+    test('a failing deferred batch writes nothing and leaves nothing pending', () => {
+      const bad = { ...write('D-bad', ['t:bad']), type: 'Planet' as never };
+      assert.throws(() => storage.entities.writeBatch([write('D-ok', ['t:ok2']), bad], { deferKeys: true }));
+      assert.equal(storage.entities.getById('D-ok'), undefined);
+      assert.equal(storage.entities.indexPendingKeys(), 0);
+    });
+
+    test('serialized writes store their JSON as given, with or without deferred keys', () => {
+      const json = (id: string, key: string) => ({
+        doc: JSON.stringify({ id, type: 'Person', name: 'Zoë' }),
+        ledger: null,
+        profile: JSON.stringify({ names: ['zoe'] }),
+        keys: JSON.stringify([key]),
+      });
+      storage.entities.writeBatch([{ id: 'S-1', type: 'Person', json: json('S-1', 't:zoe-s1') }]);
+      storage.entities.writeBatch([{ id: 'S-2', type: 'Person', json: json('S-2', 't:zoe-s2') }], {
+        deferKeys: true,
+      });
+      storage.entities.indexPendingKeys();
+      for (const id of ['S-1', 'S-2']) {
+        const stored = storage.entities.getById(id);
+        assert.deepEqual(stored?.doc, { id, type: 'Person', name: 'Zoë' });
+        assert.equal(stored?.ledger, null);
+        assert.deepEqual(storage.entities.profiles([stored!.ref])[0].profile, { names: ['zoe'] });
+      }
+      assert.equal(storage.entities.refsForKey('t:zoe-s1', 5).length, 1);
+      assert.equal(storage.entities.refsForKey('t:zoe-s2', 5).length, 1);
+      storage.entities.writeBatch([{ id: 'S-1', type: 'Person', json: json('S-1', 't:zoe-renamed') }]);
+      assert.equal(storage.entities.refsForKey('t:zoe-s1', 5).length, 0);
+      assert.equal(storage.entities.refsForKey('t:zoe-renamed', 5).length, 1);
+    });
+
+    test('getByIds returns the stored ones among the ids, keyed by id', () => {
+      const found = storage.entities.getByIds(['D-1', 'D-404', 'D-2', 'D-1']);
+      assert.deepEqual([...found.keys()].sort(), ['D-1', 'D-2']);
+      assert.equal(found.get('D-1')?.doc.name, 'Renamed');
+      assert.equal(storage.entities.getByIds([]).size, 0);
+      assert.equal(storage.entities.getByIds(['Ω "quoted" \\ id']).size, 0);
+    });
+  });
+}
