@@ -13,6 +13,7 @@ import {
   CrawlService,
   type CrawlTuning,
   ExtractionPool,
+  GraphIngest,
   InlineExtractor,
   ThreadOutcomeSink,
 } from './crawl/index.ts';
@@ -132,6 +133,8 @@ function createCrawlService(
     fetcher: services.fetcher,
     webhookPost: createWebhookPost(services.fetcher),
     extractor,
+    // In this thread when there is no writer thread (which builds its own).
+    ingester: sink ? undefined : new GraphIngest(storage.entities),
     sink,
     logger,
     tuning,

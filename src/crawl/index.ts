@@ -43,6 +43,12 @@
  * - `notifyWebhook` (`webhook-sender.ts`): at the end of every round, POST of the job record
  *   (JSON) with `X-Crawl-Name` and `X-Crawl-Status` (the status message); up to 6 tries over
  *   ~5 minutes; the outbox is in the store, so a pending delivery survives a restart.
+ * - `kgIngest=1` (`graph-ingest.ts`): extracted organizations and people are stated to the
+ *   knowledge graph by their page (the page URL is the source and origin of their facts,
+ *   through `kg/`'s fact ledger), in the transaction that records the page; an entity the
+ *   matcher finds (score ≥ 0.9) gains the page as a source, otherwise a new entity with a
+ *   stable id (`crawl-o-…`, `crawl-p-…`) is created. Restart and rounds re-state idempotently;
+ *   deleting a job leaves the graph as it is.
  * - Record times (`jobCreationTimeUTC`, …) are whole seconds since the epoch; 0 = not yet.
  */
 export type { CrawlServiceDeps, CrawlTuning } from './crawl-service.ts';
@@ -80,6 +86,9 @@ export {
 } from './job-settings.ts';
 export type { JobStatusCode } from './job-status.ts';
 export { endOfRound, JobStatus, statusMessage } from './job-status.ts';
+export type { EntityStatement } from './graph-entity.ts';
+export { crawledEntityId, entityStatement } from './graph-entity.ts';
+export { GraphIngest, MERGE_SCORE } from './graph-ingest.ts';
 export type { OutcomeSink, PendingOutcome } from './outcome-writer.ts';
 export { OutcomeWriter, StoreOutcomeSink } from './outcome-writer.ts';
 export { ThreadOutcomeSink } from './outcome-thread.ts';
