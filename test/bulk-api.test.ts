@@ -23,7 +23,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
         maxSize: 100,
       },
     });
-    loadFixtureGraph(t.runtime.storage.entities, FIXTURE);
+    await loadFixtureGraph(t.runtime.storage.entities, FIXTURE);
     token = t.token(null);
     client = bulkClient(t.runtime.app);
   });

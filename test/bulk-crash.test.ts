@@ -47,7 +47,7 @@ test('a job survives SIGKILL of the server: every record exactly once, in order,
   let live: Awaited<ReturnType<typeof startServerProcess>> | undefined;
   try {
     const setup = openSqliteStorage(sqliteFileFor(dir.path));
-    loadFixtureGraph(setup.entities, FIXTURE);
+    await loadFixtureGraph(setup.entities, FIXTURE);
     const tokens = new TokenService(setup.tokens);
     const { secret: token, record } = tokens.create({ credits: CREDITS });
     setup.close();

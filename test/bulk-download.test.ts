@@ -21,7 +21,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
   let jobId: string;
   before(async () => {
     t = await startTestRuntime();
-    loadFixtureGraph(t.runtime.storage.entities, FIXTURE);
+    await loadFixtureGraph(t.runtime.storage.entities, FIXTURE);
     token = t.token(null);
     client = bulkClient(t.runtime.app);
     jobId = (await client.submit(token, sampleRecords(RECORDS), '&name=downloads')).json().job_id;

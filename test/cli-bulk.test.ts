@@ -35,7 +35,7 @@ describe('quarry bulk (CLI against a running server)', () => {
   let files: string;
   before(async () => {
     t = await startTestRuntime();
-    loadFixtureGraph(t.runtime.storage.entities, FIXTURE);
+    await loadFixtureGraph(t.runtime.storage.entities, FIXTURE);
     const url = await t.runtime.listen();
     env = { QUARRY_URL: url, QUARRY_TOKEN: t.token(null) };
     files = fs.mkdtempSync(path.join(t.dataDir, 'cli-'));

@@ -6,13 +6,15 @@ import { loadFixtureGraph } from './support/load-graph.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'kg-small.jsonl');
+/** Two more sources state ORG-acme: one agrees on the founding date, one disagrees. */
+const MORE_SOURCES = path.join(import.meta.dirname, 'fixtures', 'kg-small-more-sources.jsonl');
 
 describe('enhance API (GET/POST /kg/v3/enhance, combine)', () => {
   let t: TestRuntime;
   let token: string;
   before(async () => {
     t = await startTestRuntime();
-    loadFixtureGraph(t.runtime.storage.entities, FIXTURE);
+    await loadFixtureGraph(t.runtime.storage.entities, FIXTURE, MORE_SOURCES);
     token = t.token(null);
   });
   after(async () => t.close());
@@ -98,18 +100,38 @@ describe('enhance API (GET/POST /kg/v3/enhance, combine)', () => {
       assert.match(wrongType.json().errors[0], /is a Organization, not a Person|Organization/);
     });
 
-    test('nonCanonicalFacts are returned only when asked for', async () => {
+    test('nonCanonicalFacts (the values that lost) are returned only when asked for', async () => {
       const plain = await get(`token=${token}&type=Organization&id=ORG-acme`);
-      assert.equal(plain.json().data[0].entity.nonCanonicalFacts, undefined);
+      const entity = plain.json().data[0].entity;
+      assert.equal(entity.nonCanonicalFacts, undefined);
+      assert.deepEqual(entity.foundingDate, { str: 'd1998-03-01', precision: 3 }, 'two sources beat one');
       const full = await get(`token=${token}&type=Organization&id=ORG-acme&nonCanonicalFacts=true`);
-      assert.deepEqual(full.json().data[0].entity.nonCanonicalFacts[0].field, 'foundingDate');
+      const losing = full.json().data[0].entity.nonCanonicalFacts;
+      assert.deepEqual(
+        losing.find((f: { field: string }) => f.field === 'foundingDate'),
+        {
+          field: 'foundingDate',
+          value: { str: 'd1999-01-01', precision: 3 },
+          origins: ['https://registry.example/acme'],
+        },
+      );
     });
 
-    test('jsonmode=extended adds the origins of every fact', async () => {
-      const res = await get(`token=${token}&type=Organization&id=ORG-globex&jsonmode=extended`);
+    test('jsonmode=extended adds the origins supporting each fact', async () => {
+      const res = await get(`token=${token}&type=Organization&id=ORG-acme&jsonmode=extended`);
       const origins = res.json().data[0].entity_ctx.factOrigins;
-      assert.deepEqual(origins.name, ['https://globex.example/about']);
-      assert.ok(origins.location);
+      assert.deepEqual([...origins.foundingDate].sort(), [
+        'https://acme-robotics.example/',
+        'https://news.example/acme-profile',
+      ]);
+      assert.deepEqual(
+        origins.nbEmployees,
+        ['https://news.example/acme-profile'],
+        'the most recent source won the tie',
+      );
+      assert.deepEqual(origins.location, ['https://acme-robotics.example/']);
+      const single = await get(`token=${token}&type=Organization&id=ORG-globex&jsonmode=extended`);
+      assert.deepEqual(single.json().data[0].entity_ctx.factOrigins.name, ['https://globex.example/about']);
       const plain = await get(`token=${token}&type=Organization&id=ORG-globex`);
       assert.equal(plain.json().data[0].entity_ctx, undefined);
     });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
+import { DEFAULT_DEMO_SIZES, demoExamples, loadDemoGraph } from '../kg/index.ts';
 import { createLogger } from '../logging.ts';
 import { createRuntime } from '../runtime.ts';
 import { ensureDemoToken } from './demo-token.ts';
@@ -20,7 +21,18 @@ export function registerServe(program: Command): void {
       });
       const logger = createLogger({ level: config.logLevel });
       const runtime = await createRuntime(config, logger);
-      const demoToken = options.demo ? ensureDemoToken(config.dataDir, runtime.services.tokens) : undefined;
+      let demoToken: string | undefined;
+      if (options.demo) {
+        const { organizations, persons } = runtime.storage.entities.counts();
+        if (organizations + persons === 0) {
+          const summary = loadDemoGraph(runtime.storage.entities, DEFAULT_DEMO_SIZES);
+          logger.info(
+            { ...DEFAULT_DEMO_SIZES, ms: Math.round(summary.elapsedMs) },
+            'loaded the synthetic demo graph',
+          );
+        }
+        demoToken = ensureDemoToken(config.dataDir, runtime.services.tokens);
+      }
       const address = await runtime.listen();
       logger.info({ address, dataDir: config.dataDir }, 'quarry listening');
       if (demoToken) printDemoBanner(config.port, demoToken);
@@ -39,12 +51,17 @@ export function registerServe(program: Command): void {
 
 function printDemoBanner(port: number, token: string): void {
   const base = `http://localhost:${port}`;
+  const { organization, person } = demoExamples();
+  const org = new URLSearchParams({ type: 'Organization', name: organization.name ?? '', token });
+  const who = new URLSearchParams({ type: 'Person', name: person.name ?? '', token });
   process.stdout.write(
     [
       '',
       `Quarry is ready on ${base} (API docs: ${base}/docs)`,
       `Demo token: ${token}`,
-      `Try: curl '${base}/kg/v3/enhance?type=Organization&name=...&token=${token}'`,
+      'The demo knowledge graph is synthetic. Try:',
+      `  curl '${base}/kg/v3/enhance?${org}'`,
+      `  curl '${base}/kg/v3/enhance/combine?${who}'`,
       '',
     ].join('\n'),
   );

@@ -2,7 +2,7 @@ import type { TokenService } from '../accounts/index.ts';
 import type { CreditCosts } from '../config.ts';
 import { InsufficientCreditsError } from '../errors.ts';
 import { applyEntityFilter, type EntityFilter, parseEntityFilter } from '../export/index.ts';
-import type { Entity } from '../kg/index.ts';
+import { type Entity, type FactLedger, factOriginsOf } from '../kg/index.ts';
 import type { Matcher, MatchQuery, ScoredCandidate } from '../match/index.ts';
 import type { EntityStore, StoredEntity } from '../storage/index.ts';
 import { type EnhanceOptions, type EnhanceQuery, echoQuery, type ParsedEnhanceRequest } from './query.ts';
@@ -249,7 +249,9 @@ export class Enhancer {
     const filter = this.#filterOf(options);
     if (filter) entity = applyEntityFilter(entity, filter);
     const hit: EnhanceHit = { score: round(score), esscore: round(esscore), entity };
-    if (options.jsonmode === 'extended') hit.entity_ctx = { factOrigins: factOrigins(stored) };
+    if (options.jsonmode === 'extended') {
+      hit.entity_ctx = { factOrigins: factOriginsOf(stored.doc, stored.ledger as FactLedger | null) };
+    }
     return hit;
   }
 }
@@ -265,17 +267,6 @@ function searchCandidate(candidate: ScoredCandidate, returned: boolean): SearchC
       contributions: { ...candidate.explanation.contributions },
     },
   };
-}
-
-/** Origins supporting each top-level field; a single-source entity's facts share its origins. */
-function factOrigins(stored: StoredEntity): Record<string, string[]> {
-  const origins = stored.doc.origins ?? [];
-  const out: Record<string, string[]> = {};
-  for (const field of Object.keys(stored.doc)) {
-    if (field === 'id' || field === 'type' || field === 'nonCanonicalFacts') continue;
-    out[field] = [...origins];
-  }
-  return out;
 }
 
 function round(value: number): number {

@@ -1,17 +1,18 @@
 import fs from 'node:fs';
-import type { Entity } from '../../src/kg/index.ts';
-import { indexEntity } from '../../src/match/index.ts';
+import path from 'node:path';
+import { importEntities } from '../../src/kg/index.ts';
 import type { EntityStore } from '../../src/storage/index.ts';
 
-/** Writes the entities of a small JSONL fixture straight into a store (single source each). */
-export function loadFixtureGraph(store: EntityStore, file: string): Entity[] {
-  const entities = fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Entity);
-  store.writeBatch(
-    entities.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
-  );
-  return entities;
+/**
+ * Imports JSONL fixture files into a store through the real import pipeline (validation, fact
+ * ledger, retrieval keys), on the calling thread. Throws when a line is rejected.
+ */
+export async function loadFixtureGraph(store: EntityStore, ...files: string[]): Promise<void> {
+  for (const file of files) {
+    const summary = await importEntities(store, fs.createReadStream(file), {
+      fileName: path.basename(file),
+      workers: 0,
+    });
+    if (summary.rejected > 0) throw new Error(`${file}: ${summary.rejected} rejected lines`);
+  }
 }

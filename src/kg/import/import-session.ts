@@ -9,7 +9,6 @@ import {
   applyStatement,
   type FactLedger,
   type LedgerState,
-  ledgerFor,
   TypeConflict,
 } from '../fact-ledger.ts';
 import type { PreparedRecord, Rejection } from './record-preparer.ts';
