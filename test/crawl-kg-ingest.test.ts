@@ -40,7 +40,7 @@ describe('bulk extract jobs feeding the knowledge graph', () => {
     site = await startFixtureServer();
     site.route('/acme', respond.html(ACME_PAGE));
     t = await startCrawlRuntime();
-    loadFixtureGraph(t.runtime.storage.entities, GRAPH);
+    await loadFixtureGraph(t.runtime.storage.entities, GRAPH);
     token = t.token();
   });
   after(async () => {
