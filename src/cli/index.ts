@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { registerBulk } from './bulk.ts';
 import { registerDemoData } from './demo-data.ts';
 import { registerImport } from './import.ts';
+import { registerExtractJob } from './extract-job.ts';
+import { registerMaintenance } from './maintenance.ts';
 import { registerServe } from './serve.ts';
 import { registerToken } from './token.ts';
 
@@ -16,6 +18,8 @@ export function buildProgram(): Command {
   registerToken(program);
   registerImport(program);
   registerDemoData(program);
+  registerExtractJob(program);
+  registerMaintenance(program);
   return program;
 }
 
