@@ -9,6 +9,14 @@ import {
   retentionMsFromEnv,
 } from './bulk/index.ts';
 import type { Config } from './config.ts';
+import {
+  CrawlService,
+  type CrawlTuning,
+  ExtractionPool,
+  GraphIngest,
+  InlineExtractor,
+  ThreadOutcomeSink,
+} from './crawl/index.ts';
 import { EnhanceService } from './enhance/index.ts';
 import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
@@ -37,6 +45,8 @@ export interface Runtime {
   readonly storage: Storage;
   readonly services: Services;
   readonly app: App;
+  /** Bulk extract jobs; processing starts with `listen()` (or `crawl.start()`) and stops on `close()`. */
+  readonly crawl: CrawlService;
   /** Starts listening; resolves with the address once `/healthz` can answer. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -82,10 +92,64 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
   return { storage, services };
 }
 
+/** Options of a runtime beyond the configuration (tests shorten the crawl's waits). */
+export interface RuntimeOptions {
+  readonly crawl?: CrawlTuning;
+}
+
+/**
+ * Bulk extract jobs: pages are fetched in this thread, extracted in `config.workerThreads`
+ * worker threads and written (objects with their counters, one transaction) by a writer
+ * thread; all in this thread when `workerThreads` is 0.
+ */
+function createCrawlService(
+  config: Config,
+  logger: Logger,
+  storage: Storage,
+  services: Services,
+  tuning: CrawlTuning | undefined,
+): CrawlService {
+  const checkApi = (tokenId: string, api: string) => services.extraction.checkApi(tokenId, api);
+  const extractor =
+    config.workerThreads > 0
+      ? new ExtractionPool({
+          size: config.workerThreads,
+          sqliteFile: sqliteFileFor(config.dataDir),
+          allowPrivateNetwork: config.allowPrivateNetwork,
+          checkApi,
+          logger,
+        })
+      : new InlineExtractor(services.extraction);
+  const sink =
+    config.workerThreads > 0
+      ? new ThreadOutcomeSink({
+          sqliteFile: sqliteFileFor(config.dataDir),
+          logLevel: config.logLevel,
+          logger,
+        })
+      : undefined;
+  return new CrawlService({
+    storage,
+    fetcher: services.fetcher,
+    webhookPost: createWebhookPost(services.fetcher),
+    extractor,
+    // In this thread when there is no writer thread (which builds its own).
+    ingester: sink ? undefined : new GraphIngest(storage.entities),
+    sink,
+    logger,
+    tuning,
+  });
+}
+
 /** The composition root: config → storage → services → app. */
-export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
+export async function createRuntime(
+  config: Config,
+  logger: Logger,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   const { storage, services } = openServices(config, logger);
-  const app = await buildApp({ config, logger, storage, ...services });
+  const crawl = createCrawlService(config, logger, storage, services, options.crawl);
+  const app = await buildApp({ config, logger, storage, ...services, crawl });
   // Checkpoints off the main thread: bulk jobs write results at tens of MB/s.
   const checkpointer = startWalCheckpointer(sqliteFileFor(config.dataDir));
   // Resumes the bulk jobs a stop or crash interrupted.
@@ -98,12 +162,17 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     storage,
     services,
     app,
+    crawl,
     async listen() {
-      return app.listen({ port: config.port, host: config.host });
+      const address = await app.listen({ port: config.port, host: config.host });
+      // Unfinished jobs resume (after a restart or a crash) once the server answers.
+      crawl.start();
+      return address;
     },
     async close() {
       if (closed) return;
       closed = true;
+      await crawl.close();
       await app.close();
       await services.bulkExports.close();
       await services.bulk.close();

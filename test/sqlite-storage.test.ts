@@ -6,6 +6,7 @@ import { openSqliteStorage } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
 import { runStorageContract } from './storage-contract.ts';
 import { runBulkStorageContract } from './storage-contract-bulk.ts';
+import { runCrawlStorageContract } from './storage-contract-crawl.ts';
 import { runCustomApiStoreContract } from './storage-contract-extract.ts';
 import { runKgImportStorageContract } from './storage-contract-kg-import.ts';
 import { runMatchStoreContract } from './storage-contract-match.ts';
@@ -61,3 +62,5 @@ test('sqlite: migrations are recorded once and applied independently of order', 
   );
   db.close();
 });
+
+runCrawlStorageContract('sqlite', openTempSqliteStorage);

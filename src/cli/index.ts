@@ -4,6 +4,8 @@ import { registerDemoData } from './demo-data.ts';
 import { registerImport } from './import.ts';
 import { registerEval } from './eval.ts';
 import { registerFit } from './fit.ts';
+import { registerExtractJob } from './extract-job.ts';
+import { registerMaintenance } from './maintenance.ts';
 import { registerServe } from './serve.ts';
 import { registerToken } from './token.ts';
 
@@ -20,6 +22,8 @@ export function buildProgram(): Command {
   registerDemoData(program);
   registerEval(program);
   registerFit(program);
+  registerExtractJob(program);
+  registerMaintenance(program);
   return program;
 }
 

@@ -5,11 +5,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { TokenService } from '../accounts/index.ts';
 import type { BulkExports, BulkService } from '../bulk/index.ts';
 import type { Config } from '../config.ts';
+import type { CrawlService } from '../crawl/index.ts';
 import type { EnhanceService } from '../enhance/index.ts';
 import type { CustomApiService, ExtractionService } from '../extract/index.ts';
 import type { Storage } from '../storage/index.ts';
 import { installErrorMapping } from './error-mapping.ts';
 import { bulkRoutes } from './routes-bulk.ts';
+import { crawlRoutes } from './routes-crawl.ts';
 import { customRoutes } from './routes-custom.ts';
 import { enhanceRoutes } from './routes-enhance.ts';
 import { extractRoutes } from './routes-extract.ts';
@@ -27,6 +29,7 @@ export interface AppDeps {
   readonly bulkExports: BulkExports;
   readonly extraction: ExtractionService;
   readonly customApis: CustomApiService;
+  readonly crawl: CrawlService;
 }
 
 export type App = FastifyInstance;
@@ -91,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     tokens: deps.tokens,
   });
   await app.register(extractRoutes, { extraction: deps.extraction, tokens: deps.tokens });
+  await app.register(crawlRoutes, { config: deps.config, tokens: deps.tokens, crawl: deps.crawl });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -27,3 +27,16 @@ export type {
 } from './ports.ts';
 export type { WalCheckpointer } from './sqlite/index.ts';
 export { openSqliteStorage, SQLITE_FILE_NAME, sqliteFileFor, startWalCheckpointer } from './sqlite/index.ts';
+export type {
+  ClaimedUrl,
+  CrawlJobCounters,
+  CrawlJobPatch,
+  CrawlJobSettings,
+  CrawlJobStore,
+  CrawlPageOutcome,
+  CrawlUrlOutcome,
+  CrawlUrlReport,
+  CrawlWebhook,
+  NewCrawlUrl,
+  StoredCrawlJob,
+} from './ports.ts';

@@ -364,6 +364,255 @@ export interface CustomApiStore {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Bulk extract jobs (area C)
+// ---------------------------------------------------------------------------------------------
+
+/** The settings of a bulk extract job as validated at creation (`crawl/job-settings.ts`). */
+export interface CrawlJobSettings {
+  /** The `apiUrl` as submitted. */
+  readonly apiUrl: string;
+  /** Extraction API name taken from `apiUrl` (`article`, a Custom API name, ...). */
+  readonly api: string;
+  /** Request headers sent with every page fetch. */
+  readonly customHeaders: Readonly<Record<string, string>>;
+  /** URL POSTed the job record at the end of each round; `''` for none. */
+  readonly notifyWebhook: string;
+  /** Shown in the job record as submitted; Quarry sends no e-mail. `''` for none. */
+  readonly notifyEmail: string;
+  readonly obeyRobots: boolean;
+  /** Days between round starts; 0 = no repeat. */
+  readonly repeat: number;
+  /** Rounds at most: 0 or 1 = one round, -1 = unlimited (with `repeat`). */
+  readonly maxRounds: number;
+  /** `||`-separated substrings; a page is processed when its URL contains one. `''` = every page. */
+  readonly pageProcessPattern: string;
+  /** Seconds between two fetch starts on one host (at least; robots.txt may ask for more). */
+  readonly crawlDelay: number;
+  /** Merge extracted Organization and Person objects into the knowledge graph. */
+  readonly kgIngest: boolean;
+  /** Scheme, host and port the job was created through: base of its download links. */
+  readonly publicBaseUrl: string;
+}
+
+/** The counters of a job record (SPEC.md "Bulk extract job record"). */
+export interface CrawlJobCounters {
+  readonly pageCrawlAttempts: number;
+  readonly pageCrawlSuccesses: number;
+  readonly pageCrawlSuccessesThisRound: number;
+  readonly pageProcessAttempts: number;
+  readonly pageProcessSuccesses: number;
+  readonly pageProcessSuccessesThisRound: number;
+  readonly objectsFound: number;
+  readonly roundsCompleted: number;
+}
+
+/** A job as stored. Times are epoch milliseconds. */
+export interface StoredCrawlJob {
+  readonly id: number;
+  readonly tokenId: string;
+  readonly name: string;
+  readonly settings: CrawlJobSettings;
+  /** `jobStatus.status` code (crawl/job-status.ts). */
+  readonly status: number;
+  /** The status that resume (or the end of maintenance) restores; `null` when not held. */
+  readonly resumeStatus: number | null;
+  readonly createdAt: number;
+  /** When the job last reached a final status; `null` while it has not. */
+  readonly completedAt: number | null;
+  readonly roundStartedAt: number | null;
+  /** When the next round starts (status 4); `null` otherwise. */
+  readonly nextRoundAt: number | null;
+  /** Valid, distinct URLs in the frontier. */
+  readonly urlCount: number;
+  readonly counters: CrawlJobCounters;
+  readonly sentDoneNotification: boolean;
+}
+
+/** A submitted URL: `host` is the politeness key (`URL.host`); `invalid` explains a rejected one. */
+export type NewCrawlUrl =
+  | { readonly url: string; readonly host: string; readonly invalid?: undefined }
+  | { readonly url: string; readonly host?: undefined; readonly invalid: string };
+
+/** The fields of a job that state transitions change. Absent fields are left as they are. */
+export interface CrawlJobPatch {
+  readonly status?: number;
+  readonly resumeStatus?: number | null;
+  readonly completedAt?: number | null;
+  readonly nextRoundAt?: number | null;
+  readonly roundStartedAt?: number | null;
+  readonly sentDoneNotification?: boolean;
+  /** Added to `roundsCompleted`. */
+  readonly addRoundsCompleted?: number;
+}
+
+/** A URL taken from the frontier by the scheduler. */
+export interface ClaimedUrl {
+  readonly jobId: number;
+  readonly seq: number;
+  readonly hostId: number;
+  readonly url: string;
+  /** Crawl attempts already made on it in this round. */
+  readonly attempts: number;
+  /** The claim id: outcomes and releases only apply while it still holds. */
+  readonly claim: number;
+}
+
+/** How a URL ended in a round (`type=urls` download). */
+export type CrawlUrlOutcome =
+  | 'processed'
+  | 'not_processed'
+  | 'process_failed'
+  | 'fetch_failed'
+  | 'robots_disallowed'
+  | 'invalid_url';
+
+/**
+ * The result of working on one claimed URL, applied atomically with its counter increments and
+ * objects. `retry` puts the URL back in the frontier until `notBefore`.
+ */
+export interface CrawlPageOutcome {
+  readonly jobId: number;
+  readonly seq: number;
+  readonly claim: number;
+  readonly kind: 'retry' | 'done';
+  /** Crawl attempts made (added to the URL and to `pageCrawlAttempts`). */
+  readonly crawlAttempts: number;
+  /** A 2xx page was fetched. */
+  readonly crawled: boolean;
+  /** Extraction ran on the page. */
+  readonly processAttempted: boolean;
+  /** Extraction succeeded. */
+  readonly processed: boolean;
+  /** Extracted objects, each serialised as JSON. */
+  readonly objects: readonly string[];
+  /** Set when `kind` is `done`. */
+  readonly outcome?: CrawlUrlOutcome;
+  readonly httpStatus?: number;
+  readonly error?: string;
+  readonly finalUrl?: string;
+  /** Set when `kind` is `retry`: not claimed again before this time. */
+  readonly notBefore?: number;
+  readonly at: number;
+}
+
+/** One line of the per-URL report. */
+export interface CrawlUrlReport {
+  readonly seq: number;
+  readonly url: string;
+  readonly state: 'pending' | 'in_progress' | 'done';
+  readonly outcome: CrawlUrlOutcome | null;
+  readonly httpStatus: number | null;
+  readonly attempts: number;
+  readonly error: string | null;
+  readonly finalUrl: string | null;
+  readonly objects: number;
+  readonly finishedAt: number | null;
+}
+
+/** A webhook delivery waiting in the outbox. */
+export interface CrawlWebhook {
+  readonly id: number;
+  readonly jobId: number;
+  readonly url: string;
+  /** The request body (JSON). */
+  readonly payload: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Deliveries tried so far. */
+  readonly attempts: number;
+  readonly nextAttemptAt: number;
+}
+
+/**
+ * Bulk extract jobs, their frontier, extracted objects and webhook outbox. Every method is one
+ * atomic step; `Storage.transaction` groups several. Job ids are the store's; names are unique
+ * per token.
+ */
+export interface CrawlJobStore {
+  /**
+   * Creates a job with its URLs (in submitted order, `seq` 0-based) and their hosts.
+   * Returns `undefined`, storing nothing, when the token already has a job of that name.
+   */
+  createJob(input: {
+    tokenId: string;
+    name: string;
+    settings: CrawlJobSettings;
+    status: number;
+    resumeStatus: number | null;
+    urls: readonly NewCrawlUrl[];
+    now: number;
+  }): StoredCrawlJob | undefined;
+  findJob(tokenId: string, name: string): StoredCrawlJob | undefined;
+  getJob(id: number): StoredCrawlJob | undefined;
+  /** The token's jobs, oldest first. */
+  listJobs(tokenId: string): StoredCrawlJob[];
+  /** Every job whose status is one of `statuses`, oldest first. */
+  jobsWithStatus(statuses: readonly number[]): StoredCrawlJob[];
+  /**
+   * Applies `patch`; when `ifStatus` is given, only while the job's status is one of them.
+   * Returns whether the job changed.
+   */
+  updateJob(id: number, patch: CrawlJobPatch, ifStatus?: readonly number[]): boolean;
+  /**
+   * Starts a new round: every valid URL back to pending with no attempts, the this-round
+   * counters at zero, `roundStartedAt = now`, no next round, notification not sent, `status`.
+   */
+  startRound(id: number, now: number, status: number): void;
+  /** Restart: like `startRound`, and also deletes the objects and zeroes every counter. */
+  resetJob(id: number, now: number, status: number): void;
+  /** Deletes the job, its URLs, hosts, objects and pending webhooks. False when unknown. */
+  deleteJob(id: number): boolean;
+  /**
+   * Jobs whose status is one of `from` get status `to` and remember the one they had in
+   * `resumeStatus` (entering maintenance). Returns the ids changed.
+   */
+  holdJobs(from: readonly number[], to: number): number[];
+  /** Jobs in `status` get back their `resumeStatus` (leaving maintenance). Returns the ids changed. */
+  restoreHeldJobs(status: number): number[];
+  /** Puts every claimed URL back to pending (start-up after a stop or crash). Returns how many. */
+  recoverClaims(): number;
+  /** The hosts of a job's valid URLs. */
+  hosts(jobId: number): Array<{ hostId: number; host: string }>;
+  /**
+   * Claims up to `limit` pending URLs of one host whose `notBefore` has passed, in submitted
+   * order, marking them with `claim`.
+   */
+  claim(jobId: number, hostId: number, now: number, limit: number, claim: number): ClaimedUrl[];
+  /** Puts claimed URLs back to pending, for those whose claim still holds. */
+  release(urls: readonly ClaimedUrl[]): void;
+  /** Earliest `notBefore` of a host's pending URLs; `undefined` when none is pending. */
+  nextPendingAt(jobId: number, hostId: number): number | undefined;
+  /** URLs of the job not yet done in this round (pending or claimed). */
+  unfinishedCount(jobId: number): number;
+  /**
+   * Applies outcomes in one transaction. An outcome whose claim no longer holds (the job was
+   * restarted or deleted meanwhile) is skipped whole. Returns, per outcome, whether it applied.
+   */
+  recordOutcomes(outcomes: readonly CrawlPageOutcome[]): boolean[];
+  /** Extracted objects after `afterId` in extraction order: the stored JSON text. */
+  listObjects(jobId: number, afterId: number, limit: number): Array<{ id: number; doc: string }>;
+  /** Per-URL report lines after `afterSeq`, in submitted order. */
+  listUrls(jobId: number, afterSeq: number, limit: number): CrawlUrlReport[];
+  enqueueWebhook(input: {
+    jobId: number;
+    url: string;
+    payload: string;
+    headers: Readonly<Record<string, string>>;
+    at: number;
+  }): void;
+  /** Webhooks due at `now`, oldest first. */
+  dueWebhooks(now: number, limit: number): CrawlWebhook[];
+  /** Earliest `nextAttemptAt` in the outbox; `undefined` when empty. */
+  nextWebhookAt(): number | undefined;
+  /** Removes a delivered webhook and marks its job's notification as sent. */
+  webhookDelivered(id: number): void;
+  /** Records a failed try: retried at `nextAttemptAt`, or dropped when it is `undefined`. */
+  webhookFailed(id: number, error: string, nextAttemptAt: number | undefined): void;
+  /** An operator switch (e.g. `maintenance`); `undefined` when never set. */
+  getSwitch(name: string): string | undefined;
+  setSwitch(name: string, value: string, now: number): void;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The whole storage, as opened by the composition root.
 // ---------------------------------------------------------------------------------------------
 
@@ -372,6 +621,7 @@ export interface Storage {
   readonly entities: EntityStore;
   readonly bulkJobs: BulkJobStore;
   readonly customApis: CustomApiStore;
+  readonly crawlJobs: CrawlJobStore;
   /** Runs `fn` in one transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T;
   close(): void;

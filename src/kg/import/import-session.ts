@@ -5,12 +5,7 @@
 import { indexEntity } from '../../match/index.ts';
 import type { EntityStore, EntityWrite, SerializedEntityWrite } from '../../storage/index.ts';
 import type { Entity } from '../entity.ts';
-import {
-  applyStatement,
-  type FactLedger,
-  type LedgerState,
-  TypeConflict,
-} from '../fact-ledger.ts';
+import { applyStatement, type FactLedger, type LedgerState, TypeConflict } from '../fact-ledger.ts';
 import type { PreparedRecord, Rejection } from './record-preparer.ts';
 
 /** Counts of an import so far. */

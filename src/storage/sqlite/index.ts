@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Storage } from '../ports.ts';
 import { createTransactionRunner, openSqliteDatabase, type SqliteOpenOptions } from './sqlite-database.ts';
 import { SqliteBulkJobStore } from './sqlite-bulk-job-store.ts';
+import { SqliteCrawlJobStore } from './sqlite-crawl-job-store.ts';
 import { SqliteCustomApiStore } from './sqlite-custom-api-store.ts';
 import { SqliteEntityStore } from './sqlite-entity-store.ts';
 import { SqliteTokenStore } from './sqlite-token-store.ts';
@@ -28,6 +29,7 @@ export function openSqliteStorage(file: string, options: SqliteOpenOptions = {})
     entities: new SqliteEntityStore(db, transaction),
     bulkJobs: new SqliteBulkJobStore(db, transaction),
     customApis: new SqliteCustomApiStore(db, transaction),
+    crawlJobs: new SqliteCrawlJobStore(db, transaction),
     transaction,
     close: () => db.close(),
   };

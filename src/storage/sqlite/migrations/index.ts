@@ -6,6 +6,7 @@
  */
 import { BULK_MIGRATIONS } from './bulk.ts';
 import { CORE_MIGRATIONS } from './core.ts';
+import { CRAWL_MIGRATIONS } from './crawl.ts';
 import { EXTRACT_MIGRATIONS } from './extract.ts';
 import { KG_IMPORT_MIGRATIONS } from './kg-import.ts';
 
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   ...BULK_MIGRATIONS,
   ...EXTRACT_MIGRATIONS,
   ...KG_IMPORT_MIGRATIONS,
+  ...CRAWL_MIGRATIONS,
 ]);

@@ -1,0 +1,122 @@
+/**
+ * `kgIngest=1`: extracted Organization and Person objects merged into the knowledge graph, each
+ * page a source stating its entities (DECISIONS.md §2 fact origins), through the fact ledger
+ * of `kg/` — so the page URL becomes an origin of every fact it states, and values that lose
+ * against other sources are kept as non-canonical facts, exactly as for imported entities.
+ *
+ * Which entity a page speaks of: the graph entity the matcher finds with a score of at least
+ * `MERGE_SCORE` (the same company already imported or crawled elsewhere), else a new entity
+ * whose id is derived from its name and homepage (or page), so crawling the page again — in a
+ * later round, another job, after a restart — updates that entity instead of adding another.
+ * Re-stating is idempotent: a source's new statement replaces its previous one.
+ */
+import {
+  applyStatement,
+  type Entity,
+  EntityRejection,
+  type LedgerState,
+  prepareRecord,
+} from '../kg/index.ts';
+import { createMatcher, indexEntity, type Matcher } from '../match/index.ts';
+import type { EntityStore, EntityWrite } from '../storage/index.ts';
+import type { ExtractedObject, GraphIngester } from './dependencies.ts';
+import { crawledEntityId, type EntityStatement, entityAnchor, entityStatement } from './graph-entity.ts';
+
+/** Lowest match score at which a crawled entity is taken for an entity of the graph. */
+export const MERGE_SCORE = 0.9;
+
+function strings(
+  value: unknown,
+  pick: (item: Record<string, unknown>) => unknown = (item) => item,
+): string[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .map((item) =>
+      typeof item === 'string' ? item : item && typeof item === 'object' ? pick(item) : undefined,
+    )
+    .filter((item): item is string => typeof item === 'string' && item !== '');
+}
+
+/** Merges crawled statements into the graph; runs inside the caller's transaction. */
+export class GraphIngest implements GraphIngester {
+  readonly #store: EntityStore;
+  readonly #matcher: Matcher;
+
+  constructor(store: EntityStore, matcher: Matcher = createMatcher(store)) {
+    this.#store = store;
+    this.#matcher = matcher;
+  }
+
+  /** The id of the entity `statement` speaks of (see the module comment). */
+  resolve(statement: EntityStatement, origin: string): string {
+    const candidates = this.#matcher.match(
+      {
+        type: statement.type,
+        names: [statement.name],
+        urls: typeof statement.homepageUri === 'string' ? [statement.homepageUri] : [],
+        emails: strings(statement.emailAddresses, (item) => item.contactString),
+        phones: strings(statement.phoneNumbers, (item) => item.digits ?? item.string),
+      },
+      { limit: 1 },
+    );
+    const best = candidates[0];
+    if (best && best.type === statement.type && best.score >= MERGE_SCORE) return best.id;
+    return crawledEntityId(statement.type, statement.name, entityAnchor(statement, origin));
+  }
+
+  /**
+   * States the organizations and people of `objects` with the page `origin` as their source.
+   * Objects the graph's validation refuses are skipped (an extraction quirk must not lose the
+   * page); the rest is written as one batch.
+   */
+  ingest(objects: readonly ExtractedObject[], origin: string): void {
+    const states = new Map<string, LedgerState | undefined>();
+    const changed = new Set<string>();
+    for (const object of objects) {
+      const statement = entityStatement(object, origin);
+      if (!statement) continue;
+      const id = this.resolve(statement, origin);
+      let entity: Entity;
+      try {
+        // Validation and the canonical form of a statement, as an import line would get them.
+        const prepared = prepareRecord({ ...statement, id }, 0, {
+          format: 'jsonl',
+          source: origin,
+          fileName: origin,
+        });
+        entity = JSON.parse(prepared.json.doc) as Entity;
+      } catch (error) {
+        if (error instanceof EntityRejection) continue;
+        throw error;
+      }
+      if (!states.has(id)) {
+        const stored = this.#store.getById(id);
+        states.set(
+          id,
+          stored ? { doc: stored.doc, ledger: stored.ledger as LedgerState['ledger'] } : undefined,
+        );
+      }
+      const before = states.get(id);
+      // A page stating a Person where the graph has an Organization (or the reverse) is refused.
+      if (before && before.doc.type !== entity.type) continue;
+      const after = applyStatement(before, origin, entity);
+      states.set(id, after);
+      if (after !== before) changed.add(id);
+    }
+    const writes: EntityWrite[] = [];
+    for (const [id, state] of states) {
+      // Unchanged (the page says what it said last time): nothing to write.
+      if (!state || !changed.has(id)) continue;
+      writes.push({
+        id,
+        type: state.doc.type,
+        doc: state.doc,
+        ledger: state.ledger,
+        ...indexEntity(state.doc),
+      });
+    }
+    // Keys indexed at once (no deferral): the page's entities are found by enhance as soon as
+    // the page's outcome is committed.
+    this.#store.writeBatch(writes);
+  }
+}

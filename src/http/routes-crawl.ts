@@ -1,0 +1,195 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TokenService } from '../accounts/index.ts';
+import type { Config } from '../config.ts';
+import { type CrawlService, jobRecord, parseDownloadQuery } from '../crawl/index.ts';
+import { InvalidParameterError } from '../errors.ts';
+import type { StoredCrawlJob } from '../storage/index.ts';
+import { authenticate, tokenSecretOf } from './auth.ts';
+
+export interface CrawlRoutesOptions {
+  readonly config: Config;
+  readonly tokens: TokenService;
+  readonly crawl: CrawlService;
+}
+
+const security: Array<Record<string, string[]>> = [{ tokenscheme: [] }, { bearer: [] }];
+
+const errorBody = {
+  type: 'object',
+  properties: { errorCode: { type: 'integer' }, error: { type: 'string' } },
+} as const;
+
+const jobsResponse = {
+  type: 'object',
+  description: 'The job records concerned (SPEC.md "Bulk extract job record").',
+  properties: {
+    response: { type: 'string' },
+    jobs: { type: 'array', items: { type: 'object', additionalProperties: true } },
+  },
+} as const;
+
+const controlQuerystring = {
+  type: 'object',
+  properties: {
+    token: { type: 'string', description: "The caller's token (or `Authorization: Bearer`)." },
+    name: { type: 'string', description: 'Name of a bulk job: its details, or the job to control.' },
+    pause: { type: 'string', enum: ['0', '1'], description: '`1` pauses the job, `0` resumes it.' },
+    restart: {
+      type: 'string',
+      enum: ['0', '1'],
+      description: '`1` erases its data and processes every URL again.',
+    },
+    delete: { type: 'string', enum: ['0', '1'], description: '`1` deletes the job and all its data.' },
+  },
+} as const;
+
+const creationBody = {
+  type: 'object',
+  description:
+    'Form-encoded or JSON. Fields: token, name, urls (space-separated), apiUrl, customHeaders (repeatable Name:Value), ' +
+    'notifyWebhook, notifyEmail, obeyRobots (0/1, default 1), repeat (days), maxRounds (default 0 = one round, -1 = unlimited), ' +
+    'pageProcessPattern (||-separated substrings), crawlDelay (seconds per host, default 0.25), kgIngest (0/1).',
+  additionalProperties: true,
+} as const;
+
+const downloadQuerystring = {
+  type: 'object',
+  properties: {
+    token: { type: 'string' },
+    name: { type: 'string' },
+    format: { type: 'string', enum: ['json', 'csv'], description: 'Default json.' },
+    type: {
+      type: 'string',
+      enum: ['urls'],
+      description: 'Absent: the extracted objects; `urls`: the per-URL report.',
+    },
+  },
+} as const;
+
+/** The one action a control request asks for, validated. */
+type ControlAction = 'pause' | 'resume' | 'restart' | 'delete' | undefined;
+
+function controlAction(query: Record<string, unknown>): ControlAction {
+  const asked: ControlAction[] = [];
+  if (query.pause === '1') asked.push('pause');
+  if (query.pause === '0') asked.push('resume');
+  if (query.restart === '1') asked.push('restart');
+  if (query.delete === '1') asked.push('delete');
+  if (asked.length > 1) {
+    throw new InvalidParameterError('pause', 'Give only one of pause, restart and delete per request.');
+  }
+  return asked[0];
+}
+
+/** Scheme, host and port the request came through: the base of download links. */
+function publicBaseUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+/**
+ * Area C: `POST /v3/bulk` (creation, DECISIONS.md §5), `GET /v3/bulk` (list, details and
+ * control, SPEC.md endpoint 14) and `GET /v3/bulk/data` (downloads). Form-encoded bodies are
+ * parsed in this plugin's scope only.
+ */
+export async function crawlRoutes(app: FastifyInstance, options: CrawlRoutesOptions): Promise<void> {
+  const { crawl, tokens, config } = options;
+  await app.register(formbody, { bodyLimit: config.limits.bulkBodyBytes });
+  const records = (request: FastifyRequest, jobs: StoredCrawlJob[]) => {
+    const token = tokenSecretOf(request, { bodyField: true });
+    const now = Date.now();
+    return jobs.map((job) => jobRecord(job, { now, token }));
+  };
+
+  app.post(
+    '/v3/bulk',
+    {
+      config: { area: 'BC' },
+      preHandler: authenticate(tokens, { bodyField: true }),
+      bodyLimit: config.limits.bulkBodyBytes,
+      schema: {
+        operationId: 'createBulkExtractJob',
+        summary: 'Create a bulk extract job',
+        tags: ['bulk extract'],
+        security,
+        body: creationBody,
+        response: { 200: jobsResponse, 400: errorBody, 401: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+        throw new InvalidParameterError('body', 'The body must be a form or a JSON object of job fields.');
+      }
+      // Fields may also come in the query string; the body wins.
+      const fields = { ...(request.query as Record<string, unknown>), ...(body as Record<string, unknown>) };
+      const job = crawl.create(request.account.id, fields, publicBaseUrl(request));
+      return { response: 'Successfully added urls for spidering.', jobs: records(request, [job]) };
+    },
+  );
+
+  app.get(
+    '/v3/bulk',
+    {
+      config: { area: 'BC' },
+      preHandler: authenticate(tokens),
+      schema: {
+        operationId: 'bulkExtractJobs',
+        summary: "List the token's bulk extract jobs, show one, or pause, resume, restart or delete it",
+        tags: ['bulk extract'],
+        security,
+        querystring: controlQuerystring,
+        response: { 200: jobsResponse, 400: errorBody, 401: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => {
+      const query = request.query as Record<string, unknown>;
+      const tokenId = request.account.id;
+      const action = controlAction(query);
+      const named = query.name !== undefined && query.name !== '';
+      if (!named) {
+        if (action)
+          throw new InvalidParameterError('name', `Invalid parameter 'name': is required to ${action} a job`);
+        return { jobs: records(request, crawl.list(tokenId)) };
+      }
+      switch (action) {
+        case 'pause':
+          return { jobs: records(request, [crawl.pause(tokenId, query.name)]) };
+        case 'resume':
+          return { jobs: records(request, [crawl.resume(tokenId, query.name)]) };
+        case 'restart':
+          return { jobs: records(request, [crawl.restart(tokenId, query.name)]) };
+        case 'delete':
+          crawl.delete(tokenId, query.name);
+          return { response: 'Successfully deleted job.', jobs: [] };
+        default:
+          return { jobs: records(request, [crawl.get(tokenId, query.name)]) };
+      }
+    },
+  );
+
+  app.get(
+    '/v3/bulk/data',
+    {
+      config: { area: 'BC' },
+      preHandler: authenticate(tokens),
+      schema: {
+        operationId: 'bulkExtractJobData',
+        summary: "Download a bulk extract job's objects (JSON or CSV) or its per-URL report",
+        tags: ['bulk extract'],
+        security,
+        querystring: downloadQuerystring,
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const options = parseDownloadQuery(query);
+      const { job, stream } = crawl.download(request.account.id, query.name, options);
+      const what = options.type === 'urls' ? 'urls' : 'data';
+      reply
+        .type(options.format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${job.name}_${what}.${options.format}"`);
+      return reply.send(stream);
+    },
+  );
+}

@@ -1,0 +1,552 @@
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type {
+  ClaimedUrl,
+  CrawlJobPatch,
+  CrawlJobSettings,
+  CrawlJobStore,
+  CrawlPageOutcome,
+  CrawlUrlOutcome,
+  CrawlUrlReport,
+  CrawlWebhook,
+  NewCrawlUrl,
+  StoredCrawlJob,
+} from '../ports.ts';
+
+const PENDING = 0;
+const CLAIMED = 1;
+const DONE = 2;
+/** `host_id` of a URL rejected at submission: never claimed, never reset. */
+const INVALID_HOST = -1;
+
+const JOB_COLUMNS = `id, token_id, name, settings, status, resume_status, created_at, completed_at,
+  round_started_at, next_round_at, url_count, page_crawl_attempts, page_crawl_successes,
+  page_crawl_successes_round, page_process_attempts, page_process_successes,
+  page_process_successes_round, objects_found, rounds_completed, sent_done_notification`;
+
+interface JobRow {
+  id: number;
+  token_id: string;
+  name: string;
+  settings: string;
+  status: number;
+  resume_status: number | null;
+  created_at: number;
+  completed_at: number | null;
+  round_started_at: number | null;
+  next_round_at: number | null;
+  url_count: number;
+  page_crawl_attempts: number;
+  page_crawl_successes: number;
+  page_crawl_successes_round: number;
+  page_process_attempts: number;
+  page_process_successes: number;
+  page_process_successes_round: number;
+  objects_found: number;
+  rounds_completed: number;
+  sent_done_notification: number;
+}
+
+function toJob(row: JobRow): StoredCrawlJob {
+  return {
+    id: row.id,
+    tokenId: row.token_id,
+    name: row.name,
+    settings: JSON.parse(row.settings) as CrawlJobSettings,
+    status: row.status,
+    resumeStatus: row.resume_status,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+    roundStartedAt: row.round_started_at,
+    nextRoundAt: row.next_round_at,
+    urlCount: row.url_count,
+    counters: {
+      pageCrawlAttempts: row.page_crawl_attempts,
+      pageCrawlSuccesses: row.page_crawl_successes,
+      pageCrawlSuccessesThisRound: row.page_crawl_successes_round,
+      pageProcessAttempts: row.page_process_attempts,
+      pageProcessSuccesses: row.page_process_successes,
+      pageProcessSuccessesThisRound: row.page_process_successes_round,
+      objectsFound: row.objects_found,
+      roundsCompleted: row.rounds_completed,
+    },
+    sentDoneNotification: row.sent_done_notification === 1,
+  };
+}
+
+interface UrlRow {
+  seq: number;
+  url: string;
+  state: number;
+  outcome: string | null;
+  http_status: number | null;
+  attempts: number;
+  error: string | null;
+  final_url: string | null;
+  objects: number;
+  finished_at: number | null;
+}
+
+const STATE_NAMES = ['pending', 'in_progress', 'done'] as const;
+
+/** Per-job sums of one batch of outcomes, written with one UPDATE per job. */
+interface CounterDelta {
+  crawlAttempts: number;
+  crawlSuccesses: number;
+  processAttempts: number;
+  processSuccesses: number;
+  objects: number;
+}
+
+/** Bulk extract jobs in the embedded store (tables of migration 300). */
+export class SqliteCrawlJobStore implements CrawlJobStore {
+  readonly #db: DatabaseSync;
+  readonly #transaction: <T>(fn: () => T) => T;
+  readonly #insertJob: StatementSync;
+  readonly #insertHost: StatementSync;
+  readonly #insertUrl: StatementSync;
+  readonly #findJob: StatementSync;
+  readonly #getJob: StatementSync;
+  readonly #listJobs: StatementSync;
+  readonly #claimSelect: StatementSync;
+  readonly #claimUpdate: StatementSync;
+  readonly #release: StatementSync;
+  readonly #nextPending: StatementSync;
+  readonly #unfinished: StatementSync;
+  readonly #retryUrl: StatementSync;
+  readonly #finishUrl: StatementSync;
+  readonly #insertObject: StatementSync;
+  readonly #addCounters: StatementSync;
+  readonly #listObjects: StatementSync;
+  readonly #listUrls: StatementSync;
+
+  constructor(db: DatabaseSync, transaction: <T>(fn: () => T) => T) {
+    this.#db = db;
+    this.#transaction = transaction;
+    this.#insertJob = db.prepare(`
+      INSERT INTO crawl_jobs (token_id, name, settings, status, resume_status, created_at, round_started_at, url_count)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_id, name) DO NOTHING RETURNING id`);
+    this.#insertHost = db.prepare('INSERT INTO crawl_hosts (job_id, host_id, host) VALUES (?, ?, ?)');
+    this.#insertUrl = db.prepare(`
+      INSERT INTO crawl_urls (job_id, seq, host_id, url, state, outcome, error, finished_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.#findJob = db.prepare(`SELECT ${JOB_COLUMNS} FROM crawl_jobs WHERE token_id = ? AND name = ?`);
+    this.#getJob = db.prepare(`SELECT ${JOB_COLUMNS} FROM crawl_jobs WHERE id = ?`);
+    this.#listJobs = db.prepare(`SELECT ${JOB_COLUMNS} FROM crawl_jobs WHERE token_id = ? ORDER BY id`);
+    this.#claimSelect = db.prepare(`
+      SELECT seq, url, attempts FROM crawl_urls
+      WHERE job_id = ? AND host_id = ? AND state = ${PENDING} AND not_before <= ?
+      ORDER BY seq LIMIT ?`);
+    this.#claimUpdate = db.prepare(
+      `UPDATE crawl_urls SET state = ${CLAIMED}, claim = ? WHERE job_id = ? AND seq = ? AND state = ${PENDING}`,
+    );
+    this.#release = db.prepare(`
+      UPDATE crawl_urls SET state = ${PENDING}, claim = NULL
+      WHERE job_id = ? AND seq = ? AND state = ${CLAIMED} AND claim = ?`);
+    this.#nextPending = db.prepare(
+      `SELECT min(not_before) AS at FROM crawl_urls WHERE job_id = ? AND host_id = ? AND state = ${PENDING}`,
+    );
+    this.#unfinished = db.prepare(
+      `SELECT count(*) AS n FROM crawl_urls WHERE job_id = ? AND state <> ${DONE}`,
+    );
+    this.#retryUrl = db.prepare(`
+      UPDATE crawl_urls SET state = ${PENDING}, claim = NULL, attempts = attempts + ?, not_before = ?,
+        http_status = ?, error = ?
+      WHERE job_id = ? AND seq = ? AND state = ${CLAIMED} AND claim = ?`);
+    this.#finishUrl = db.prepare(`
+      UPDATE crawl_urls SET state = ${DONE}, claim = NULL, attempts = attempts + ?, outcome = ?,
+        http_status = ?, error = ?, final_url = ?, objects = ?, finished_at = ?
+      WHERE job_id = ? AND seq = ? AND state = ${CLAIMED} AND claim = ?`);
+    this.#insertObject = db.prepare('INSERT INTO crawl_objects (job_id, seq, doc) VALUES (?, ?, ?)');
+    this.#addCounters = db.prepare(`
+      UPDATE crawl_jobs SET
+        page_crawl_attempts = page_crawl_attempts + ?1,
+        page_crawl_successes = page_crawl_successes + ?2,
+        page_crawl_successes_round = page_crawl_successes_round + ?2,
+        page_process_attempts = page_process_attempts + ?3,
+        page_process_successes = page_process_successes + ?4,
+        page_process_successes_round = page_process_successes_round + ?4,
+        objects_found = objects_found + ?5
+      WHERE id = ?6`);
+    this.#listObjects = db.prepare(
+      'SELECT id, doc FROM crawl_objects WHERE job_id = ? AND id > ? ORDER BY id LIMIT ?',
+    );
+    this.#listUrls = db.prepare(`
+      SELECT seq, url, state, outcome, http_status, attempts, error, final_url, objects, finished_at
+      FROM crawl_urls WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?`);
+  }
+
+  createJob(input: {
+    tokenId: string;
+    name: string;
+    settings: CrawlJobSettings;
+    status: number;
+    resumeStatus: number | null;
+    urls: readonly NewCrawlUrl[];
+    now: number;
+  }): StoredCrawlJob | undefined {
+    return this.#transaction(() => {
+      const validCount = input.urls.filter((entry) => entry.invalid === undefined).length;
+      const inserted = this.#insertJob.get(
+        input.tokenId,
+        input.name,
+        JSON.stringify(input.settings),
+        input.status,
+        input.resumeStatus,
+        input.now,
+        input.now,
+        validCount,
+      ) as { id: number } | undefined;
+      if (!inserted) return undefined;
+      const jobId = inserted.id;
+      const hostIds = new Map<string, number>();
+      input.urls.forEach((entry, seq) => {
+        if (entry.invalid !== undefined) {
+          this.#insertUrl.run(
+            jobId,
+            seq,
+            INVALID_HOST,
+            entry.url,
+            DONE,
+            'invalid_url',
+            entry.invalid,
+            input.now,
+          );
+          return;
+        }
+        let hostId = hostIds.get(entry.host);
+        if (hostId === undefined) {
+          hostId = hostIds.size;
+          hostIds.set(entry.host, hostId);
+          this.#insertHost.run(jobId, hostId, entry.host);
+        }
+        this.#insertUrl.run(jobId, seq, hostId, entry.url, PENDING, null, null, null);
+      });
+      return this.getJob(jobId);
+    });
+  }
+
+  findJob(tokenId: string, name: string): StoredCrawlJob | undefined {
+    const row = this.#findJob.get(tokenId, name) as JobRow | undefined;
+    return row ? toJob(row) : undefined;
+  }
+
+  getJob(id: number): StoredCrawlJob | undefined {
+    const row = this.#getJob.get(id) as JobRow | undefined;
+    return row ? toJob(row) : undefined;
+  }
+
+  listJobs(tokenId: string): StoredCrawlJob[] {
+    return (this.#listJobs.all(tokenId) as unknown as JobRow[]).map(toJob);
+  }
+
+  jobsWithStatus(statuses: readonly number[]): StoredCrawlJob[] {
+    if (statuses.length === 0) return [];
+    const placeholders = statuses.map(() => '?').join(', ');
+    const rows = this.#db
+      .prepare(`SELECT ${JOB_COLUMNS} FROM crawl_jobs WHERE status IN (${placeholders}) ORDER BY id`)
+      .all(...statuses) as unknown as JobRow[];
+    return rows.map(toJob);
+  }
+
+  updateJob(id: number, patch: CrawlJobPatch, ifStatus?: readonly number[]): boolean {
+    const sets: string[] = [];
+    const values: SQLInputValue[] = [];
+    const set = (column: string, value: SQLInputValue) => {
+      sets.push(`${column} = ?`);
+      values.push(value);
+    };
+    if (patch.status !== undefined) set('status', patch.status);
+    if (patch.resumeStatus !== undefined) set('resume_status', patch.resumeStatus);
+    if (patch.completedAt !== undefined) set('completed_at', patch.completedAt);
+    if (patch.nextRoundAt !== undefined) set('next_round_at', patch.nextRoundAt);
+    if (patch.roundStartedAt !== undefined) set('round_started_at', patch.roundStartedAt);
+    if (patch.sentDoneNotification !== undefined)
+      set('sent_done_notification', patch.sentDoneNotification ? 1 : 0);
+    if (patch.addRoundsCompleted !== undefined) {
+      sets.push('rounds_completed = rounds_completed + ?');
+      values.push(patch.addRoundsCompleted);
+    }
+    if (sets.length === 0) return this.getJob(id) !== undefined;
+    let sql = `UPDATE crawl_jobs SET ${sets.join(', ')} WHERE id = ?`;
+    values.push(id);
+    if (ifStatus !== undefined) {
+      if (ifStatus.length === 0) return false;
+      sql += ` AND status IN (${ifStatus.map(() => '?').join(', ')})`;
+      values.push(...ifStatus);
+    }
+    return Number(this.#db.prepare(sql).run(...values).changes) === 1;
+  }
+
+  startRound(id: number, now: number, status: number): void {
+    this.#transaction(() => {
+      this.#resetUrls(id);
+      this.#db
+        .prepare(`
+          UPDATE crawl_jobs SET status = ?, resume_status = NULL, round_started_at = ?, next_round_at = NULL,
+            page_crawl_successes_round = 0, page_process_successes_round = 0, sent_done_notification = 0
+          WHERE id = ?`)
+        .run(status, now, id);
+    });
+  }
+
+  resetJob(id: number, now: number, status: number): void {
+    this.#transaction(() => {
+      this.#resetUrls(id);
+      this.#db.prepare('DELETE FROM crawl_objects WHERE job_id = ?').run(id);
+      this.#db.prepare('DELETE FROM crawl_webhooks WHERE job_id = ?').run(id);
+      this.#db
+        .prepare(`
+          UPDATE crawl_jobs SET status = ?, resume_status = NULL, completed_at = NULL, round_started_at = ?,
+            next_round_at = NULL, page_crawl_attempts = 0, page_crawl_successes = 0,
+            page_crawl_successes_round = 0, page_process_attempts = 0, page_process_successes = 0,
+            page_process_successes_round = 0, objects_found = 0, rounds_completed = 0,
+            sent_done_notification = 0
+          WHERE id = ?`)
+        .run(status, now, id);
+    });
+  }
+
+  #resetUrls(jobId: number): void {
+    this.#db
+      .prepare(`
+        UPDATE crawl_urls SET state = ${PENDING}, claim = NULL, not_before = 0, attempts = 0, outcome = NULL,
+          http_status = NULL, error = NULL, final_url = NULL, objects = 0, finished_at = NULL
+        WHERE job_id = ? AND host_id <> ${INVALID_HOST}`)
+      .run(jobId);
+  }
+
+  deleteJob(id: number): boolean {
+    return this.#transaction(() => {
+      for (const table of ['crawl_urls', 'crawl_hosts', 'crawl_objects', 'crawl_webhooks']) {
+        this.#db.prepare(`DELETE FROM ${table} WHERE job_id = ?`).run(id);
+      }
+      return Number(this.#db.prepare('DELETE FROM crawl_jobs WHERE id = ?').run(id).changes) === 1;
+    });
+  }
+
+  holdJobs(from: readonly number[], to: number): number[] {
+    if (from.length === 0) return [];
+    const rows = this.#db
+      .prepare(`
+        UPDATE crawl_jobs SET resume_status = status, status = ?
+        WHERE status IN (${from.map(() => '?').join(', ')}) RETURNING id`)
+      .all(to, ...from);
+    return rows.map((row) => Number(row.id));
+  }
+
+  restoreHeldJobs(status: number): number[] {
+    const rows = this.#db
+      .prepare(`
+        UPDATE crawl_jobs SET status = coalesce(resume_status, status), resume_status = NULL
+        WHERE status = ? RETURNING id`)
+      .all(status);
+    return rows.map((row) => Number(row.id));
+  }
+
+  recoverClaims(): number {
+    const result = this.#db
+      .prepare(`UPDATE crawl_urls SET state = ${PENDING}, claim = NULL WHERE state = ${CLAIMED}`)
+      .run();
+    return Number(result.changes);
+  }
+
+  hosts(jobId: number): Array<{ hostId: number; host: string }> {
+    const rows = this.#db
+      .prepare('SELECT host_id, host FROM crawl_hosts WHERE job_id = ? ORDER BY host_id')
+      .all(jobId);
+    return rows.map((row) => ({ hostId: Number(row.host_id), host: String(row.host) }));
+  }
+
+  claim(jobId: number, hostId: number, now: number, limit: number, claim: number): ClaimedUrl[] {
+    return this.#transaction(() => {
+      const rows = this.#claimSelect.all(jobId, hostId, now, limit) as Array<{
+        seq: number;
+        url: string;
+        attempts: number;
+      }>;
+      const claimed: ClaimedUrl[] = [];
+      for (const row of rows) {
+        if (Number(this.#claimUpdate.run(claim, jobId, row.seq).changes) === 1) {
+          claimed.push({ jobId, seq: row.seq, hostId, url: row.url, attempts: row.attempts, claim });
+        }
+      }
+      return claimed;
+    });
+  }
+
+  release(urls: readonly ClaimedUrl[]): void {
+    if (urls.length === 0) return;
+    this.#transaction(() => {
+      for (const url of urls) this.#release.run(url.jobId, url.seq, url.claim);
+    });
+  }
+
+  nextPendingAt(jobId: number, hostId: number): number | undefined {
+    const row = this.#nextPending.get(jobId, hostId) as { at: number | null };
+    return row.at ?? undefined;
+  }
+
+  unfinishedCount(jobId: number): number {
+    return Number((this.#unfinished.get(jobId) as { n: number }).n);
+  }
+
+  recordOutcomes(outcomes: readonly CrawlPageOutcome[]): boolean[] {
+    if (outcomes.length === 0) return [];
+    return this.#transaction(() => {
+      const deltas = new Map<number, CounterDelta>();
+      const applied = outcomes.map((outcome) => {
+        const changes =
+          outcome.kind === 'retry'
+            ? this.#retryUrl.run(
+                outcome.crawlAttempts,
+                outcome.notBefore ?? outcome.at,
+                outcome.httpStatus ?? null,
+                outcome.error ?? null,
+                outcome.jobId,
+                outcome.seq,
+                outcome.claim,
+              ).changes
+            : this.#finishUrl.run(
+                outcome.crawlAttempts,
+                outcome.outcome ?? 'fetch_failed',
+                outcome.httpStatus ?? null,
+                outcome.error ?? null,
+                outcome.finalUrl ?? null,
+                outcome.objects.length,
+                outcome.at,
+                outcome.jobId,
+                outcome.seq,
+                outcome.claim,
+              ).changes;
+        if (Number(changes) !== 1) return false;
+        for (const doc of outcome.objects) this.#insertObject.run(outcome.jobId, outcome.seq, doc);
+        let delta = deltas.get(outcome.jobId);
+        if (!delta) {
+          delta = {
+            crawlAttempts: 0,
+            crawlSuccesses: 0,
+            processAttempts: 0,
+            processSuccesses: 0,
+            objects: 0,
+          };
+          deltas.set(outcome.jobId, delta);
+        }
+        delta.crawlAttempts += outcome.crawlAttempts;
+        delta.crawlSuccesses += outcome.crawled ? 1 : 0;
+        delta.processAttempts += outcome.processAttempted ? 1 : 0;
+        delta.processSuccesses += outcome.processed ? 1 : 0;
+        delta.objects += outcome.objects.length;
+        return true;
+      });
+      for (const [jobId, delta] of deltas) {
+        this.#addCounters.run(
+          delta.crawlAttempts,
+          delta.crawlSuccesses,
+          delta.processAttempts,
+          delta.processSuccesses,
+          delta.objects,
+          jobId,
+        );
+      }
+      return applied;
+    });
+  }
+
+  listObjects(jobId: number, afterId: number, limit: number): Array<{ id: number; doc: string }> {
+    return (this.#listObjects.all(jobId, afterId, limit) as Array<{ id: number; doc: string }>).map(
+      (row) => ({
+        id: row.id,
+        doc: row.doc,
+      }),
+    );
+  }
+
+  listUrls(jobId: number, afterSeq: number, limit: number): CrawlUrlReport[] {
+    return (this.#listUrls.all(jobId, afterSeq, limit) as unknown as UrlRow[]).map((row) => ({
+      seq: row.seq,
+      url: row.url,
+      state: STATE_NAMES[row.state],
+      outcome: row.outcome as CrawlUrlOutcome | null,
+      httpStatus: row.http_status,
+      attempts: row.attempts,
+      error: row.error,
+      finalUrl: row.final_url,
+      objects: row.objects,
+      finishedAt: row.finished_at,
+    }));
+  }
+
+  enqueueWebhook(input: {
+    jobId: number;
+    url: string;
+    payload: string;
+    headers: Readonly<Record<string, string>>;
+    at: number;
+  }): void {
+    this.#db
+      .prepare(
+        'INSERT INTO crawl_webhooks (job_id, url, payload, headers, next_attempt_at) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(input.jobId, input.url, input.payload, JSON.stringify(input.headers), input.at);
+  }
+
+  dueWebhooks(now: number, limit: number): CrawlWebhook[] {
+    const rows = this.#db
+      .prepare(`
+        SELECT id, job_id, url, payload, headers, attempts, next_attempt_at FROM crawl_webhooks
+        WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`)
+      .all(now, limit);
+    return rows.map((row) => ({
+      id: Number(row.id),
+      jobId: Number(row.job_id),
+      url: String(row.url),
+      payload: String(row.payload),
+      headers: JSON.parse(String(row.headers)) as Record<string, string>,
+      attempts: Number(row.attempts),
+      nextAttemptAt: Number(row.next_attempt_at),
+    }));
+  }
+
+  nextWebhookAt(): number | undefined {
+    const row = this.#db.prepare('SELECT min(next_attempt_at) AS at FROM crawl_webhooks').get() as {
+      at: number | null;
+    };
+    return row.at ?? undefined;
+  }
+
+  webhookDelivered(id: number): void {
+    this.#transaction(() => {
+      const row = this.#db.prepare('DELETE FROM crawl_webhooks WHERE id = ? RETURNING job_id').get(id);
+      if (row) {
+        this.#db
+          .prepare('UPDATE crawl_jobs SET sent_done_notification = 1 WHERE id = ?')
+          .run(Number(row.job_id));
+      }
+    });
+  }
+
+  webhookFailed(id: number, error: string, nextAttemptAt: number | undefined): void {
+    if (nextAttemptAt === undefined) {
+      this.#db.prepare('DELETE FROM crawl_webhooks WHERE id = ?').run(id);
+      return;
+    }
+    this.#db
+      .prepare(
+        'UPDATE crawl_webhooks SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?',
+      )
+      .run(nextAttemptAt, error, id);
+  }
+
+  getSwitch(name: string): string | undefined {
+    const row = this.#db.prepare('SELECT value FROM crawl_switches WHERE name = ?').get(name);
+    return row ? String(row.value) : undefined;
+  }
+
+  setSwitch(name: string, value: string, now: number): void {
+    this.#db
+      .prepare(`
+        INSERT INTO crawl_switches (name, value, updated_at) VALUES (?, ?, ?)
+        ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`)
+      .run(name, value, now);
+  }
+}
