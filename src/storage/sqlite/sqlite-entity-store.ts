@@ -201,7 +201,7 @@ export class SqliteEntityStore implements EntityStore {
           if (chunk.lo === null || chunk.hi === null) return 0;
           this.#indexPendingRange.run(chunk.lo, chunk.hi);
           this.#clearPendingRange.run(chunk.lo, chunk.hi);
-          this.#bumpVersion.run(`${Date.now().toString(36)}`);
+          this.#bumpVersion.run(`${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`);
           return Number(chunk.n);
         });
         if (done === 0) break;
