@@ -2,10 +2,12 @@
  * In-process enhance latency: the matcher alone (no HTTP), over a generated graph.
  *
  *   npx node bench/enhance-inprocess.ts [--orgs 1000000] [--persons 1000000] [--queries 20000]
- *                                       [--seed 1] [--data DIR]
+ *                                       [--seed 1] [--data DIR] [--generator demo|synthetic]
  *
- * Without --data, the seeded synthetic graph (bench/support/match-graph.ts) is generated once
- * into a cache directory under the system temp dir and reused by later runs. Queries are noisy
+ * Without --data, a seeded graph is generated once into a cache directory under the system temp
+ * dir and reused by later runs: the project's demo graph (`--generator demo`, default, loaded
+ * through the import path) or this benchmark's own (`--generator synthetic`,
+ * bench/support/match-graph.ts, which also times `indexEntity` alone). Queries are noisy
  * variants of sampled entities (the fitting's query generator: typos, abbreviations, missing
  * fields, URL forms, …), 8% of them about entities made up on the spot. Prints the cost of
  * `indexEntity` per entity (when it generates), the warm-up (vocabularies), p50/p90/p99/max per
@@ -15,7 +17,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Entity } from '../src/kg/index.ts';
+import { type Entity, loadDemoGraph } from '../src/kg/index.ts';
 import { createMatcher, type MatchQuery } from '../src/match/index.ts';
 import { generateQuery } from '../src/match/training/query-generator.ts';
 import { Random } from '../src/match/training/random.ts';
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '20000' },
     seed: { type: 'string', default: '1' },
     data: { type: 'string' },
+    generator: { type: 'string', default: 'demo' },
   },
 });
 const sizes = { organizations: Number(values.orgs), persons: Number(values.persons) };
@@ -39,23 +42,36 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 console.log(`enhance-inprocess: ${process.argv.slice(2).join(' ') || '(defaults)'}`);
 let dataDir = values.data;
 if (!dataDir) {
-  dataDir = path.join(tmpdir(), `quarry-bench-match-${sizes.organizations}-${sizes.persons}-${seed}`);
+  const generator = values.generator === 'synthetic' ? 'synthetic' : 'demo';
+  const suffix = generator === 'demo' ? '-demo' : '';
+  dataDir = path.join(
+    tmpdir(),
+    `quarry-bench-match-${sizes.organizations}-${sizes.persons}-${seed}${suffix}`,
+  );
   const done = path.join(dataDir, 'complete');
   if (!existsSync(done)) {
     rmSync(dataDir, { recursive: true, force: true });
     mkdirSync(dataDir, { recursive: true });
     const storage = openSqliteStorage(sqliteFileFor(dataDir));
-    const result = writeSyntheticGraph(storage.entities, sizes, seed, (n) =>
-      process.stderr.write(`  generated ${n}\n`),
-    );
+    if (generator === 'demo') {
+      // The project's demo graph (kg/demo-data.ts), loaded through the import path.
+      const summary = loadDemoGraph(storage.entities, { ...sizes, seed });
+      console.log(
+        `graph: demo graph, ${summary.created} entities loaded in ${(summary.elapsedMs / 1000).toFixed(1)} s into ${dataDir}`,
+      );
+    } else {
+      const result = writeSyntheticGraph(storage.entities, sizes, seed, (n) =>
+        process.stderr.write(`  generated ${n}\n`),
+      );
+      console.log(
+        `graph: ${result.entities} entities generated in ${(result.totalMs / 1000).toFixed(1)} s into ${dataDir}`,
+      );
+      console.log(
+        `indexEntity: ${((result.indexMs * 1000) / result.entities).toFixed(1)} µs per entity (${Math.round(result.entities / (result.indexMs / 1000))} entities/s on one core)`,
+      );
+    }
     storage.close();
     mkdirSync(done);
-    console.log(
-      `graph: ${result.entities} entities generated in ${(result.totalMs / 1000).toFixed(1)} s into ${dataDir}`,
-    );
-    console.log(
-      `indexEntity: ${((result.indexMs * 1000) / result.entities).toFixed(1)} µs per entity (${Math.round(result.entities / (result.indexMs / 1000))} entities/s on one core)`,
-    );
   } else {
     console.log(`graph: reusing ${dataDir}`);
   }
