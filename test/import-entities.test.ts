@@ -112,8 +112,8 @@ for (const workers of [2, 0]) {
       assert.equal(stored.doc.name, 'New name');
       assert.equal(stored.doc.nbEmployees, undefined, 'the same source restated without it');
       assert.equal(stored.doc.nonCanonicalFacts, undefined);
-      assert.equal(storage.entities.refsForKey('t:old', 10).length, 0);
-      assert.equal(storage.entities.refsForKey('t:new', 10).length, 1);
+      assert.equal(storage.entities.refsForKey('ot:old', 10).length, 0);
+      assert.equal(storage.entities.refsForKey('ot:new', 10).length, 1);
       storage.close();
     });
 

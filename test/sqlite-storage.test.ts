@@ -9,6 +9,7 @@ import { runBulkStorageContract } from './storage-contract-bulk.ts';
 import { runCrawlStorageContract } from './storage-contract-crawl.ts';
 import { runCustomApiStoreContract } from './storage-contract-extract.ts';
 import { runKgImportStorageContract } from './storage-contract-kg-import.ts';
+import { runMatchStoreContract } from './storage-contract-match.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 import { tempDir } from './support/temp-dir.ts';
 
@@ -25,6 +26,7 @@ runStorageContract('sqlite', async () => {
 });
 runCustomApiStoreContract('sqlite', openTempSqliteStorage);
 runKgImportStorageContract('sqlite', openTempSqliteStorage);
+runMatchStoreContract('sqlite', openTempSqliteStorage);
 
 runBulkStorageContract('sqlite', openTempSqliteStorage);
 

@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { registerBulk } from './bulk.ts';
 import { registerDemoData } from './demo-data.ts';
 import { registerImport } from './import.ts';
+import { registerEval } from './eval.ts';
+import { registerFit } from './fit.ts';
 import { registerExtractJob } from './extract-job.ts';
 import { registerMaintenance } from './maintenance.ts';
 import { registerServe } from './serve.ts';
@@ -18,6 +20,8 @@ export function buildProgram(): Command {
   registerToken(program);
   registerImport(program);
   registerDemoData(program);
+  registerEval(program);
+  registerFit(program);
   registerExtractJob(program);
   registerMaintenance(program);
   return program;

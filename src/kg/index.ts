@@ -66,3 +66,4 @@ export {
   loadDemoGraph,
   writeDemoGraph,
 } from './demo-data.ts';
+export * from './normalize/index.ts';

@@ -126,6 +126,17 @@ export interface EntityStore {
   keyCounts(keys: readonly string[], cap: number): Map<string, number>;
   /** Entity refs carrying `key`, at most `limit`, in ref order. */
   refsForKey(key: string, limit: number): number[];
+  /**
+   * Refs for several keys at once: each key maps to at most `limitPerKey` refs in ref order;
+   * keys nobody carries map to an empty array.
+   */
+  refsForKeys(keys: readonly string[], limitPerKey: number): Map<string, number[]>;
+  /**
+   * Every key starting with `prefix` and the number of entities carrying it: the term
+   * vocabulary of a kind of key (e.g. name tokens), for weighting and typo tolerance. Reads the
+   * whole key range: callers cache it per `version()`.
+   */
+  termCounts(prefix: string): Map<string, number>;
   profiles(refs: readonly number[]): CandidateProfile[];
   counts(): EntityCounts;
   /** Version string of the graph: changes whenever an import writes. */

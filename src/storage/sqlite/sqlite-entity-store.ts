@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Entity, EntityType } from '../../kg/index.ts';
 import type {
@@ -53,6 +54,7 @@ export class SqliteEntityStore implements EntityStore {
   readonly #profileByRef: StatementSync;
   readonly #refsForKey: StatementSync;
   readonly #cappedCount: StatementSync;
+  readonly #termCounts: StatementSync;
   readonly #version: StatementSync;
   readonly #bumpVersion: StatementSync;
   readonly #insertIfAbsent: StatementSync;
@@ -77,11 +79,20 @@ export class SqliteEntityStore implements EntityStore {
     this.#insertKey = db.prepare('INSERT OR IGNORE INTO entity_keys (key, ref) VALUES (?, ?)');
     this.#byId = db.prepare('SELECT ref, id, type, doc, ledger FROM entities WHERE id = ?');
     this.#byRef = db.prepare('SELECT ref, id, type, doc, ledger FROM entities WHERE ref = ?');
-    this.#profileByRef = db.prepare('SELECT ref, id, type, profile FROM entities WHERE ref = ?');
+    // One statement for a whole candidate set: a JSON array of refs joined to the table.
+    this.#profileByRef = db.prepare(
+      'SELECT e.ref, e.id, e.type, e.profile FROM json_each(?) AS j JOIN entities AS e ON e.ref = j.value',
+    );
+    this.#profileByRef.setReturnArrays(true);
     this.#refsForKey = db.prepare('SELECT ref FROM entity_keys WHERE key = ? ORDER BY ref LIMIT ?');
     this.#cappedCount = db.prepare(
       'SELECT count(*) AS n FROM (SELECT 1 FROM entity_keys WHERE key = ? LIMIT ?)',
     );
+    // A range scan on the (key, ref) primary key: `prefix` ≤ key < prefix with its last char + 1.
+    this.#termCounts = db.prepare(
+      'SELECT key, count(*) AS n FROM entity_keys WHERE key >= ? AND key < ? GROUP BY key',
+    );
+    this.#termCounts.setReturnArrays(true);
     this.#version = db.prepare("SELECT value FROM meta WHERE key = 'kg_version'");
     this.#bumpVersion = db.prepare(
       "INSERT INTO meta (key, value) VALUES ('kg_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -164,7 +175,9 @@ export class SqliteEntityStore implements EntityStore {
         if (defer) this.#markPending.run(ref);
         else for (const key of fresh) this.#insertKey.run(key, ref);
       }
-      this.#bumpVersion.run(`${now.toString(36)}`);
+      // Time plus randomness: two writes in the same millisecond still change the version, so
+      // matcher caches keyed by it are never stale.
+      this.#bumpVersion.run(`${now.toString(36)}-${randomBytes(4).toString('hex')}`);
     });
   }
 
@@ -188,7 +201,7 @@ export class SqliteEntityStore implements EntityStore {
           if (chunk.lo === null || chunk.hi === null) return 0;
           this.#indexPendingRange.run(chunk.lo, chunk.hi);
           this.#clearPendingRange.run(chunk.lo, chunk.hi);
-          this.#bumpVersion.run(`${Date.now().toString(36)}`);
+          this.#bumpVersion.run(`${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`);
           return Number(chunk.n);
         });
         if (done === 0) break;
@@ -241,15 +254,31 @@ export class SqliteEntityStore implements EntityStore {
     return (this.#refsForKey.all(key, limit) as unknown as [number][]).map((row) => row[0]);
   }
 
-  profiles(refs: readonly number[]): CandidateProfile[] {
-    const out: CandidateProfile[] = [];
-    for (const ref of refs) {
-      const row = this.#profileByRef.get(ref) as
-        | { ref: number; id: string; type: EntityType; profile: string }
-        | undefined;
-      if (row) out.push({ ref: row.ref, id: row.id, type: row.type, profile: JSON.parse(row.profile) });
+  refsForKeys(keys: readonly string[], limitPerKey: number): Map<string, number[]> {
+    const out = new Map<string, number[]>();
+    for (const key of keys) if (!out.has(key)) out.set(key, this.refsForKey(key, limitPerKey));
+    return out;
+  }
+
+  termCounts(prefix: string): Map<string, number> {
+    const out = new Map<string, number>();
+    if (prefix === '') throw new RangeError('termCounts needs a non-empty prefix');
+    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    for (const row of this.#termCounts.iterate(prefix, end) as unknown as Iterable<[string, number]>) {
+      out.set(row[0].slice(prefix.length), Number(row[1]));
     }
     return out;
+  }
+
+  profiles(refs: readonly number[]): CandidateProfile[] {
+    if (refs.length === 0) return [];
+    const rows = this.#profileByRef.all(JSON.stringify(refs)) as unknown as [
+      number,
+      string,
+      EntityType,
+      string,
+    ][];
+    return rows.map(([ref, id, type, profile]) => ({ ref, id, type, profile: JSON.parse(profile) }));
   }
 
   counts(): EntityCounts {

@@ -1,0 +1,142 @@
+/**
+ * In-process enhance latency: the matcher alone (no HTTP), over a generated graph.
+ *
+ *   npx node bench/enhance-inprocess.ts [--orgs 1000000] [--persons 1000000] [--queries 20000]
+ *                                       [--seed 1] [--data DIR] [--generator demo|synthetic]
+ *
+ * Without --data, a seeded graph is generated once into a cache directory under the system temp
+ * dir and reused by later runs: the project's demo graph (`--generator demo`, default, loaded
+ * through the import path) or this benchmark's own (`--generator synthetic`,
+ * bench/support/match-graph.ts, which also times `indexEntity` alone). Queries are noisy
+ * variants of sampled entities (the fitting's query generator: typos, abbreviations, missing
+ * fields, URL forms, …), 8% of them about entities made up on the spot. Prints the cost of
+ * `indexEntity` per entity (when it generates), the warm-up (vocabularies), p50/p90/p99/max per
+ * query, and RSS. Never fails on timing.
+ */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { type Entity, loadDemoGraph } from '../src/kg/index.ts';
+import { createMatcher, type MatchQuery } from '../src/match/index.ts';
+import { generateQuery } from '../src/match/training/query-generator.ts';
+import { Random } from '../src/match/training/random.ts';
+import { openSqliteStorage, sqliteFileFor } from '../src/storage/index.ts';
+import { writeSyntheticGraph } from './support/match-graph.ts';
+
+const { values } = parseArgs({
+  options: {
+    orgs: { type: 'string', default: '1000000' },
+    persons: { type: 'string', default: '1000000' },
+    queries: { type: 'string', default: '20000' },
+    seed: { type: 'string', default: '1' },
+    data: { type: 'string' },
+    generator: { type: 'string', default: 'demo' },
+  },
+});
+const sizes = { organizations: Number(values.orgs), persons: Number(values.persons) };
+const seed = Number(values.seed);
+const queryCount = Number(values.queries);
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+console.log(`enhance-inprocess: ${process.argv.slice(2).join(' ') || '(defaults)'}`);
+let dataDir = values.data;
+if (!dataDir) {
+  const generator = values.generator === 'synthetic' ? 'synthetic' : 'demo';
+  const suffix = generator === 'demo' ? '-demo' : '';
+  dataDir = path.join(
+    tmpdir(),
+    `quarry-bench-match-${sizes.organizations}-${sizes.persons}-${seed}${suffix}`,
+  );
+  const done = path.join(dataDir, 'complete');
+  if (!existsSync(done)) {
+    rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { recursive: true });
+    const storage = openSqliteStorage(sqliteFileFor(dataDir));
+    if (generator === 'demo') {
+      // The project's demo graph (kg/demo-data.ts), loaded through the import path.
+      const summary = loadDemoGraph(storage.entities, { ...sizes, seed });
+      console.log(
+        `graph: demo graph, ${summary.created} entities loaded in ${(summary.elapsedMs / 1000).toFixed(1)} s into ${dataDir}`,
+      );
+    } else {
+      const result = writeSyntheticGraph(storage.entities, sizes, seed, (n) =>
+        process.stderr.write(`  generated ${n}\n`),
+      );
+      console.log(
+        `graph: ${result.entities} entities generated in ${(result.totalMs / 1000).toFixed(1)} s into ${dataDir}`,
+      );
+      console.log(
+        `indexEntity: ${((result.indexMs * 1000) / result.entities).toFixed(1)} µs per entity (${Math.round(result.entities / (result.indexMs / 1000))} entities/s on one core)`,
+      );
+    }
+    storage.close();
+    mkdirSync(done);
+  } else {
+    console.log(`graph: reusing ${dataDir}`);
+  }
+}
+
+// Opened writable once so that migrations added since the graph was built are applied.
+openSqliteStorage(sqliteFileFor(dataDir)).close();
+const storage = openSqliteStorage(sqliteFileFor(dataDir), { readOnly: true });
+const counts = storage.entities.counts();
+console.log(`graph: ${counts.organizations} organizations, ${counts.persons} persons`);
+
+// Sample entities by ref and turn them into noisy queries.
+const random = new Random(seed + 1000);
+const maxRef = counts.organizations + counts.persons;
+const sampled: Entity[] = [];
+while (sampled.length < Math.min(queryCount, 5000)) {
+  const [stored] = storage.entities.getByRefs([1 + random.int(maxRef)]);
+  if (stored) sampled.push(stored.doc);
+}
+const queries: MatchQuery[] = [];
+while (queries.length < queryCount) {
+  const entity = random.pick(sampled);
+  const query = generateQuery(entity, random, sampled);
+  if (!query) continue;
+  // Some queries about nobody: a made-up surname or company word.
+  if (random.chance(0.08) && query.names.length)
+    queries.push({ ...query, names: [`${query.names[0]} Zyxwvut`] });
+  else queries.push(query);
+}
+
+const matcher = createMatcher(storage.entities);
+let t = performance.now();
+matcher.match({ type: 'Organization', names: ['warm up'], urls: [], emails: [], phones: [] });
+matcher.match({ type: 'Person', names: ['warm up'], urls: [], emails: [], phones: [] });
+console.log(`warm-up (vocabularies): ${(performance.now() - t).toFixed(0)} ms`);
+
+const loadBefore = loadavg();
+// One untimed pass over a slice warms the SQLite page cache like a running server would be.
+for (const query of queries.slice(0, 2000)) matcher.match(query, { limit: 10 });
+const times = new Float64Array(queries.length);
+let hits = 0;
+// CPU time of the whole loop too: on a machine shared with other work, wall-clock percentiles
+// include time spent waiting for a core, the mean CPU time per query does not.
+const cpuBefore = process.threadCpuUsage();
+const loopStarted = performance.now();
+for (let i = 0; i < queries.length; i++) {
+  t = performance.now();
+  const result = matcher.match(queries[i], { limit: 10 });
+  times[i] = performance.now() - t;
+  if (result.length && result[0].score >= matcher.defaultThreshold) hits++;
+}
+const loopMs = performance.now() - loopStarted;
+const cpuUsed = process.threadCpuUsage(cpuBefore);
+times.sort();
+const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(3);
+console.log(`queries: ${queries.length} (hits at default threshold ${matcher.defaultThreshold}: ${hits})`);
+console.log(
+  `load average before the timed loop: ${loadBefore.map((l) => l.toFixed(1)).join(' ')} (${availableParallelism()} cores)`,
+);
+console.log(`enhance in-process p50: ${at(0.5)} ms`);
+console.log(`enhance in-process p90: ${at(0.9)} ms`);
+console.log(`enhance in-process p99: ${at(0.99)} ms`);
+console.log(`enhance in-process max: ${times[times.length - 1].toFixed(3)} ms`);
+console.log(
+  `enhance in-process mean: ${(loopMs / queries.length).toFixed(3)} ms wall, ${((cpuUsed.user + cpuUsed.system) / 1000 / queries.length).toFixed(3)} ms cpu`,
+);
+console.log(`rss: ${mib(process.memoryUsage().rss)}`);
+storage.close();

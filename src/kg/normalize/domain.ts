@@ -1,0 +1,61 @@
+/**
+ * URLs and domains: a URL, a bare host or a host with a path becomes its host (lowercase, no
+ * `www.`, no port) and its registrable domain (public-suffix aware: `cs.ox.ac.uk` → `ox.ac.uk`).
+ */
+import { parse } from 'tldts';
+
+/** A normalised web address. */
+export interface NormalizedDomain {
+  /** Host without `www.` prefix, lowercase (`admissions.mit.edu`). */
+  readonly host: string;
+  /** Registrable domain (`mit.edu`); equals `host` when the host is itself registrable. */
+  readonly registrable: string;
+}
+
+/**
+ * Normalises a URL or host. Returns `undefined` for text that holds no plausible host (no dot,
+ * spaces inside, an IP literal is kept as its own registrable domain).
+ */
+export function normalizeDomain(url: string): NormalizedDomain | undefined {
+  const trimmed = url.trim().toLowerCase();
+  if (trimmed === '' || /\s/.test(trimmed)) return undefined;
+  // A bare host (the usual stored form) needs no URL parsing.
+  if (BARE_HOST.test(trimmed)) return fromHostname(trimmed);
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//.test(trimmed) ? trimmed : `http://${trimmed}`;
+  let hostname: string;
+  try {
+    hostname = new URL(withScheme).hostname;
+  } catch {
+    return undefined;
+  }
+  return fromHostname(hostname);
+}
+
+const BARE_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)+\.?$/;
+const registrableCache = new Map<string, string>();
+
+function fromHostname(name: string): NormalizedDomain | undefined {
+  const hostname = name.replace(/\.$/, '').replace(/^www\d?\./, '');
+  if (!hostname.includes('.') && !hostname.includes(':')) return undefined;
+  let registrable = registrableCache.get(hostname);
+  if (registrable === undefined) {
+    const parsed = parse(hostname);
+    registrable = parsed.isIp ? hostname : (parsed.domain ?? hostname);
+    // Bounded: a cache, not a copy of every host ever seen.
+    if (registrableCache.size > 100_000) registrableCache.clear();
+    registrableCache.set(hostname, registrable);
+  }
+  return { host: hostname, registrable };
+}
+
+/** Parent hosts of `host` down to its registrable domain, most specific first (host included). */
+export function hostAncestors(domain: NormalizedDomain): string[] {
+  const out = [domain.host];
+  let host = domain.host;
+  while (host !== domain.registrable && host.includes('.')) {
+    host = host.slice(host.indexOf('.') + 1);
+    out.push(host);
+    if (host.length <= domain.registrable.length) break;
+  }
+  return out;
+}

@@ -1,0 +1,21 @@
+/** Normalisers (pure): names, domains, e-mails, phones and places, as matching compares them. */
+export { hostAncestors, type NormalizedDomain, normalizeDomain } from './domain.ts';
+export { isFreeMailDomain, type NormalizedEmail, normalizeEmail } from './email.ts';
+export {
+  canonicalOrganizationToken,
+  isLegalSuffix,
+  isOrganizationStopword,
+  looksLikeAcronym,
+  type NormalizedOrganizationName,
+  normalizeOrganizationName,
+  organizationAcronyms,
+} from './organization-name.ts';
+export {
+  canonicalGivenName,
+  isPersonNameNoise,
+  type NormalizedPersonName,
+  normalizePersonName,
+} from './person-name.ts';
+export { normalizePhone } from './phone.ts';
+export { countryCode, type ParsedLocation, parseLocation, regionName } from './place.ts';
+export { foldText, textTokens } from './text.ts';

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bestThreshold, evaluateOutcomes, parseLabelledQuery } from './evaluation.ts';
+
+test('evaluateOutcomes counts as the bench defines: a wrong hit is both FP and FN', () => {
+  const m = evaluateOutcomes(
+    [
+      { expected: 'A', top: 'A', score: 0.9 }, // TP
+      { expected: 'B', top: 'C', score: 0.8 }, // FP + FN
+      { expected: 'D', top: 'D', score: 0.2 }, // FN (below threshold), top-1 correct
+      { expected: null, top: 'E', score: 0.7 }, // FP
+      { expected: null, top: 'F', score: 0.1 }, // TN
+      { expected: null, top: null, score: null }, // TN, not in calibration
+    ],
+    0.5,
+  );
+  assert.deepEqual([m.truePositives, m.falsePositives, m.falseNegatives, m.trueNegatives], [1, 2, 2, 2]);
+  assert.equal(m.precision, 1 / 3);
+  assert.equal(m.recall, 1 / 3);
+  assert.equal(m.top1, 2 / 3);
+  // Bins: 0.9 correct, 0.8 wrong, 0.2 correct, 0.7 wrong, 0.1 wrong; each its own bin.
+  const expectedEce = (0.1 + 0.8 + 0.8 + 0.7 + 0.1) / 5;
+  assert.ok(Math.abs(m.ece - expectedEce) < 1e-12);
+});
+
+test('bestThreshold picks the F2-optimal cut', () => {
+  const outcomes = [
+    { expected: 'A', top: 'A', score: 0.95 },
+    { expected: 'B', top: 'B', score: 0.35 },
+    { expected: null, top: 'X', score: 0.3 },
+    { expected: null, top: 'Y', score: 0.1 },
+  ];
+  // At 0.31–0.35 both matches are hits and one null is excluded: P=1, R=1.
+  const t = bestThreshold(outcomes, 2);
+  assert.ok(t > 0.3 && t <= 0.35, `threshold ${t}`);
+});
+
+test('parseLabelledQuery reads the bench format and names bad fields', () => {
+  const q = parseLabelledQuery(
+    '{"query":{"type":"Person","name":["Ann Lee"],"email":"a@b.com","location":"Leeds"},"expected":null}',
+  );
+  assert.deepEqual(q.query, {
+    type: 'Person',
+    names: ['Ann Lee'],
+    urls: [],
+    emails: ['a@b.com'],
+    phones: [],
+    location: 'Leeds',
+  });
+  assert.equal(q.expected, null);
+  assert.throws(() => parseLabelledQuery('{"query":{"type":"Robot"},"expected":null}'), /query\.type/);
+  assert.throws(
+    () => parseLabelledQuery('{"query":{"type":"Person","name":[1]},"expected":null}'),
+    /query\.name/,
+  );
+  assert.throws(() => parseLabelledQuery('{"query":{"type":"Person"},"expected":5}'), /expected/);
+});

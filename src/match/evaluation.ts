@@ -1,0 +1,164 @@
+/**
+ * Evaluation of matcher results against labelled queries, exactly as the bench defines it:
+ * precision, recall, F1 at a threshold, top-1 accuracy over matchable queries, and expected
+ * calibration error over 10 equal-width bins of the top candidate's score.
+ */
+import { type EntityType, isEntityType } from '../kg/index.ts';
+import type { MatchQuery } from './query-analysis.ts';
+
+/** One query's outcome: the expected id (`null`: not in the graph) and the top candidate. */
+export interface QueryOutcome {
+  readonly expected: string | null;
+  readonly top: string | null;
+  readonly score: number | null;
+}
+
+export interface EvaluationMetrics {
+  readonly queries: number;
+  readonly matchable: number;
+  readonly threshold: number;
+  readonly truePositives: number;
+  readonly falsePositives: number;
+  readonly falseNegatives: number;
+  readonly trueNegatives: number;
+  readonly precision: number;
+  readonly recall: number;
+  readonly f1: number;
+  /** F2 (recall weighted twice as much as precision). */
+  readonly f2: number;
+  /** Share of matchable queries whose top candidate (ignoring the threshold) is the expected one. */
+  readonly top1: number;
+  /** Expected calibration error, 10 equal-width bins over [0, 1]. */
+  readonly ece: number;
+}
+
+/** Scores outcomes at `threshold` (a hit is a top candidate with score ≥ threshold). */
+export function evaluateOutcomes(outcomes: readonly QueryOutcome[], threshold: number): EvaluationMetrics {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let tn = 0;
+  let matchable = 0;
+  let top1 = 0;
+  const bins = Array.from({ length: 10 }, () => ({ n: 0, correct: 0, confidence: 0 }));
+  let calibrated = 0;
+  for (const o of outcomes) {
+    const hit = o.top !== null && o.score !== null && o.score >= threshold;
+    if (o.expected !== null) {
+      matchable++;
+      if (o.top === o.expected) top1++;
+      if (hit && o.top === o.expected) tp++;
+      else if (hit) {
+        fp++;
+        fn++;
+      } else fn++;
+    } else if (hit) fp++;
+    else tn++;
+    if (o.top !== null && typeof o.score === 'number' && Number.isFinite(o.score)) {
+      const bin = bins[Math.min(9, Math.max(0, Math.floor(o.score * 10)))];
+      bin.n++;
+      bin.confidence += o.score;
+      if (o.top === o.expected) bin.correct++;
+      calibrated++;
+    }
+  }
+  let ece = 0;
+  for (const bin of bins) {
+    if (bin.n === 0) continue;
+    ece += (bin.n / calibrated) * Math.abs(bin.correct / bin.n - bin.confidence / bin.n);
+  }
+  const precision = tp + fp > 0 ? tp / (tp + fp) : 0;
+  const recall = tp + fn > 0 ? tp / (tp + fn) : 0;
+  const f = (beta: number) =>
+    precision + recall > 0
+      ? ((1 + beta * beta) * precision * recall) / (beta * beta * precision + recall)
+      : 0;
+  return {
+    queries: outcomes.length,
+    matchable,
+    threshold,
+    truePositives: tp,
+    falsePositives: fp,
+    falseNegatives: fn,
+    trueNegatives: tn,
+    precision,
+    recall,
+    f1: f(1),
+    f2: f(2),
+    top1: matchable > 0 ? top1 / matchable : 0,
+    ece,
+  };
+}
+
+/** The threshold in [0, 1] (a multiple of 0.01) that maximises F-beta on `outcomes`. */
+export function bestThreshold(outcomes: readonly QueryOutcome[], beta = 2): number {
+  let best = 0.5;
+  let bestF = -1;
+  for (let i = 1; i < 100; i++) {
+    const threshold = i / 100;
+    const m = evaluateOutcomes(outcomes, threshold);
+    const f =
+      m.precision + m.recall > 0
+        ? ((1 + beta * beta) * m.precision * m.recall) / (beta * beta * m.precision + m.recall)
+        : 0;
+    if (f > bestF + 1e-12) {
+      bestF = f;
+      best = threshold;
+    }
+  }
+  return best;
+}
+
+/** A labelled query as read from a queries file. */
+export interface LabelledQuery {
+  readonly query: MatchQuery;
+  readonly expected: string | null;
+}
+
+function stringList(value: unknown, field: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
+  throw new TypeError(`"${field}" must be a string or an array of strings`);
+}
+
+function optionalString(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new TypeError(`"${field}" must be a string`);
+  return value;
+}
+
+/**
+ * Reads one line of a labelled queries file (`{"query": {...}, "expected": id|null}`, bench
+ * format). Throws a TypeError naming the offending field.
+ */
+export function parseLabelledQuery(line: string): LabelledQuery {
+  const parsed = JSON.parse(line) as { query?: Record<string, unknown>; expected?: unknown };
+  const q = parsed.query;
+  if (!q || typeof q !== 'object') throw new TypeError('"query" must be an object');
+  const type: unknown = q.type;
+  if (!isEntityType(type)) throw new TypeError('"query.type" must be Organization or Person');
+  if (parsed.expected !== null && typeof parsed.expected !== 'string') {
+    throw new TypeError('"expected" must be an entity id or null');
+  }
+  const location = optionalString(q.location, 'query.location');
+  const employer = optionalString(q.employer, 'query.employer');
+  const title = optionalString(q.title, 'query.title');
+  const school = optionalString(q.school, 'query.school');
+  const description = optionalString(q.description, 'query.description');
+  const ip = optionalString(q.ip, 'query.ip');
+  const query: MatchQuery = {
+    type: type as EntityType,
+    names: stringList(q.name, 'query.name'),
+    urls: stringList(q.url, 'query.url'),
+    emails: stringList(q.email, 'query.email'),
+    phones: stringList(q.phone, 'query.phone'),
+    ...(location !== undefined ? { location } : {}),
+    ...(employer !== undefined ? { employer } : {}),
+    ...(title !== undefined ? { title } : {}),
+    ...(school !== undefined ? { school } : {}),
+    ...(description !== undefined ? { description } : {}),
+    ...(ip !== undefined ? { ip } : {}),
+  };
+  return { query, expected: parsed.expected };
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Entity } from '../kg/index.ts';
+import { organizationFeatures, personFeatures } from './features.ts';
+import { indexEntity, type OrganizationProfile, type PersonProfile } from './profile.ts';
+import { analyzeQuery, type MatchQuery } from './query-analysis.ts';
+import { Vocabulary } from './vocabulary.ts';
+
+const vocabulary = new Vocabulary(
+  new Map([
+    ['university', 900],
+    ['pecs', 1],
+    ['oxford', 2],
+    ['john', 300],
+    ['smith', 200],
+    ['lee', 50],
+  ]),
+  1000,
+);
+const query = (q: Partial<MatchQuery> & Pick<MatchQuery, 'type'>): MatchQuery => ({
+  names: [],
+  urls: [],
+  emails: [],
+  phones: [],
+  ...q,
+});
+
+const pecs: Entity = {
+  id: 'ORG-1',
+  type: 'Organization',
+  name: 'University of Pécs',
+  homepageUri: 'pte.hu',
+  allUris: ['pte.hu', 'admissions.pte.hu'],
+  location: { country: { name: 'Hungary' } },
+};
+const pecsProfile = indexEntity(pecs).profile as OrganizationProfile;
+
+test('organization features: same name through abbreviation and accents, url forms, country', () => {
+  const f = organizationFeatures(
+    analyzeQuery(
+      query({
+        type: 'Organization',
+        names: ['Univ. of Pecs'],
+        urls: ['https://www.pte.hu/en'],
+        location: 'Hungary',
+      }),
+    ),
+    pecsProfile,
+    vocabulary,
+  );
+  assert.equal(f.nameKeyEqual, 1);
+  assert.equal(f.nameCoverQuery, 1);
+  assert.equal(f.urlExactHost, 1);
+  assert.equal(f.urlDomainMatch, 1);
+  assert.equal(f.urlConflict, 0);
+  assert.equal(f.countryMatch, 1);
+  assert.equal(f.countryConflict, 0);
+});
+
+test('organization features: conflicts and missing words are visible', () => {
+  const f = organizationFeatures(
+    analyzeQuery(
+      query({ type: 'Organization', names: ['Oxford University'], urls: ['ox.ac.uk'], location: 'France' }),
+    ),
+    pecsProfile,
+    vocabulary,
+  );
+  assert.equal(f.nameKeyEqual, 0);
+  assert.ok(f.nameCoverQuery < 0.2, `cover ${f.nameCoverQuery}`);
+  assert.ok(f.nameMissedQuery > 0.5, 'the rare word "oxford" is missing');
+  assert.equal(f.urlConflict, 1);
+  assert.equal(f.countryConflict, 1);
+  const subdomain = organizationFeatures(
+    analyzeQuery(query({ type: 'Organization', urls: ['cs.admissions.pte.hu'] })),
+    pecsProfile,
+    vocabulary,
+  );
+  assert.equal(subdomain.urlHostMatch, 1);
+  assert.equal(subdomain.urlExactHost, 0);
+});
+
+test('person features: nicknames, swapped order, typos, e-mail and place evidence', () => {
+  const person: Entity = {
+    id: 'PER-1',
+    type: 'Person',
+    name: 'William Lee',
+    nameDetail: { firstName: 'William', lastName: 'Lee' },
+    emailAddresses: [{ contactString: 'w.lee@acme.com' }],
+    location: { city: { name: 'Leeds' } },
+    employments: [{ isCurrent: true, title: 'chemist' }],
+  };
+  const profile = indexEntity(person).profile as PersonProfile;
+  const swapped = personFeatures(
+    analyzeQuery(query({ type: 'Person', names: ['Lee Bill'] })),
+    profile,
+    vocabulary,
+  );
+  assert.ok(swapped.firstNameSimilarity >= 0.95 && swapped.lastNameSimilarity === 1, JSON.stringify(swapped));
+  assert.equal(swapped.nameKeyEqual, 1);
+  const typo = personFeatures(
+    analyzeQuery(
+      query({
+        type: 'Person',
+        names: ['Wiliam Lee'],
+        emails: ['w.lee@acme.co'],
+        location: 'leeds',
+        title: 'chemist',
+      }),
+    ),
+    profile,
+    vocabulary,
+  );
+  assert.ok(typo.nameCoverQuery > 0.8);
+  assert.equal(typo.emailExact, 0);
+  assert.ok(typo.emailEditsNear > 0 && typo.emailSimilarity > 0.9);
+  assert.equal(typo.emailConflict, 0);
+  assert.equal(typo.locationCover, 1);
+  assert.equal(typo.titleSimilarity, 1);
+  const other = personFeatures(
+    analyzeQuery(
+      query({ type: 'Person', names: ['John Smith'], emails: ['jsmith@other.org'], location: 'Bristol' }),
+    ),
+    profile,
+    vocabulary,
+  );
+  assert.equal(other.givenNameConflict, 1);
+  assert.equal(other.surnameConflict, 1);
+  assert.equal(other.emailConflict, 1);
+  assert.equal(other.emailDomainConflict, 1);
+  assert.equal(other.locationConflict, 1);
+});

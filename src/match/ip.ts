@@ -1,0 +1,60 @@
+/**
+ * IP evidence: CIDR ranges (IPv4 and IPv6) turned into bucket keys for retrieval, and exact
+ * containment checks for scoring.
+ */
+import ipaddr from 'ipaddr.js';
+
+// Ranges are bucketed by their /16 (IPv4) or /32 (IPv6) prefix; wider ranges by /8 or /16 so
+// that one range never produces more than a handful of keys.
+function bucketKeys(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): string[] {
+  if (address.kind() === 'ipv4') {
+    const bytes = address.toByteArray();
+    if (prefix >= 16) return [`4/16:${bytes[0]}.${bytes[1]}`];
+    if (prefix >= 8) return [`4/8:${bytes[0]}`];
+    return [];
+  }
+  const parts = (address as ipaddr.IPv6).parts;
+  if (prefix >= 32) return [`6/32:${parts[0].toString(16)}:${parts[1].toString(16)}`];
+  if (prefix >= 16) return [`6/16:${parts[0].toString(16)}`];
+  return [];
+}
+
+/** Retrieval keys of a CIDR range; empty for an unparsable or very wide range. */
+export function ipKeysForRange(range: string): string[] {
+  try {
+    const [address, prefix] = ipaddr.parseCIDR(range.trim());
+    return bucketKeys(address, prefix);
+  } catch {
+    return [];
+  }
+}
+
+/** Retrieval keys to look an address up by (every bucket width a range may have used). */
+export function ipKeysForAddress(ip: string): string[] {
+  try {
+    const address = ipaddr.process(ip.trim());
+    if (address.kind() === 'ipv4') return [...bucketKeys(address, 16), ...bucketKeys(address, 8)];
+    return [...bucketKeys(address, 32), ...bucketKeys(address, 16)];
+  } catch {
+    return [];
+  }
+}
+
+/** True when `ip` lies in one of the CIDR `ranges`; unparsable values never match. */
+export function ipInRanges(ip: string, ranges: readonly string[]): boolean {
+  let address: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    address = ipaddr.process(ip.trim());
+  } catch {
+    return false;
+  }
+  for (const range of ranges) {
+    try {
+      const cidr = ipaddr.parseCIDR(range.trim());
+      if (cidr[0].kind() === address.kind() && address.match(cidr)) return true;
+    } catch {
+      // An unparsable stored range is no evidence.
+    }
+  }
+  return false;
+}

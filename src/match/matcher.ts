@@ -1,0 +1,405 @@
+/**
+ * The matcher: analyse the query, retrieve bounded candidates, compare features, score with the
+ * fitted model and explain each score. Holds no state beyond caches keyed by graph version.
+ */
+import { readFileSync } from 'node:fs';
+import type { EntityType } from '../kg/index.ts';
+import type { CandidateProfile, EntityCounts, EntityStore } from '../storage/index.ts';
+import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
+import {
+  competitionFeatures,
+  logit,
+  type ModelFile,
+  sigmoid,
+  type TypeModel,
+  validateModelFile,
+} from './model.ts';
+import type { MatchProfile, OrganizationProfile, PersonProfile } from './profile.ts';
+import { KEY } from './profile.ts';
+import { ipInRanges, ipKeysForAddress } from './ip.ts';
+import { type AnalyzedQuery, analyzeQuery, type MatchQuery } from './query-analysis.ts';
+import { DEFAULT_LIMITS, type RetrievalLimits, retrieveCandidates } from './retrieval.ts';
+import { Vocabulary } from './vocabulary.ts';
+
+/** Why a candidate scored what it did: per-feature values and their contributions. */
+export interface Explanation {
+  /** Compared feature values that carry evidence (non-zero), e.g. `{ nameCoverQuery: 0.93 }`. */
+  readonly features: Readonly<Record<string, number | string | boolean>>;
+  /** Contribution of each feature to the score's log-odds (they add up to the log-odds). */
+  readonly contributions: Readonly<Record<string, number>>;
+  /** One line a human can read: what matched and what did not. */
+  readonly summary: string;
+}
+
+export interface ScoredCandidate {
+  readonly ref: number;
+  readonly id: string;
+  readonly type: EntityType;
+  /** Calibrated probability in [0, 1] that this entity is the one the query describes. */
+  readonly score: number;
+  /** Probability from the compared features alone, before competition among candidates. */
+  readonly baseScore: number;
+  /** Raw candidate-retrieval score (unbounded). */
+  readonly esscore: number;
+  readonly explanation: Explanation;
+}
+
+export interface MatchOptions {
+  /** Most candidates to return (after scoring), default 10. */
+  readonly limit?: number;
+}
+
+export interface Matcher {
+  /** Candidates sorted by `score` descending, at most `limit`; empty when nothing is plausible. */
+  match(query: MatchQuery, options?: MatchOptions): ScoredCandidate[];
+  /** The default `threshold` for a hit (documented; favours recall). */
+  readonly defaultThreshold: number;
+}
+
+/** The store methods the matcher reads. */
+export type CandidateSource = Pick<
+  EntityStore,
+  'keyCounts' | 'refsForKeys' | 'profiles' | 'termCounts' | 'counts' | 'version'
+>;
+
+export interface MatcherOptions {
+  /** The model to score with; default: the committed `model.json`. */
+  readonly model?: ModelFile;
+  readonly limits?: RetrievalLimits;
+}
+
+/** A candidate with its profile, before scoring. */
+export interface ProfiledCandidate {
+  readonly ref: number;
+  readonly id: string;
+  readonly type: EntityType;
+  readonly esscore: number;
+  readonly profile: MatchProfile;
+}
+
+let defaultModel: ModelFile | undefined;
+
+// Parsed profiles kept per matcher: large caches lengthen garbage-collection pauses (p99).
+const PROFILE_CACHE_SIZE = 20_000;
+
+/** The committed model file (`src/match/model.json`), read once. */
+export function loadDefaultModel(): ModelFile {
+  defaultModel ??= validateModelFile(
+    JSON.parse(readFileSync(new URL('./model.json', import.meta.url), 'utf8')),
+  );
+  return defaultModel;
+}
+
+/** The term vocabularies retrieval and features weigh tokens by. */
+export interface Vocabularies {
+  /** Name tokens of the query's type. */
+  readonly names: Vocabulary;
+  /** Person place tokens (cities, addresses, postcodes). */
+  readonly places: Vocabulary;
+  /** Person e-mail words (local part and domain labels). */
+  readonly emails: Vocabulary;
+}
+
+/** Per-graph-version caches of one source: vocabularies per key prefix. */
+export class MatchContext {
+  readonly #source: CandidateSource;
+  #version: string | undefined;
+  #vocabularies = new Map<string, Vocabulary>();
+  #profiles = new Map<number, CandidateProfile>();
+  #counts: EntityCounts | undefined;
+
+  constructor(source: CandidateSource) {
+    this.#source = source;
+  }
+
+  /** The vocabularies for `type` at the current graph version (rebuilt after writes). */
+  vocabularies(type: EntityType): Vocabularies {
+    this.#checkVersion();
+    const person = type === 'Person';
+    return {
+      names: this.#vocabulary(person ? KEY.personToken : KEY.orgToken, type),
+      places: this.#vocabulary(KEY.personPlace, 'Person'),
+      emails: this.#vocabulary(KEY.emailToken, 'Person'),
+    };
+  }
+
+  /**
+   * Profiles of `refs` (in no particular order), parsed once and kept for later queries while
+   * the graph version holds (at most 20,000; the cache is emptied when full).
+   */
+  profiles(refs: readonly number[]): CandidateProfile[] {
+    this.#checkVersion();
+    const out: CandidateProfile[] = [];
+    const missing: number[] = [];
+    for (const ref of refs) {
+      const cached = this.#profiles.get(ref);
+      if (cached) out.push(cached);
+      else missing.push(ref);
+    }
+    if (missing.length) {
+      if (this.#profiles.size + missing.length > PROFILE_CACHE_SIZE) this.#profiles.clear();
+      for (const row of this.#source.profiles(missing)) {
+        this.#profiles.set(row.ref, row);
+        out.push(row);
+      }
+    }
+    return out;
+  }
+
+  #checkVersion(): void {
+    const version = this.#source.version();
+    if (version !== this.#version) {
+      this.#version = version;
+      this.#vocabularies = new Map();
+      this.#profiles = new Map();
+      this.#counts = undefined;
+    }
+  }
+
+  /** The name vocabulary of `type` (shorthand). */
+  vocabulary(type: EntityType): Vocabulary {
+    return this.vocabularies(type).names;
+  }
+
+  #vocabulary(prefix: string, type: EntityType): Vocabulary {
+    let vocabulary = this.#vocabularies.get(prefix);
+    if (!vocabulary) {
+      this.#counts ??= this.#source.counts();
+      const counts = this.#counts;
+      vocabulary = new Vocabulary(
+        this.#source.termCounts(prefix),
+        type === 'Person' ? counts.persons : counts.organizations,
+      );
+      this.#vocabularies.set(prefix, vocabulary);
+    }
+    return vocabulary;
+  }
+}
+
+/** Retrieves the candidates of `query`'s type with their profiles, best `esscore` first. */
+export function collectCandidates(
+  query: AnalyzedQuery,
+  source: CandidateSource,
+  vocabulary: Vocabularies,
+  limits: RetrievalLimits = DEFAULT_LIMITS,
+  accept: (ref: number) => boolean = () => true,
+  profiles: (refs: readonly number[]) => CandidateProfile[] = (refs) => source.profiles(refs),
+): ProfiledCandidate[] {
+  const retrieved = retrieveCandidates(query, source, vocabulary, limits).filter((c) => accept(c.ref));
+  if (retrieved.length === 0) return [];
+  const esscores = new Map(retrieved.map((c) => [c.ref, c.esscore]));
+  const out: ProfiledCandidate[] = [];
+  for (const row of profiles(retrieved.map((c) => c.ref))) {
+    if (row.type !== query.type) continue;
+    out.push({
+      ref: row.ref,
+      id: row.id,
+      type: row.type,
+      esscore: esscores.get(row.ref) ?? 0,
+      profile: row.profile as MatchProfile,
+    });
+  }
+  return out;
+}
+
+/**
+ * `query` with `ipOrganizations` resolved (Person queries with an `ip`): the organizations
+ * whose ranges contain the address. Other queries are returned as they are.
+ */
+export function withIpOrganizations(
+  query: AnalyzedQuery,
+  source: CandidateSource,
+  profiles: (refs: readonly number[]) => CandidateProfile[] = (refs) => source.profiles(refs),
+): AnalyzedQuery {
+  if (query.type !== 'Person' || !query.ip || query.ipOrganizations) return query;
+  return { ...query, ipOrganizations: organizationsOwning(query.ip, source, profiles) };
+}
+
+/** Ids of the organizations whose IP ranges contain `ip` (at most 20). */
+function organizationsOwning(
+  ip: string,
+  source: CandidateSource,
+  profiles: (refs: readonly number[]) => CandidateProfile[],
+): string[] {
+  const keys = ipKeysForAddress(ip).map((key) => KEY.ip + key);
+  const refs = [...new Set([...source.refsForKeys(keys, 100).values()].flat())];
+  const out: string[] = [];
+  for (const row of profiles(refs)) {
+    const ranges =
+      (row.profile as MatchProfile).k === 'O' ? (row.profile as OrganizationProfile).ip : undefined;
+    if (ranges && ipInRanges(ip, ranges)) out.push(row.id);
+    if (out.length === 20) break;
+  }
+  return out;
+}
+
+/** Compared features of a candidate (by the query's type). */
+export function candidateFeatures(
+  query: AnalyzedQuery,
+  profile: MatchProfile,
+  vocabularies: Vocabularies,
+): FeatureVector {
+  return profile.k === 'P'
+    ? personFeatures(query, profile as PersonProfile, vocabularies.names, vocabularies.places)
+    : organizationFeatures(query, profile as OrganizationProfile, vocabularies.names);
+}
+
+const FEATURE_LABELS: Readonly<Record<string, string>> = {
+  nameCoverQuery: 'name',
+  nameCoverCandidate: 'name',
+  nameBoth: 'name',
+  nameKeyEqual: 'same name',
+  nameJaroWinkler: 'name spelling',
+  nameMissedQuery: 'query words missing from the name',
+  nameMissedCandidate: 'name words missing from the query',
+  acronymMatch: 'acronym',
+  urlHostMatch: 'host',
+  urlExactHost: 'host',
+  nameUnmatchedQueryWords: 'query words missing from the name',
+  nameUnmatchedCandidateWords: 'name words missing from the query',
+  urlDomainMatch: 'domain',
+  urlConflict: 'different domain',
+  emailExact: 'e-mail',
+  emailDomainMatch: 'e-mail domain',
+  emailLocalSimilarity: 'e-mail name',
+  emailConflict: 'different e-mail',
+  emailEditsNear: 'e-mail',
+  emailDomainConflict: 'different e-mail domain',
+  nameEvidence: 'name',
+  countryMatch: 'country',
+  countryConflict: 'different country',
+  regionMatch: 'region',
+  locationTokensMatch: 'place',
+  locationCover: 'place',
+  locationConflict: 'different place',
+  locationEvidence: 'place',
+  givenNameConflict: 'different given name',
+  surnameConflict: 'different surname',
+  postcodeMatch: 'postcode',
+  firstNameSimilarity: 'given name',
+  lastNameSimilarity: 'surname',
+  titleSimilarity: 'title',
+  titleConflict: 'different title',
+  employerSimilarity: 'employer',
+  phoneMatch: 'phone',
+  ipMatch: 'IP range',
+  bestRival: 'a close rival',
+  rivalMass: 'similar candidates',
+};
+
+function summarize(contributions: Record<string, number>, score: number): string {
+  const byLabel = new Map<string, number>();
+  for (const [name, value] of Object.entries(contributions)) {
+    const label =
+      FEATURE_LABELS[name.replace(/>.*$/, '')] ??
+      (name.startsWith('strongName*') ? FEATURE_LABELS[name.slice(11)] : undefined);
+    if (label) byLabel.set(label, (byLabel.get(label) ?? 0) + value);
+  }
+  const ranked = [...byLabel.entries()]
+    .filter(([, v]) => Math.abs(v) >= 0.25)
+    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
+  const pros = ranked.filter(([, v]) => v > 0).map(([l]) => l);
+  const cons = ranked.filter(([, v]) => v < 0).map(([l]) => l);
+  const parts = [`score ${score.toFixed(3)}`];
+  if (pros.length) parts.push(`for: ${pros.slice(0, 4).join(', ')}`);
+  if (cons.length) parts.push(`against: ${cons.slice(0, 4).join(', ')}`);
+  return parts.join('; ');
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * Scores profiled candidates of one query with `model`; sorted by score descending, at most
+ * `limit` (explanations are built only for those returned).
+ */
+export function scoreCandidates(
+  query: AnalyzedQuery,
+  candidates: readonly ProfiledCandidate[],
+  vocabularies: Vocabularies,
+  model: TypeModel,
+  limit = Number.POSITIVE_INFINITY,
+): ScoredCandidate[] {
+  const features = candidates.map((c) => candidateFeatures(query, c.profile, vocabularies));
+  const baseLogits = features.map((f) => logit(model.base, f));
+  const finalLogits = baseLogits.map((_, i) => logit(model.final, competitionFeatures(baseLogits, i)));
+  const order = candidates
+    .map((_, i) => i)
+    .sort(
+      (a, b) =>
+        finalLogits[b] - finalLogits[a] ||
+        candidates[b].esscore - candidates[a].esscore ||
+        candidates[a].ref - candidates[b].ref,
+    )
+    .slice(0, limit);
+  return order.map((i): ScoredCandidate => {
+    const candidate = candidates[i];
+    const score = sigmoid(finalLogits[i]);
+    let explanation: Explanation | undefined;
+    return {
+      ref: candidate.ref,
+      id: candidate.id,
+      type: candidate.type,
+      score,
+      baseScore: sigmoid(baseLogits[i]),
+      esscore: round3(candidate.esscore),
+      // Built on first read: most callers look at a few candidates' explanations, not all.
+      get explanation(): Explanation {
+        explanation ??= explain(model, features[i], competitionFeatures(baseLogits, i), score);
+        return explanation;
+      },
+    };
+  });
+}
+
+function explain(
+  model: TypeModel,
+  features: FeatureVector,
+  competition: FeatureVector,
+  score: number,
+): Explanation {
+  const baseContributions: Record<string, number> = {};
+  logit(model.base, features, baseContributions);
+  const finalContributions: Record<string, number> = {};
+  logit(model.final, competition, finalContributions);
+  // Spread the final model's weight on the base log-odds over the base features, so that all
+  // contributions (plus the two biases) add up to the final log-odds.
+  const scale = model.final.weights.baseLogit ?? 0;
+  const contributions: Record<string, number> = { bias: round3(model.final.bias + scale * model.base.bias) };
+  for (const [name, value] of Object.entries(baseContributions)) contributions[name] = round3(scale * value);
+  for (const name of ['bestRival', 'rivalMass']) {
+    if (finalContributions[name]) contributions[name] = round3(finalContributions[name]);
+  }
+  const evidence: Record<string, number> = {};
+  for (const [name, value] of Object.entries(features)) if (value !== 0) evidence[name] = round3(value);
+  evidence.bestRival = round3(competition.bestRival);
+  evidence.rivalMass = round3(competition.rivalMass);
+  return { features: evidence, contributions, summary: summarize(contributions, score) };
+}
+
+function hasEvidence(query: AnalyzedQuery): boolean {
+  return (
+    query.names.length + query.urls.length + query.emails.length + query.phones.length > 0 ||
+    query.ip !== undefined
+  );
+}
+
+/** Creates a matcher reading candidates from `source`. */
+export function createMatcher(source: CandidateSource, options: MatcherOptions = {}): Matcher {
+  const model = options.model ?? loadDefaultModel();
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const context = new MatchContext(source);
+  return {
+    defaultThreshold: model.threshold,
+    match(query, matchOptions = {}) {
+      const limit = matchOptions.limit ?? 10;
+      const fetchProfiles = (refs: readonly number[]) => context.profiles(refs);
+      const analyzed = withIpOrganizations(analyzeQuery(query), source, fetchProfiles);
+      if (!hasEvidence(analyzed)) return [];
+      const vocabularies = context.vocabularies(analyzed.type);
+      const candidates = collectCandidates(analyzed, source, vocabularies, limits, undefined, (refs) =>
+        context.profiles(refs),
+      );
+      return scoreCandidates(analyzed, candidates, vocabularies, model.models[analyzed.type], limit);
+    },
+  };
+}

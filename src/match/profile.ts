@@ -1,0 +1,370 @@
+/**
+ * What the store keeps for each entity so the matcher can find it (retrieval keys) and score
+ * it (a compact match profile). Computed once per entity at import: keep it cheap.
+ */
+import type { Entity, LinkedEntity, Location } from '../kg/index.ts';
+import {
+  canonicalGivenName,
+  countryCode,
+  foldText,
+  hostAncestors,
+  isPersonNameNoise,
+  normalizeDomain,
+  normalizeEmail,
+  normalizeOrganizationName,
+  normalizePersonName,
+  normalizePhone,
+  organizationAcronyms,
+  regionName,
+  textTokens,
+} from '../kg/index.ts';
+import { ipKeysForRange } from './ip.ts';
+
+/**
+ * Key prefixes, one per kind of evidence. Name keys carry the entity type (`ot:` organization
+ * name tokens, `pt:` person name tokens): they form the per-type term vocabularies.
+ */
+export const KEY = Object.freeze({
+  orgToken: 'ot:',
+  personToken: 'pt:',
+  orgName: 'on:',
+  personName: 'pn:',
+  acronym: 'oa:',
+  personPlace: 'pl:',
+  personEmployer: 'pw:',
+  emailToken: 'et:',
+  host: 'h:',
+  domain: 'd:',
+  email: 'e:',
+  emailLocal: 'l:',
+  emailDomain: 'm:',
+  phone: 'p:',
+  ip: 'i:',
+});
+
+/** Match profile of an Organization (short field names: profiles are stored per entity). */
+export interface OrganizationProfile {
+  readonly k: 'O';
+  /** Each name's canonical tokens (stopwords included, legal suffixes dropped), space-joined. */
+  readonly n: string[];
+  /** Acronyms of the names. */
+  readonly a?: string[];
+  /** Hosts (no `www.`). */
+  readonly h?: string[];
+  /** Registrable domains. */
+  readonly d?: string[];
+  /** Country: ISO code, or the folded name when unrecognised. */
+  readonly c?: string;
+  /** Region full names (folded). */
+  readonly r?: string[];
+  /** City names (folded token strings). */
+  readonly ci?: string[];
+  readonly p?: string[];
+  readonly e?: string[];
+  readonly ip?: string[];
+}
+
+/** Match profile of a Person. */
+export interface PersonProfile {
+  readonly k: 'P';
+  /** Each name's folded tokens (titles and particles removed), space-joined. */
+  readonly n: string[];
+  /** Given name and surname (folded), from `nameDetail` or the name. */
+  readonly f?: string;
+  readonly l?: string;
+  readonly e?: string[];
+  readonly c?: string;
+  readonly r?: string[];
+  readonly ci?: string[];
+  /** Address and postcode tokens (folded). */
+  readonly ad?: string[];
+  /** Titles / occupations (folded token strings). */
+  readonly t?: string[];
+  /** Employer names (canonical organization tokens, space-joined) and ids. */
+  readonly w?: string[];
+  readonly wi?: string[];
+  /** Schools (canonical organization tokens). */
+  readonly s?: string[];
+  readonly b?: number;
+  readonly p?: string[];
+}
+
+export type MatchProfile = OrganizationProfile | PersonProfile;
+
+/** What the store keeps for an entity so the matcher can find and score it. */
+export interface EntityIndex {
+  readonly profile: MatchProfile;
+  readonly keys: string[];
+}
+
+function strings(values: readonly (string | undefined)[]): string[] {
+  return values.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+}
+
+function namesOf(entity: Entity): string[] {
+  return [...new Set(strings([entity.name, ...(Array.isArray(entity.allNames) ? entity.allNames : [])]))];
+}
+
+function locationsOf(entity: Entity): Location[] {
+  const out: Location[] = [];
+  if (entity.location && typeof entity.location === 'object') out.push(entity.location);
+  if (Array.isArray(entity.locations))
+    for (const l of entity.locations) if (l && typeof l === 'object') out.push(l);
+  return out;
+}
+
+function linkedName(linked: LinkedEntity | undefined): string | undefined {
+  return typeof linked?.name === 'string' ? linked.name : undefined;
+}
+
+interface PlaceFacts {
+  country?: string;
+  regions: string[];
+  cities: string[];
+  address: string[];
+}
+
+function placeFacts(entity: Entity): PlaceFacts {
+  const facts: PlaceFacts = { regions: [], cities: [], address: [] };
+  for (const location of locationsOf(entity)) {
+    const country = linkedName(location.country);
+    if (country && !facts.country) facts.country = countryCode(country) ?? textTokens(country).join(' ');
+    const region = linkedName(location.region);
+    if (region) facts.regions.push(regionName(region, facts.country));
+    const city = linkedName(location.city);
+    if (city) facts.cities.push(textTokens(city).join(' '));
+    const address = typeof location.address === 'string' ? location.address : location.street;
+    if (typeof address === 'string') facts.address.push(...textTokens(address));
+    if (typeof location.postalCode === 'string') facts.address.push(...textTokens(location.postalCode));
+  }
+  facts.address = [...new Set(facts.address)];
+  return facts;
+}
+
+function webFacts(entity: Entity): { hosts: string[]; domains: string[] } {
+  const hosts = new Set<string>();
+  const domains = new Set<string>();
+  const uris = strings([entity.homepageUri, ...(Array.isArray(entity.allUris) ? entity.allUris : [])]);
+  for (const uri of uris) {
+    const domain = normalizeDomain(uri);
+    if (!domain) continue;
+    hosts.add(domain.host);
+    domains.add(domain.registrable);
+  }
+  return { hosts: [...hosts], domains: [...domains] };
+}
+
+function contactFacts(
+  entity: Entity,
+  regionHint: string | undefined,
+): { emails: string[]; phones: string[] } {
+  const emails = new Set<string>();
+  for (const email of Array.isArray(entity.emailAddresses) ? entity.emailAddresses : []) {
+    const normalized =
+      typeof email?.contactString === 'string' ? normalizeEmail(email.contactString) : undefined;
+    if (normalized) emails.add(normalized.address);
+  }
+  const phones = new Set<string>();
+  for (const phone of Array.isArray(entity.phoneNumbers) ? entity.phoneNumbers : []) {
+    const raw = typeof phone?.digits === 'string' ? phone.digits : phone?.string;
+    const normalized = typeof raw === 'string' ? normalizePhone(raw, regionHint) : undefined;
+    if (normalized) phones.add(normalized);
+  }
+  return { emails: [...emails], phones: [...phones] };
+}
+
+// Words of addresses that are in almost every address: no retrieval value.
+const PLACE_NOISE: ReadonlySet<string> = new Set([
+  'street',
+  'st',
+  'road',
+  'rd',
+  'avenue',
+  'ave',
+  'place',
+  'pl',
+  'crescent',
+  'cres',
+  'drive',
+  'dr',
+  'court',
+  'ct',
+  'lane',
+  'close',
+  'way',
+  'circuit',
+  'parade',
+  'terrace',
+  'the',
+  'of',
+  'and',
+  'north',
+  'south',
+  'east',
+  'west',
+  'upon',
+  'on',
+  'city',
+]);
+
+/** Place tokens a person is found by: city and address words and postcodes, not street numbers. */
+export function placeTokens(tokens: readonly string[]): string[] {
+  return tokens.filter(
+    (t) => !PLACE_NOISE.has(t) && (/^\d{4,6}$/.test(t) || (t.length >= 3 && !/^\d/.test(t))),
+  );
+}
+
+// Top-level labels of e-mail domains: in every address, no retrieval value.
+const EMAIL_NOISE: ReadonlySet<string> = new Set([
+  'com',
+  'org',
+  'net',
+  'biz',
+  'info',
+  'edu',
+  'gov',
+  'co',
+  'uk',
+  'mail',
+  'email',
+  'www',
+]);
+
+/** Word-like runs of an e-mail address (local part and domain labels), for typo-tolerant lookup. */
+export function emailTokens(address: string): string[] {
+  return [...new Set(address.split(/[^a-z]+/).filter((t) => t.length >= 3 && !EMAIL_NOISE.has(t)))];
+}
+
+function addEmailKeys(keys: Set<string>, emails: readonly string[], withLocal: boolean): void {
+  for (const address of emails) {
+    const email = normalizeEmail(address);
+    if (!email) continue;
+    keys.add(KEY.email + email.address);
+    if (withLocal && email.local.length >= 3) keys.add(KEY.emailLocal + email.local);
+    if (withLocal) for (const token of emailTokens(email.address)) keys.add(KEY.emailToken + token);
+    if (!email.freeMail) keys.add(KEY.emailDomain + email.registrable);
+  }
+}
+
+function indexOrganization(entity: Entity): EntityIndex {
+  const keys = new Set<string>();
+  const names: string[] = [];
+  const acronyms = new Set<string>();
+  for (const name of namesOf(entity)) {
+    const normalized = normalizeOrganizationName(name);
+    if (normalized.tokens.length === 0) continue;
+    names.push(normalized.tokens.join(' '));
+    for (const token of normalized.significant) keys.add(KEY.orgToken + token);
+    if (normalized.key) keys.add(KEY.orgName + normalized.key);
+    for (const acronym of organizationAcronyms(name)) acronyms.add(acronym);
+  }
+  for (const acronym of acronyms) keys.add(KEY.acronym + acronym);
+  const web = webFacts(entity);
+  for (const host of web.hosts) keys.add(KEY.host + host);
+  for (const domain of web.domains) keys.add(KEY.domain + domain);
+  const place = placeFacts(entity);
+  const contact = contactFacts(entity, place.country);
+  addEmailKeys(keys, contact.emails, false);
+  for (const phone of contact.phones) keys.add(KEY.phone + phone);
+  const ranges = strings(Array.isArray(entity.ipRanges) ? entity.ipRanges : []);
+  for (const range of ranges) for (const key of ipKeysForRange(range)) keys.add(KEY.ip + key);
+  const profile: OrganizationProfile = {
+    k: 'O',
+    n: names,
+    ...(acronyms.size ? { a: [...acronyms] } : {}),
+    ...(web.hosts.length ? { h: web.hosts, d: web.domains } : {}),
+    ...(place.country ? { c: place.country } : {}),
+    ...(place.regions.length ? { r: place.regions } : {}),
+    ...(place.cities.length ? { ci: place.cities } : {}),
+    ...(contact.phones.length ? { p: contact.phones } : {}),
+    ...(contact.emails.length ? { e: contact.emails } : {}),
+    ...(ranges.length ? { ip: ranges } : {}),
+  };
+  return { profile, keys: [...keys] };
+}
+
+/** Folded person-name tokens with titles removed, plus the formal forms of nicknames. */
+export function personNameTokens(name: string): string[] {
+  return textTokens(name).filter((token) => !isPersonNameNoise(token));
+}
+
+function birthYear(entity: Entity): number | undefined {
+  const match =
+    typeof entity.birthDate?.str === 'string' ? /^d?(-?\d{1,4})/.exec(entity.birthDate.str) : null;
+  return match ? Number(match[1]) : undefined;
+}
+
+function indexPerson(entity: Entity): EntityIndex {
+  const keys = new Set<string>();
+  const names: string[] = [];
+  for (const name of namesOf(entity)) {
+    const tokens = personNameTokens(name);
+    if (tokens.length === 0) continue;
+    names.push(tokens.join(' '));
+    for (const token of tokens) {
+      keys.add(KEY.personToken + token);
+      keys.add(KEY.personToken + canonicalGivenName(token));
+    }
+    keys.add(KEY.personName + [...new Set(tokens.map(canonicalGivenName))].sort().join(' '));
+  }
+  const primary = normalizePersonName(entity.name ?? names[0] ?? '');
+  const detail = entity.nameDetail;
+  const first = typeof detail?.firstName === 'string' ? foldText(detail.firstName).trim() : primary.first;
+  const last = typeof detail?.lastName === 'string' ? foldText(detail.lastName).trim() : primary.last;
+  const place = placeFacts(entity);
+  const contact = contactFacts(entity, place.country);
+  addEmailKeys(keys, contact.emails, true);
+  for (const phone of contact.phones) keys.add(KEY.phone + phone);
+  const titles: string[] = [];
+  const employers: string[] = [];
+  const employerIds: string[] = [];
+  for (const employment of Array.isArray(entity.employments) ? entity.employments : []) {
+    if (typeof employment?.title === 'string') titles.push(textTokens(employment.title).join(' '));
+    const employer = linkedName(employment?.employer);
+    if (employer) employers.push(normalizeOrganizationName(employer).tokens.join(' '));
+    if (typeof employment?.employer?.id === 'string') {
+      employerIds.push(employment.employer.id);
+      // Current employers only: an IP address tells where someone works now.
+      if (employment.isCurrent !== false) keys.add(KEY.personEmployer + employment.employer.id);
+    }
+  }
+  const schools: string[] = [];
+  for (const education of Array.isArray(entity.educations) ? entity.educations : []) {
+    const school = linkedName(education?.institution);
+    if (school) schools.push(normalizeOrganizationName(school).tokens.join(' '));
+  }
+  for (const token of placeTokens([...place.cities.flatMap((c) => c.split(' ')), ...place.address])) {
+    keys.add(KEY.personPlace + token);
+  }
+  const year = birthYear(entity);
+  const profile: PersonProfile = {
+    k: 'P',
+    n: names,
+    ...(first ? { f: first } : {}),
+    ...(last ? { l: last } : {}),
+    ...(contact.emails.length ? { e: contact.emails } : {}),
+    ...(place.country ? { c: place.country } : {}),
+    ...(place.regions.length ? { r: place.regions } : {}),
+    ...(place.cities.length ? { ci: place.cities } : {}),
+    ...(place.address.length ? { ad: place.address } : {}),
+    ...(titles.length ? { t: titles } : {}),
+    ...(employers.length ? { w: employers } : {}),
+    ...(employerIds.length ? { wi: employerIds } : {}),
+    ...(schools.length ? { s: schools } : {}),
+    ...(year !== undefined ? { b: year } : {}),
+    ...(contact.phones.length ? { p: contact.phones } : {}),
+  };
+  return { profile, keys: [...keys] };
+}
+
+/** Computes the retrieval keys and the match profile of an entity (called at import). */
+export function indexEntity(entity: Entity): EntityIndex {
+  return entity.type === 'Person' ? indexPerson(entity) : indexOrganization(entity);
+}
+
+/** Host keys a query URL is looked up by: the host and its parents down to the registrable domain. */
+export function hostLookupKeys(url: string): { hosts: string[]; domain?: string } {
+  const domain = normalizeDomain(url);
+  if (!domain) return { hosts: [] };
+  return { hosts: hostAncestors(domain), domain: domain.registrable };
+}

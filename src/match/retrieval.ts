@@ -1,0 +1,200 @@
+/**
+ * Candidate retrieval: exact keys (host, domain, e-mail, phone, IP bucket, whole-name key,
+ * acronym) and tokens (names; for persons also places and e-mail words) weighted by IDF,
+ * rarest first, skipping the postings of tokens too frequent to discriminate. Typo tolerance
+ * on both sides: every query token is also looked up through its vocabulary neighbours (one
+ * edit; two for long unknown tokens). The candidate set is bounded whatever the graph size.
+ */
+import type { EntityStore } from '../storage/index.ts';
+import { ipKeysForAddress } from './ip.ts';
+import type { Vocabularies } from './matcher.ts';
+import { emailTokens, KEY, placeTokens } from './profile.ts';
+import type { AnalyzedQuery } from './query-analysis.ts';
+import type { Vocabulary } from './vocabulary.ts';
+
+/** Tuning of retrieval (sizes, not weights of the model). */
+export interface RetrievalLimits {
+  /** A token's postings are read only when at most this many entities carry it. */
+  readonly maxPostings: number;
+  /** Total postings read for tokens per query. */
+  readonly postingBudget: number;
+  /** Candidates kept (best `esscore` first) for scoring. */
+  readonly maxCandidates: number;
+}
+
+export const DEFAULT_LIMITS: RetrievalLimits = Object.freeze({
+  maxPostings: 1000,
+  postingBudget: 3000,
+  maxCandidates: 30,
+});
+
+/** A retrieved candidate: its ref and its raw retrieval score. */
+export interface RetrievedCandidate {
+  readonly ref: number;
+  readonly esscore: number;
+}
+
+interface Lookup {
+  readonly key: string;
+  readonly weight: number;
+  readonly limit: number;
+  /** One query token may be looked up through several keys (neighbours); it counts once. */
+  readonly group: string;
+}
+
+interface TokenLookup {
+  readonly key: string;
+  readonly df: number;
+  readonly weight: number;
+  readonly group: string;
+}
+
+// Exact-key weights in esscore units (an IDF-weighted token is worth ln(N/df), ≈ 3–10).
+const EXACT_WEIGHT = {
+  host: 14,
+  domain: 8,
+  email: 14,
+  emailLocal: 5,
+  emailDomain: 3,
+  phone: 12,
+  ip: 4,
+  name: 6,
+  acronym: 5,
+};
+const EXACT_LIMIT = 100;
+/** Weight of a token found through a vocabulary neighbour, relative to an exact token. */
+const NEIGHBOUR_DISCOUNT = 0.75;
+
+function tokenLookups(
+  tokens: readonly string[],
+  vocabulary: Vocabulary,
+  prefix: string,
+  scale: number,
+  group: string,
+  into: TokenLookup[],
+  maxPostings: number,
+  expandKnown = false,
+): void {
+  for (const token of tokens) {
+    const df = vocabulary.count(token);
+    if (df > 0)
+      into.push({ key: prefix + token, df, weight: scale * vocabulary.idf(token), group: group + token });
+    // A known token is expanded only for person names, whose graph records carry typos of
+    // their own ("Allenn" for "Allen"); a frequent token is never (its variants would flood
+    // the candidates). Unknown tokens are always looked up through their neighbours.
+    if (df > 0 && (!expandKnown || df > maxPostings)) continue;
+    for (const neighbour of vocabulary.neighbours(token, df > 0 ? 3 : 4)) {
+      into.push({
+        key: prefix + neighbour,
+        df: vocabulary.count(neighbour),
+        weight: scale * NEIGHBOUR_DISCOUNT * vocabulary.idf(neighbour),
+        group: group + token,
+      });
+    }
+  }
+}
+
+/** Finds the candidates for `query` (every type; the matcher filters by type). */
+export function retrieveCandidates(
+  query: AnalyzedQuery,
+  source: Pick<EntityStore, 'refsForKeys' | 'keyCounts'>,
+  vocabularies: Vocabularies,
+  limits: RetrievalLimits = DEFAULT_LIMITS,
+): RetrievedCandidate[] {
+  const isPerson = query.type === 'Person';
+  const lookups: Lookup[] = [];
+  const exact = (key: string, weight: number, limit = EXACT_LIMIT) =>
+    lookups.push({ key, weight, limit, group: key });
+  for (const url of query.urls) {
+    for (const host of url.hosts) exact(KEY.host + host, EXACT_WEIGHT.host);
+    exact(KEY.domain + url.domain, EXACT_WEIGHT.domain);
+  }
+  const tokens: TokenLookup[] = [];
+  const emailWords: string[] = [];
+  for (const email of query.emails) {
+    exact(KEY.email + email.address, EXACT_WEIGHT.email);
+    if (isPerson && email.local.length >= 3) exact(KEY.emailLocal + email.local, EXACT_WEIGHT.emailLocal);
+    if (!email.freeMail) {
+      exact(KEY.emailDomain + email.registrable, EXACT_WEIGHT.emailDomain);
+      if (!isPerson) exact(KEY.domain + email.registrable, EXACT_WEIGHT.domain);
+    }
+    if (isPerson) emailWords.push(...emailTokens(email.address));
+  }
+  for (const phone of query.phones) exact(KEY.phone + phone, EXACT_WEIGHT.phone);
+  if (query.ip && !isPerson)
+    for (const key of ipKeysForAddress(query.ip)) exact(KEY.ip + key, EXACT_WEIGHT.ip);
+  for (const id of query.ipOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.ip);
+
+  const namePrefix = isPerson ? KEY.personToken : KEY.orgToken;
+  for (const name of query.names) {
+    if (name.key) exact((isPerson ? KEY.personName : KEY.orgName) + name.key, EXACT_WEIGHT.name, 200);
+    if (name.acronym) exact(KEY.acronym + name.acronym, EXACT_WEIGHT.acronym, 500);
+    tokenLookups(name.tokens, vocabularies.names, namePrefix, 1, 'n:', tokens, limits.maxPostings, isPerson);
+  }
+  const max = limits.maxPostings;
+  if (emailWords.length)
+    tokenLookups(emailWords, vocabularies.emails, KEY.emailToken, 0.6, 'e:', tokens, max);
+  if (isPerson && query.location) {
+    tokenLookups(
+      placeTokens(query.location.tokens),
+      vocabularies.places,
+      KEY.personPlace,
+      0.6,
+      'p:',
+      tokens,
+      limits.maxPostings,
+    );
+  }
+  tokens.sort((a, b) => a.df - b.df);
+  let budget = limits.postingBudget;
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (seen.has(t.key)) continue;
+    seen.add(t.key);
+    if (t.df > limits.maxPostings || t.df > budget) continue;
+    budget -= t.df;
+    lookups.push({ key: t.key, weight: t.weight, limit: limits.maxPostings, group: t.group });
+  }
+  // Every token too frequent (e.g. "National University") and no exact key: the rarest, capped.
+  if (lookups.length === 0 && tokens.length > 0) {
+    const rarest = tokens[0];
+    lookups.push({ key: rarest.key, weight: rarest.weight, limit: limits.maxPostings, group: rarest.group });
+  }
+  if (lookups.length === 0) return [];
+
+  // One batched read per distinct limit: exact keys of frequent values (a shared e-mail
+  // domain) are read only as far as they are used.
+  const byLimit = new Map<number, string[]>();
+  for (const lookup of lookups) {
+    const keys = byLimit.get(lookup.limit);
+    if (keys) keys.push(lookup.key);
+    else byLimit.set(lookup.limit, [lookup.key]);
+  }
+  const postings = new Map<string, number[]>();
+  for (const [limit, keys] of byLimit) {
+    for (const [key, refs] of source.refsForKeys(keys, limit)) postings.set(key, refs);
+  }
+  // Per candidate: the best weight per group, summed.
+  const scores = new Map<number, Map<string, number>>();
+  for (const lookup of lookups) {
+    const refs = postings.get(lookup.key) ?? [];
+    const n = Math.min(refs.length, lookup.limit);
+    for (let i = 0; i < n; i++) {
+      const ref = refs[i];
+      let groups = scores.get(ref);
+      if (!groups) {
+        groups = new Map();
+        scores.set(ref, groups);
+      }
+      if ((groups.get(lookup.group) ?? 0) < lookup.weight) groups.set(lookup.group, lookup.weight);
+    }
+  }
+  const out: RetrievedCandidate[] = [];
+  for (const [ref, groups] of scores) {
+    let esscore = 0;
+    for (const weight of groups.values()) esscore += weight;
+    out.push({ ref, esscore });
+  }
+  out.sort((a, b) => b.esscore - a.esscore || a.ref - b.ref);
+  return out.slice(0, limits.maxCandidates);
+}

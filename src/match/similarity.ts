@@ -1,0 +1,145 @@
+/** String similarity measures used by the features (pure, allocation-light). */
+
+/**
+ * Jaro-Winkler similarity in [0, 1] (prefix scale 0.1, prefix up to 4 characters).
+ * 1 means equal strings; two empty strings are equal.
+ */
+export function jaroWinkler(a: string, b: string): number {
+  if (a === b) return 1;
+  const la = a.length;
+  const lb = b.length;
+  if (la === 0 || lb === 0) return 0;
+  const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
+  const matchedA = new Uint8Array(la);
+  const matchedB = new Uint8Array(lb);
+  let matches = 0;
+  for (let i = 0; i < la; i++) {
+    const from = Math.max(0, i - window);
+    const to = Math.min(lb - 1, i + window);
+    for (let j = from; j <= to; j++) {
+      if (!matchedB[j] && a.charCodeAt(i) === b.charCodeAt(j)) {
+        matchedA[i] = 1;
+        matchedB[j] = 1;
+        matches++;
+        break;
+      }
+    }
+  }
+  if (matches === 0) return 0;
+  let transpositions = 0;
+  let k = 0;
+  for (let i = 0; i < la; i++) {
+    if (!matchedA[i]) continue;
+    while (!matchedB[k]) k++;
+    if (a.charCodeAt(i) !== b.charCodeAt(k)) transpositions++;
+    k++;
+  }
+  const m = matches;
+  const jaro = (m / la + m / lb + (m - transpositions / 2) / m) / 3;
+  let prefix = 0;
+  while (prefix < 4 && prefix < la && prefix < lb && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  return jaro + prefix * 0.1 * (1 - jaro);
+}
+
+/**
+ * Optimal-string-alignment edit distance (insert, delete, substitute, transpose adjacent),
+ * stopping early: returns `max + 1` as soon as the distance must exceed `max`.
+ */
+export function editDistance(a: string, b: string, max = 3): number {
+  if (a === b) return 0;
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > max) return max + 1;
+  if (la === 0 || lb === 0) return Math.max(la, lb);
+  // Three rolling rows in one scratch buffer (no allocation per call; grows when needed).
+  const width = lb + 1;
+  if (scratch.length < 3 * width) scratch = new Int32Array(3 * width * 2);
+  let prev2 = 0;
+  let prev = width;
+  let curr = 2 * width;
+  for (let j = 0; j <= lb; j++) scratch[prev + j] = j;
+  for (let i = 1; i <= la; i++) {
+    scratch[curr] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= lb; j++) {
+      const cb = b.charCodeAt(j - 1);
+      let d = scratch[prev + j - 1] + (ca === cb ? 0 : 1);
+      const del = scratch[prev + j] + 1;
+      const ins = scratch[curr + j - 1] + 1;
+      if (del < d) d = del;
+      if (ins < d) d = ins;
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
+        const t = scratch[prev2 + j - 2] + 1;
+        if (t < d) d = t;
+      }
+      scratch[curr + j] = d;
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > max) return max + 1;
+    const old = prev2;
+    prev2 = prev;
+    prev = curr;
+    curr = old;
+  }
+  return scratch[prev + lb];
+}
+
+let scratch = new Int32Array(96);
+const bag = new Int32Array(128);
+
+/** max(letters of a not in b, letters of b not in a), counted as multisets (ASCII; others share a slot). */
+function bagDistance(a: string, b: string): number {
+  for (let i = 0; i < a.length; i++) bag[a.charCodeAt(i) & 127]++;
+  for (let i = 0; i < b.length; i++) bag[b.charCodeAt(i) & 127]--;
+  let extraA = 0;
+  let extraB = 0;
+  for (let i = 0; i < a.length; i++) {
+    const c = a.charCodeAt(i) & 127;
+    if (bag[c] > 0) extraA += bag[c];
+    bag[c] = 0;
+  }
+  for (let i = 0; i < b.length; i++) {
+    const c = b.charCodeAt(i) & 127;
+    if (bag[c] < 0) extraB -= bag[c];
+    bag[c] = 0;
+  }
+  return Math.max(extraA, extraB);
+}
+
+/**
+ * Similarity of two tokens in [0, 1] that tolerates typos: 1 when equal; for tokens of 4+
+ * characters, 1 edit scores 0.85 and 2 edits (tokens of 8+) 0.65; a prefix abbreviation of 3+
+ * characters ("theol" for "theological") 0.7; otherwise 0.
+ */
+export function tokenSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const shorter = Math.min(a.length, b.length);
+  if (shorter >= 3) {
+    const prefix = a.length < b.length ? b.startsWith(a) : a.startsWith(b);
+    // Bag distance is a lower bound of edit distance and costs one pass: most pairs stop here.
+    if (!prefix && bagDistance(a, b) > 2) return 0;
+    const distance = editDistance(a, b, 2);
+    if (distance === 1 && shorter >= 4) return 0.85;
+    if (distance === 1 && shorter >= 3) return 0.6;
+    if (distance === 2 && shorter >= 7) return 0.65;
+    if (a.length >= 3 && b.length > a.length && b.startsWith(a)) return 0.7;
+    if (b.length >= 3 && a.length > b.length && a.startsWith(b)) return 0.7;
+  }
+  return 0;
+}
+
+/** Which tokens of `query` are matched by tokens of `candidate`, each with its best similarity. */
+export function bestTokenMatches(query: readonly string[], candidate: readonly string[]): number[] {
+  return query.map((q) => {
+    let best = 0;
+    for (const c of candidate) {
+      const s = tokenSimilarity(q, c);
+      if (s > best) {
+        best = s;
+        if (best === 1) break;
+      }
+    }
+    return best;
+  });
+}

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Entity } from '../src/kg/index.ts';
+import { indexEntity } from '../src/match/index.ts';
+import { openSqliteStorage, sqliteFileFor } from '../src/storage/index.ts';
+import { tempDir } from './support/temp-dir.ts';
+
+const MAIN = path.join(import.meta.dirname, '..', 'src', 'main.ts');
+const dir = tempDir();
+const kg = path.join(dir.path, 'kg.jsonl');
+const queries = path.join(dir.path, 'queries.jsonl');
+
+function quarry(args: string[]) {
+  return spawnSync(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, QUARRY_DATA_DIR: path.join(dir.path, 'data') },
+    encoding: 'utf8',
+  });
+}
+
+// A small deterministic graph: distinct organizations and people.
+const WORDS = [
+  'Amber',
+  'Birch',
+  'Cedar',
+  'Delta',
+  'Ember',
+  'Fjord',
+  'Granite',
+  'Harbor',
+  'Indigo',
+  'Juniper',
+  'Kestrel',
+  'Lumen',
+  'Meadow',
+  'Nimbus',
+  'Orchid',
+  'Pioneer',
+  'Quarry',
+  'Raven',
+  'Summit',
+  'Tundra',
+];
+const GIVEN = ['Alice', 'Bruno', 'Carla', 'Dmitri', 'Elena', 'Farid', 'Greta', 'Hiro', 'Ines', 'Jonas'];
+const entities: Entity[] = [];
+for (let i = 0; i < 200; i++) {
+  const a = WORDS[i % 20];
+  const b = WORDS[Math.floor(i / 20) % 20];
+  entities.push({
+    id: `ORG-${i}`,
+    type: 'Organization',
+    name: `${a} ${b} Institute`,
+    homepageUri: `${a}${b}${i}.org`.toLowerCase(),
+    allUris: [`${a}${b}${i}.org`.toLowerCase()],
+    location: { country: { name: i % 2 ? 'Germany' : 'Canada' } },
+  });
+  entities.push({
+    id: `PER-${i}`,
+    type: 'Person',
+    name: `${GIVEN[i % 10]} ${a}${b.toLowerCase()}`,
+    nameDetail: { firstName: GIVEN[i % 10], lastName: `${a}${b.toLowerCase()}` },
+    emailAddresses: [{ contactString: `${GIVEN[i % 10]}.${a}${i}@example.com`.toLowerCase() }],
+    location: { city: { name: WORDS[(i * 7) % 20] } },
+  });
+}
+
+before(() => {
+  writeFileSync(kg, entities.map((e) => JSON.stringify(e)).join('\n'));
+  const lines = [
+    { query: { type: 'Organization', name: ['Amber Amber Inst.'] }, expected: 'ORG-0' },
+    { query: { type: 'Organization', url: ['https://www.birchamber1.org/about'] }, expected: 'ORG-1' },
+    {
+      query: { type: 'Person', name: ['Alice Amberamber'], email: ['alice.amber0@example.com'] },
+      expected: 'PER-0',
+    },
+    { query: { type: 'Person', name: ['Xavier Nobody'] }, expected: null },
+  ];
+  writeFileSync(queries, lines.map((l) => JSON.stringify(l)).join('\n'));
+});
+after(() => dir.remove());
+
+test('quarry eval --kg prints the bench metrics and writes one result line per query', () => {
+  const out = path.join(dir.path, 'results.jsonl');
+  const run = quarry(['eval', queries, '--kg', kg, '--out', out, '--threshold', '0.3']);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /queries {6}4 \(3 matchable, 1 expected null\)/);
+  assert.match(run.stdout, /threshold {4}0\.3\n/);
+  for (const label of ['precision', 'recall', 'f1', 'top1', 'ece'])
+    assert.match(run.stdout, new RegExp(`^${label} +[01]\\.\\d{4}$`, 'm'));
+  assert.match(run.stdout, /top1 {9}1\.0000/);
+  const results = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.equal(results.length, 4);
+  assert.deepEqual(
+    results.slice(0, 3).map((r) => r.top),
+    ['ORG-0', 'ORG-1', 'PER-0'],
+  );
+  for (const r of results) assert.ok(r.score === null || (r.score >= 0 && r.score <= 1));
+});
+
+test('quarry eval reads the graph in the data directory, and names a malformed query line', () => {
+  const storage = openSqliteStorage(sqliteFileFor(path.join(dir.path, 'data')));
+  storage.entities.writeBatch(
+    entities.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
+  );
+  storage.close();
+  const run = quarry(['eval', queries]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /top1 {9}1\.0000/);
+  const bad = path.join(dir.path, 'bad.jsonl');
+  writeFileSync(
+    bad,
+    '{"query":{"type":"Person","name":["A"]},"expected":null}\n{"query":{"type":"Spaceship"},"expected":null}\n',
+  );
+  const failed = quarry(['eval', bad]);
+  assert.notEqual(failed.status, 0);
+  assert.match(failed.stderr, /bad\.jsonl:2: "query\.type"/);
+});
+
+test('quarry fit is reproducible: same files and seed, same model file', () => {
+  const first = path.join(dir.path, 'model-a.json');
+  const second = path.join(dir.path, 'model-b.json');
+  const other = path.join(dir.path, 'model-c.json');
+  for (const [out, seed] of [
+    [first, '3'],
+    [second, '3'],
+    [other, '4'],
+  ]) {
+    const run = quarry(['fit', kg, '--seed', seed, '--out', out]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /validation \(all\)/);
+  }
+  const a = readFileSync(first, 'utf8');
+  assert.equal(a, readFileSync(second, 'utf8'));
+  assert.notEqual(a, readFileSync(other, 'utf8'));
+  const model = JSON.parse(a);
+  assert.equal(model.provenance.seed, 3);
+  assert.equal(model.provenance.inputs[0].sha256.length, 64);
+  assert.ok(model.threshold > 0 && model.threshold < 1);
+  assert.ok(model.models.Person.base.weights.nameCoverQuery !== undefined);
+});

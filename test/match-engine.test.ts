@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Entity } from '../src/kg/index.ts';
+import { createMatcher, indexEntity, type Matcher, type MatchQuery } from '../src/match/index.ts';
+import type { Storage } from '../src/storage/index.ts';
+import { openTempSqliteStorage } from './support/temp-sqlite.ts';
+
+const ENTITIES: Entity[] = [
+  {
+    id: 'ORG-pecs',
+    type: 'Organization',
+    name: 'University of Pécs',
+    homepageUri: 'pte.hu',
+    allUris: ['pte.hu'],
+    location: { country: { name: 'Hungary' } },
+  },
+  {
+    id: 'ORG-mit',
+    type: 'Organization',
+    name: 'Massachusetts Institute of Technology',
+    homepageUri: 'mit.edu',
+    allUris: ['mit.edu'],
+    location: { country: { name: 'United States' }, region: { name: 'Massachusetts' } },
+    ipRanges: ['18.0.0.0/8', '2603:4000::/24'],
+  },
+  {
+    id: 'ORG-nu1',
+    type: 'Organization',
+    name: 'National University',
+    homepageUri: 'nu.edu',
+    allUris: ['nu.edu'],
+    location: { country: { name: 'United States' } },
+  },
+  {
+    id: 'ORG-nu2',
+    type: 'Organization',
+    name: 'National University',
+    homepageUri: 'nu.edu.ph',
+    allUris: ['nu.edu.ph'],
+    location: { country: { name: 'Philippines' } },
+  },
+  {
+    id: 'ORG-salamanca',
+    type: 'Organization',
+    name: 'Universidad de Salamanca',
+    homepageUri: 'usal.es',
+    allUris: ['usal.es'],
+    location: { country: { name: 'Spain' } },
+  },
+  {
+    id: 'PER-wlee',
+    type: 'Person',
+    name: 'William Lee',
+    nameDetail: { firstName: 'William', lastName: 'Lee' },
+    emailAddresses: [{ contactString: 'w.lee@acme-labs.com' }],
+    location: { city: { name: 'Leeds' } },
+  },
+  {
+    id: 'PER-alee',
+    type: 'Person',
+    name: 'Anna Lee',
+    nameDetail: { firstName: 'Anna', lastName: 'Lee' },
+    location: { city: { name: 'London' } },
+  },
+];
+for (let i = 0; i < 40; i++) {
+  ENTITIES.push({
+    id: `ORG-filler-${i}`,
+    type: 'Organization',
+    name: `Filler ${String.fromCharCode(97 + (i % 26))}${i} University`,
+    homepageUri: `filler${i}.edu`,
+    allUris: [`filler${i}.edu`],
+  });
+  ENTITIES.push({
+    id: `PER-filler-${i}`,
+    type: 'Person',
+    name: `Person${i} Surname${i}`,
+    location: { city: { name: 'London' } },
+  });
+}
+
+let storage: Storage;
+let cleanup: () => Promise<void>;
+let matcher: Matcher;
+
+function write(entities: Entity[]): void {
+  storage.entities.writeBatch(
+    entities.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
+  );
+}
+
+const q = (query: Partial<MatchQuery> & Pick<MatchQuery, 'type'>): MatchQuery => ({
+  names: [],
+  urls: [],
+  emails: [],
+  phones: [],
+  ...query,
+});
+
+before(async () => {
+  ({ storage, cleanup } = await openTempSqliteStorage());
+  write(ENTITIES);
+  matcher = createMatcher(storage.entities);
+});
+after(async () => cleanup());
+
+test('finds organizations through name variants, urls, acronyms and typos', () => {
+  const top = (query: MatchQuery) => matcher.match(query, { limit: 3 })[0];
+  assert.equal(top(q({ type: 'Organization', names: ['Univ. of Pecs'] }))?.id, 'ORG-pecs');
+  assert.equal(
+    top(q({ type: 'Organization', urls: ['https://www.pte.hu/admissions?lang=en'] }))?.id,
+    'ORG-pecs',
+  );
+  assert.equal(top(q({ type: 'Organization', urls: ['cs.mit.edu'] }))?.id, 'ORG-mit');
+  assert.equal(top(q({ type: 'Organization', names: ['MIT'], location: 'United States' }))?.id, 'ORG-mit');
+  assert.equal(
+    top(q({ type: 'Organization', names: ['Universidad de Salaamanxa'], location: 'Spain' }))?.id,
+    'ORG-salamanca',
+  );
+  assert.equal(top(q({ type: 'Organization', names: ['mit'], ip: '18.9.22.69' }))?.id, 'ORG-mit');
+});
+
+test('a url decides between duplicate names; a name alone is not sure of either', () => {
+  const withUrl = matcher.match(
+    q({ type: 'Organization', names: ['National University'], urls: ['nu.edu.ph'] }),
+  );
+  assert.equal(withUrl[0].id, 'ORG-nu2');
+  assert.ok(withUrl[0].score > 0.5);
+  const nameOnly = matcher.match(q({ type: 'Organization', names: ['National University'] }));
+  assert.deepEqual(
+    nameOnly
+      .slice(0, 2)
+      .map((c) => c.id)
+      .sort(),
+    ['ORG-nu1', 'ORG-nu2'],
+  );
+  assert.ok(nameOnly[0].score < withUrl[0].score, 'two equal candidates share the belief');
+});
+
+test('scores are probabilities, sorted, explained, and limited to the query type', () => {
+  const results = matcher.match(q({ type: 'Person', names: ['Bill Lee'], emails: ['w.lee@acme-labs.com'] }), {
+    limit: 5,
+  });
+  assert.equal(results[0].id, 'PER-wlee');
+  assert.ok(results[0].score > matcher.defaultThreshold);
+  for (const r of results) {
+    assert.equal(r.type, 'Person');
+    assert.ok(r.score >= 0 && r.score <= 1);
+    assert.ok(r.esscore > 0);
+  }
+  for (let i = 1; i < results.length; i++) assert.ok(results[i - 1].score >= results[i].score);
+  const { explanation } = results[0];
+  assert.equal(explanation.features.emailExact, 1);
+  assert.match(explanation.summary, /e-mail/);
+  // Contributions add up to the final log-odds.
+  const sum = Object.values(explanation.contributions).reduce((a, b) => a + b, 0);
+  const logOdds = Math.log(results[0].score / (1 - results[0].score));
+  assert.ok(Math.abs(sum - logOdds) < 0.05, `contributions ${sum} vs log-odds ${logOdds}`);
+});
+
+test('nothing plausible, nothing identifying: empty or low', () => {
+  assert.deepEqual(matcher.match(q({ type: 'Organization', location: 'Hungary' })), []);
+  const nobody = matcher.match(q({ type: 'Person', names: ['Zebulon Quixotic'] }));
+  assert.ok(nobody.length === 0 || nobody[0].score < matcher.defaultThreshold);
+  const wrongPlace = matcher.match(
+    q({ type: 'Person', names: ['Anna Lee'], emails: ['anna.lee@elsewhere.org'], location: 'Glasgow' }),
+  );
+  const rightPlace = matcher.match(q({ type: 'Person', names: ['Anna Lee'], location: 'London' }));
+  assert.equal(rightPlace[0].id, 'PER-alee');
+  assert.ok(wrongPlace.length === 0 || wrongPlace[0].score < rightPlace[0].score);
+});
+
+test('the matcher sees writes made after it was created (caches follow the graph version)', () => {
+  const query = q({ type: 'Organization', names: ['Kunitachi College of Music'] });
+  assert.ok(matcher.match(query).every((c) => c.id !== 'ORG-kunitachi'));
+  write([
+    {
+      id: 'ORG-kunitachi',
+      type: 'Organization',
+      name: 'Kunitachi College of Music',
+      homepageUri: 'kunitachi.ac.jp',
+      allUris: ['kunitachi.ac.jp'],
+    },
+  ]);
+  assert.equal(matcher.match(query)[0]?.id, 'ORG-kunitachi');
+});
+
+test('an ip finds the organization owning the range and, for a person, its current employees', () => {
+  write([
+    {
+      id: 'PER-mit-staff',
+      type: 'Person',
+      name: 'Grace Hopper',
+      employments: [{ isCurrent: true, title: 'professor', employer: { id: 'ORG-mit', name: 'MIT' } }],
+    },
+    {
+      id: 'PER-other',
+      type: 'Person',
+      name: 'Grace Hopper',
+      employments: [{ isCurrent: true, employer: { id: 'ORG-pecs', name: 'University of Pécs' } }],
+    },
+  ]);
+  const people = matcher.match(q({ type: 'Person', names: ['Grace Hopper'], ip: '18.9.22.69' }));
+  assert.equal(people[0].id, 'PER-mit-staff');
+  assert.equal(people[0].explanation.features.ipMatch, 1);
+  assert.ok(people[0].score > (people.find((p) => p.id === 'PER-other')?.score ?? 0));
+  const v6 = matcher.match(
+    q({ type: 'Organization', names: ['Massachusetts Inst. of Tech.'], ip: '2603:4000:1::1' }),
+  );
+  assert.equal(v6[0].id, 'ORG-mit');
+  assert.equal(v6[0].explanation.features.ipMatch, 1);
+  // No ranges anywhere near: no evidence, no error.
+  assert.equal(
+    matcher.match(q({ type: 'Organization', names: ['University of Pecs'], ip: 'not-an-ip' }))[0].id,
+    'ORG-pecs',
+  );
+});
