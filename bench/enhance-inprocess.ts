@@ -121,13 +121,15 @@ for (let i = 0; i < queries.length; i++) {
   t = performance.now();
   const result = matcher.match(queries[i], { limit: 10 });
   times[i] = performance.now() - t;
-  if (result.length && result[0].score >= matcher.defaultThreshold) hits++;
+  if (result.length && result[0].score >= matcher.defaultThresholdFor(queries[i].type)) hits++;
 }
 const loopMs = performance.now() - loopStarted;
 const cpuUsed = process.threadCpuUsage(cpuBefore);
 times.sort();
 const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(3);
-console.log(`queries: ${queries.length} (hits at default threshold ${matcher.defaultThreshold}: ${hits})`);
+console.log(
+  `queries: ${queries.length} (hits at the default thresholds, Organization ${matcher.defaultThresholdFor('Organization')} / Person ${matcher.defaultThresholdFor('Person')}: ${hits})`,
+);
 console.log(
   `load average before the timed loop: ${loadBefore.map((l) => l.toFixed(1)).join(' ')} (${availableParallelism()} cores)`,
 );

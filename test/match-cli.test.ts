@@ -143,3 +143,59 @@ test('quarry fit is reproducible: same files and seed, same model file', () => {
   assert.ok(model.threshold > 0 && model.threshold < 1);
   assert.ok(model.models.Person.base.weights.nameCoverQuery !== undefined);
 });
+
+test('quarry calibrate writes per-type default thresholds meeting the precision floors, and eval uses them', () => {
+  const model = path.join(dir.path, 'model-calibrated.json');
+  writeFileSync(model, readFileSync(path.join(import.meta.dirname, '..', 'src', 'match', 'model.json')));
+  const orgQueries = path.join(dir.path, 'org-queries.jsonl');
+  const personQueries = path.join(dir.path, 'person-queries.jsonl');
+  const org = [];
+  const person = [];
+  for (let i = 0; i < 40; i++) {
+    org.push({ query: { type: 'Organization', name: [entities[2 * i].name] }, expected: entities[2 * i].id });
+    person.push({
+      query: { type: 'Person', email: [entities[2 * i + 1].emailAddresses![0].contactString] },
+      expected: entities[2 * i + 1].id,
+    });
+  }
+  org.push({ query: { type: 'Organization', name: ['Zyxw Qwerty Foundation'] }, expected: null });
+  writeFileSync(orgQueries, org.map((l) => JSON.stringify(l)).join('\n'));
+  writeFileSync(personQueries, person.map((l) => JSON.stringify(l)).join('\n'));
+  const run = quarry(['calibrate', orgQueries, personQueries, '--kg', kg, '--model', model]);
+  assert.equal(run.status, 0, run.stderr);
+  const written = JSON.parse(readFileSync(model, 'utf8'));
+  for (const type of ['Organization', 'Person']) {
+    const t = written.thresholds[type];
+    assert.ok(t > 0 && t < 1, `${type} threshold ${t}`);
+  }
+  const sets = written.provenance.thresholdCalibration.sets;
+  assert.deepEqual(
+    sets.map((s: { file: string; type: string }) => [s.file, s.type]),
+    [
+      ['org-queries.jsonl', 'Organization'],
+      ['person-queries.jsonl', 'Person'],
+    ],
+  );
+  assert.ok(sets[0].precision >= 0.99 && sets[1].precision >= 0.97, JSON.stringify(sets));
+  assert.equal(sets[0].sha256.length, 64);
+  // The weights are untouched: only thresholds and provenance change.
+  const original = JSON.parse(
+    readFileSync(path.join(import.meta.dirname, '..', 'src', 'match', 'model.json'), 'utf8'),
+  );
+  assert.deepEqual(written.models, original.models);
+  // A set mixing types is refused.
+  const mixed = path.join(dir.path, 'mixed.jsonl');
+  writeFileSync(mixed, [org[0], person[0]].map((l) => JSON.stringify(l)).join('\n'));
+  const refused = quarry(['calibrate', mixed, '--kg', kg, '--model', model]);
+  assert.notEqual(refused.status, 0);
+  assert.match(refused.stderr, /one entity type/);
+});
+
+test('quarry eval on a file mixing types prints all queries, then each type at its own threshold', () => {
+  const run = quarry(['eval', queries, '--kg', kg]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^all\nqueries {6}4 /m);
+  assert.match(run.stdout, /threshold {4}Organization [0-9.]+, Person [0-9.]+/);
+  assert.match(run.stdout, /^Organization\nqueries {6}2 /m);
+  assert.match(run.stdout, /^Person\nqueries {6}2 /m);
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Entity } from '../src/kg/index.ts';
 import { createMatcher, indexEntity, type Matcher, type MatchQuery } from '../src/match/index.ts';
-import type { Storage } from '../src/storage/index.ts';
+import { openSqliteStorage, type Storage } from '../src/storage/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
 const ENTITIES: Entity[] = [
@@ -142,7 +142,7 @@ test('scores are probabilities, sorted, explained, and limited to the query type
     limit: 5,
   });
   assert.equal(results[0].id, 'PER-wlee');
-  assert.ok(results[0].score > matcher.defaultThreshold);
+  assert.ok(results[0].score > matcher.defaultThresholdFor('Person'));
   for (const r of results) {
     assert.equal(r.type, 'Person');
     assert.ok(r.score >= 0 && r.score <= 1);
@@ -161,7 +161,7 @@ test('scores are probabilities, sorted, explained, and limited to the query type
 test('nothing plausible, nothing identifying: empty or low', () => {
   assert.deepEqual(matcher.match(q({ type: 'Organization', location: 'Hungary' })), []);
   const nobody = matcher.match(q({ type: 'Person', names: ['Zebulon Quixotic'] }));
-  assert.ok(nobody.length === 0 || nobody[0].score < matcher.defaultThreshold);
+  assert.ok(nobody.length === 0 || nobody[0].score < matcher.defaultThresholdFor('Person'));
   const wrongPlace = matcher.match(
     q({ type: 'Person', names: ['Anna Lee'], emails: ['anna.lee@elsewhere.org'], location: 'Glasgow' }),
   );
@@ -214,4 +214,30 @@ test('an ip finds the organization owning the range and, for a person, its curre
     matcher.match(q({ type: 'Organization', names: ['University of Pecs'], ip: 'not-an-ip' }))[0].id,
     'ORG-pecs',
   );
+});
+
+test('an exact e-mail wins over namesakes whose addresses are one edit away', () => {
+  const store = openSqliteStorage(':memory:');
+  const people = Array.from(
+    { length: 12 },
+    (_, i): Entity => ({
+      id: `PER-amber-${i * 20}`,
+      type: 'Person',
+      name: 'Alice Amber',
+      emailAddresses: [{ contactString: `alice.amber${i * 20}@example.com` }],
+    }),
+  );
+  store.entities.writeBatch(
+    people.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
+  );
+  const engine = createMatcher(store.entities);
+  for (const i of [0, 20, 100]) {
+    const [top, second] = engine.match(
+      { type: 'Person', names: [], urls: [], emails: [`alice.amber${i}@example.com`], phones: [] },
+      { limit: 2 },
+    );
+    assert.equal(top.id, `PER-amber-${i}`);
+    assert.ok(top.score > second.score, `${top.score} vs ${second.score}`);
+  }
+  store.close();
 });

@@ -1,12 +1,16 @@
 import { createWriteStream, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
+import type { EntityType } from '../kg/index.ts';
 import {
   createMatcher,
   type EvaluationMetrics,
   evaluateOutcomes,
+  type LabelledQuery,
+  type Matcher,
   parseLabelledQuery,
   type QueryOutcome,
+  runLabelledQueries,
 } from '../match/index.ts';
 import { readEntities, writeEntities } from '../match/training/graph-loader.ts';
 import { openSqliteStorage, type Storage, sqliteFileFor } from '../storage/index.ts';
@@ -20,11 +24,11 @@ interface EvalOptions {
 }
 
 /** Formats metrics as the labelled lines `quarry eval` prints. */
-export function formatMetrics(m: EvaluationMetrics): string {
+export function formatMetrics(m: EvaluationMetrics, thresholdLabel = String(m.threshold)): string {
   const f = (x: number) => x.toFixed(4);
   return [
     `queries      ${m.queries} (${m.matchable} matchable, ${m.queries - m.matchable} expected null)`,
-    `threshold    ${m.threshold}`,
+    `threshold    ${thresholdLabel}`,
     `precision    ${f(m.precision)}`,
     `recall       ${f(m.recall)}`,
     `f1           ${f(m.f1)}`,
@@ -34,11 +38,63 @@ export function formatMetrics(m: EvaluationMetrics): string {
   ].join('\n');
 }
 
+/** Reads a labelled queries file (bench format); errors name the file and line. */
+export function readLabelledQueries(file: string): LabelledQuery[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line, i) => ({ line, number: i + 1 }))
+    .filter(({ line }) => line.trim() !== '')
+    .map(({ line, number }) => {
+      try {
+        return parseLabelledQuery(line);
+      } catch (error) {
+        throw new Error(`${file}:${number}: ${(error as Error).message}`);
+      }
+    });
+}
+
+/**
+ * The graph to evaluate against: the data directory's store, or (with `kg`) the given entity
+ * files loaded into a throwaway in-memory store.
+ */
+export function openEvaluationStore(options: { data?: string; kg?: string[] }): Storage {
+  if (options.kg?.length) {
+    const storage = openSqliteStorage(':memory:');
+    for (const file of options.kg) writeEntities(storage.entities, readEntities(file));
+    return storage;
+  }
+  const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
+  // Writable like every other command, so that pending migrations are applied; eval only reads.
+  return openSqliteStorage(sqliteFileFor(config.dataDir));
+}
+
+/** Metrics of `outcomes` per entity type, each at its threshold (`threshold` overrides all). */
+export function evaluateByType(
+  labelled: readonly LabelledQuery[],
+  outcomes: readonly QueryOutcome[],
+  matcher: Pick<Matcher, 'defaultThresholdFor'>,
+  threshold?: number,
+): Map<EntityType, EvaluationMetrics> {
+  const byType = new Map<EntityType, QueryOutcome[]>();
+  labelled.forEach((q, i) => {
+    const list = byType.get(q.query.type) ?? [];
+    list.push(outcomes[i]);
+    byType.set(q.query.type, list);
+  });
+  return new Map(
+    [...byType].map(([type, list]) => [
+      type,
+      evaluateOutcomes(list, threshold ?? matcher.defaultThresholdFor(type)),
+    ]),
+  );
+}
+
 /**
  * `quarry eval QUERIES.jsonl [--threshold x] [--out RESULTS.jsonl] [--kg FILE...]`: runs every
  * labelled query through the matcher against the graph in the data directory (or, with `--kg`,
  * against those entity files loaded into a throwaway in-memory store) and prints precision,
- * recall, F1, top-1 accuracy and ECE as the bench defines them. Progress goes to stderr.
+ * recall, F1, top-1 accuracy and ECE as the bench defines them, at the default threshold of the
+ * queries' type (one block per type when a file mixes them). Progress goes to stderr.
  */
 export function registerEval(program: Command): void {
   program
@@ -47,52 +103,45 @@ export function registerEval(program: Command): void {
     .argument('<queries>', 'labelled queries: {"query": {...}, "expected": id|null} per line')
     .option(
       '--threshold <x>',
-      'score at or above which a top candidate is a hit (default: the model default)',
+      'score at or above which a top candidate is a hit (default: the default of the query type)',
       parseUnitInterval,
     )
     .option('--out <file>', 'write {"top", "score"} per query, in order (JSON Lines)')
     .option('--kg <files...>', 'evaluate against these entity JSON Lines files instead of the data directory')
     .option('--data <dir>', 'data directory (default: $QUARRY_DATA_DIR or ./data)')
     .action(async (queriesFile: string, options: EvalOptions) => {
-      const lines = readFileSync(queriesFile, 'utf8')
-        .split('\n')
-        .filter((line) => line.trim() !== '');
-      const labelled = lines.map((line, i) => {
-        try {
-          return parseLabelledQuery(line);
-        } catch (error) {
-          throw new Error(`${queriesFile}:${i + 1}: ${(error as Error).message}`);
-        }
-      });
-      let storage: Storage;
-      if (options.kg?.length) {
-        storage = openSqliteStorage(':memory:');
-        for (const file of options.kg) writeEntities(storage.entities, readEntities(file));
-      } else {
-        const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
-        // Writable like every other command, so that pending migrations are applied; eval
-        // itself only reads.
-        storage = openSqliteStorage(sqliteFileFor(config.dataDir));
-      }
+      const labelled = readLabelledQueries(queriesFile);
+      const storage = openEvaluationStore(options);
       try {
         const matcher = createMatcher(storage.entities);
-        const threshold = options.threshold ?? matcher.defaultThreshold;
-        const out = options.out ? createWriteStream(options.out) : undefined;
-        const outcomes: QueryOutcome[] = [];
         const started = performance.now();
-        for (let i = 0; i < labelled.length; i++) {
-          const [top] = matcher.match(labelled[i].query, { limit: 1 });
-          const outcome = { expected: labelled[i].expected, top: top?.id ?? null, score: top?.score ?? null };
-          outcomes.push(outcome);
-          out?.write(`${JSON.stringify({ top: outcome.top, score: outcome.score })}\n`);
-          if ((i + 1) % 1000 === 0) process.stderr.write(`eval: ${i + 1}/${labelled.length} queries\n`);
-        }
-        if (out)
+        const outcomes = runLabelledQueries(matcher, labelled, (done) =>
+          process.stderr.write(`eval: ${done}/${labelled.length} queries\n`),
+        );
+        if (options.out) {
+          const out = createWriteStream(options.out);
+          for (const o of outcomes) out.write(`${JSON.stringify({ top: o.top, score: o.score })}\n`);
           await new Promise<void>((resolve, reject) =>
             out.end((error?: Error | null) => (error ? reject(error) : resolve())),
           );
+        }
         const seconds = (performance.now() - started) / 1000;
-        process.stdout.write(`${formatMetrics(evaluateOutcomes(outcomes, threshold))}\n`);
+        const byType = evaluateByType(labelled, outcomes, matcher, options.threshold);
+        if (byType.size > 1) {
+          // A file mixing types: all queries together, each at its type's threshold, then per type.
+          const own = outcomes.map((o, i) => ({
+            ...o,
+            threshold: options.threshold ?? matcher.defaultThresholdFor(labelled[i].query.type),
+          }));
+          const label =
+            options.threshold !== undefined
+              ? String(options.threshold)
+              : [...byType.keys()].map((type) => `${type} ${matcher.defaultThresholdFor(type)}`).join(', ');
+          process.stdout.write(`all\n${formatMetrics(evaluateOutcomes(own, 0), label)}\n`);
+          for (const [type, metrics] of byType) process.stdout.write(`${type}\n${formatMetrics(metrics)}\n`);
+        } else {
+          for (const metrics of byType.values()) process.stdout.write(`${formatMetrics(metrics)}\n`);
+        }
         process.stderr.write(`eval: ${labelled.length} queries in ${seconds.toFixed(1)} s\n`);
       } finally {
         storage.close();

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerBulk } from './bulk.ts';
 import { registerDemoData } from './demo-data.ts';
 import { registerImport } from './import.ts';
+import { registerCalibrate } from './calibrate.ts';
 import { registerEval } from './eval.ts';
 import { registerFit } from './fit.ts';
 import { registerExtractJob } from './extract-job.ts';
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerDemoData(program);
   registerEval(program);
   registerFit(program);
+  registerCalibrate(program);
   registerExtractJob(program);
   registerMaintenance(program);
   return program;

@@ -2,7 +2,7 @@ import type { TokenService } from '../accounts/index.ts';
 import type { CreditCosts } from '../config.ts';
 import { InsufficientCreditsError } from '../errors.ts';
 import { applyEntityFilter, type EntityFilter, parseEntityFilter } from '../export/index.ts';
-import { type Entity, type FactLedger, factOriginsOf } from '../kg/index.ts';
+import { type Entity, type EntityType, type FactLedger, factOriginsOf } from '../kg/index.ts';
 import type { Matcher, MatchQuery, ScoredCandidate } from '../match/index.ts';
 import type { EntityStore, StoredEntity } from '../storage/index.ts';
 import { type EnhanceOptions, type EnhanceQuery, echoQuery, type ParsedEnhanceRequest } from './query.ts';
@@ -94,9 +94,9 @@ export class Enhancer {
     this.#deps = deps;
   }
 
-  /** The threshold applied when a request gives none. */
-  get defaultThreshold(): number {
-    return this.#deps.matcher.defaultThreshold;
+  /** The threshold applied to `type` when a request gives none. */
+  defaultThresholdFor(type: EntityType): number {
+    return this.#deps.matcher.defaultThresholdFor(type);
   }
 
   /** Answers one enhance query. */
@@ -108,7 +108,7 @@ export class Enhancer {
       this.#answerById(query, options, response);
     } else {
       const candidates = this.#candidates(query, options);
-      this.#fillFromCandidates(candidates, options, response);
+      this.#fillFromCandidates(query.type ?? 'Organization', candidates, options, response);
     }
     return response;
   }
@@ -124,7 +124,7 @@ export class Enhancer {
     const { query, options } = request;
     const combineOptions: EnhanceOptions = { ...options, size: 1 };
     const candidates = this.#candidates(query, combineOptions);
-    this.#fillFromCandidates(candidates, combineOptions, response);
+    this.#fillFromCandidates('Person', candidates, combineOptions, response);
     const person = response.data[0];
     if (person) {
       const stored = this.#deps.entities.getById(String(person.entity?.id));
@@ -176,11 +176,12 @@ export class Enhancer {
   }
 
   #fillFromCandidates(
+    type: EntityType,
     candidates: ScoredCandidate[],
     options: EnhanceOptions,
     response: EnhanceResponse,
   ): void {
-    const threshold = options.threshold ?? this.#deps.matcher.defaultThreshold;
+    const threshold = options.threshold ?? this.#deps.matcher.defaultThresholdFor(type);
     const winners = candidates.filter((c) => c.score >= threshold).slice(0, options.size);
     const stored = new Map(this.#deps.entities.getByRefs(winners.map((c) => c.ref)).map((e) => [e.ref, e]));
     for (const candidate of winners) {
@@ -223,7 +224,7 @@ export class Enhancer {
           { type: 'Organization', names: [link.name], urls: [], emails: [], phones: [] },
           { limit: 1 },
         );
-        if (best && best.score >= this.#deps.matcher.defaultThreshold) {
+        if (best && best.score >= this.#deps.matcher.defaultThresholdFor('Organization')) {
           const [stored] = this.#deps.entities.getByRefs([best.ref]);
           if (stored) return { stored, score: best.score, esscore: best.esscore };
         }

@@ -11,6 +11,8 @@ export interface QueryOutcome {
   readonly expected: string | null;
   readonly top: string | null;
   readonly score: number | null;
+  /** This query's own threshold (e.g. its entity type's default), overriding the common one. */
+  readonly threshold?: number;
 }
 
 export interface EvaluationMetrics {
@@ -43,7 +45,7 @@ export function evaluateOutcomes(outcomes: readonly QueryOutcome[], threshold: n
   const bins = Array.from({ length: 10 }, () => ({ n: 0, correct: 0, confidence: 0 }));
   let calibrated = 0;
   for (const o of outcomes) {
-    const hit = o.top !== null && o.score !== null && o.score >= threshold;
+    const hit = o.top !== null && o.score !== null && o.score >= (o.threshold ?? threshold);
     if (o.expected !== null) {
       matchable++;
       if (o.top === o.expected) top1++;
@@ -107,6 +109,21 @@ export function bestThreshold(outcomes: readonly QueryOutcome[], beta = 2): numb
     }
   }
   return best;
+}
+
+/** Runs every labelled query through `matcher` and keeps its top candidate. */
+export function runLabelledQueries(
+  matcher: { match(query: MatchQuery, options: { limit: number }): readonly { id: string; score: number }[] },
+  labelled: readonly LabelledQuery[],
+  onProgress?: (done: number) => void,
+): QueryOutcome[] {
+  const outcomes: QueryOutcome[] = [];
+  for (let i = 0; i < labelled.length; i++) {
+    const [top] = matcher.match(labelled[i].query, { limit: 1 });
+    outcomes.push({ expected: labelled[i].expected, top: top?.id ?? null, score: top?.score ?? null });
+    if (onProgress && (i + 1) % 1000 === 0) onProgress(i + 1);
+  }
+  return outcomes;
 }
 
 /** A labelled query as read from a queries file. */

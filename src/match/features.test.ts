@@ -129,3 +129,21 @@ test('person features: nicknames, swapped order, typos, e-mail and place evidenc
   assert.equal(other.emailDomainConflict, 1);
   assert.equal(other.locationConflict, 1);
 });
+
+test('e-mail evidence never drops as addresses get closer: the exact address beats a namesake one edit away', () => {
+  const profileOf = (id: string, address: string) =>
+    indexEntity({
+      id,
+      type: 'Person',
+      name: 'Alice Amber',
+      emailAddresses: [{ contactString: address }],
+    }).profile as PersonProfile;
+  const analyzed = analyzeQuery(query({ type: 'Person', emails: ['alice.amber0@example.com'] }));
+  const exact = personFeatures(analyzed, profileOf('PER-0', 'alice.amber0@example.com'), vocabulary);
+  const near = personFeatures(analyzed, profileOf('PER-20', 'alice.amber20@example.com'), vocabulary);
+  assert.equal(exact.emailExact, 1);
+  assert.equal(near.emailExact, 0);
+  for (const feature of ['emailEditsNear', 'emailSimilarity', 'emailLocalSimilarity'] as const) {
+    assert.ok(exact[feature] > near[feature], `${feature}: exact ${exact[feature]} vs near ${near[feature]}`);
+  }
+});

@@ -352,8 +352,10 @@ export function personFeatures(
     if (emails.length === 0) f.emailMissing = 1;
     f.emailSimilarity = bestAddress;
     if (emails.length > 0 && !f.emailExact && bestAddress < 0.85) f.emailConflict = 1;
-    // Typos leave an address a few edits away; another person's address is further.
-    if (emails.length > 0 && !f.emailExact && fewestEdits <= 3) f.emailEditsNear = (4 - fewestEdits) / 3;
+    // Typos leave an address a few edits away; another person's address is further. The exact
+    // address (0 edits) gets the highest value: evidence must never drop as addresses get closer,
+    // or a namesake one edit away (`jo.lee1@` for `jo.lee@`) would outscore the person.
+    if (emails.length > 0 && fewestEdits <= 3) f.emailEditsNear = (4 - fewestEdits) / 3;
     if (emails.length > 0 && bestDomain < 0.85) f.emailDomainConflict = 1;
   }
   if (query.location) {

@@ -8,6 +8,7 @@ import type { CandidateProfile, EntityCounts, EntityStore } from '../storage/ind
 import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
 import {
   competitionFeatures,
+  defaultThresholdOf,
   logit,
   type ModelFile,
   sigmoid,
@@ -52,8 +53,11 @@ export interface MatchOptions {
 export interface Matcher {
   /** Candidates sorted by `score` descending, at most `limit`; empty when nothing is plausible. */
   match(query: MatchQuery, options?: MatchOptions): ScoredCandidate[];
-  /** The default `threshold` for a hit (documented; favours recall). */
-  readonly defaultThreshold: number;
+  /**
+   * The default `threshold` for a hit on `type` (model.json `thresholds`, chosen by
+   * `quarry calibrate`: the lowest score meeting the precision floors on labelled queries).
+   */
+  defaultThresholdFor(type: EntityType): number;
 }
 
 /** The store methods the matcher reads. */
@@ -389,7 +393,7 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
   const limits = options.limits ?? DEFAULT_LIMITS;
   const context = new MatchContext(source);
   return {
-    defaultThreshold: model.threshold,
+    defaultThresholdFor: (type) => defaultThresholdOf(model, type),
     match(query, matchOptions = {}) {
       const limit = matchOptions.limit ?? 10;
       const fetchProfiles = (refs: readonly number[]) => context.profiles(refs);

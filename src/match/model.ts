@@ -21,8 +21,14 @@ export interface TypeModel {
 /** The model file's shape. */
 export interface ModelFile {
   readonly format: 1;
-  /** Default `threshold` (F2-optimal on the fitting run's validation split). */
+  /** Recall-favouring cut: F2-optimal on the fitting run's validation split. */
   readonly threshold: number;
+  /**
+   * Default `threshold` per entity type, chosen by `quarry calibrate` on labelled queries (the
+   * lowest score at which every labelled set of the type meets its precision floor with a
+   * margin). A type without one falls back to `threshold`.
+   */
+  readonly thresholds?: Readonly<Partial<Record<EntityType, number>>>;
   readonly models: Readonly<Record<EntityType, TypeModel>>;
   /** How the weights were fitted: command, seed, input hashes, validation metrics. */
   readonly provenance: Readonly<Record<string, unknown>>;
@@ -87,6 +93,11 @@ export function validateModelFile(value: unknown): ModelFile {
   if (typeof file.threshold !== 'number' || file.threshold < 0 || file.threshold > 1) {
     throw new TypeError('model file: threshold must be a number in [0, 1]');
   }
+  for (const [type, t] of Object.entries(file.thresholds ?? {})) {
+    if (typeof t !== 'number' || t < 0 || t > 1) {
+      throw new TypeError(`model file: thresholds.${type} must be a number in [0, 1]`);
+    }
+  }
   for (const type of ['Organization', 'Person'] as const) {
     const model = file.models?.[type];
     for (const stage of ['base', 'final'] as const) {
@@ -101,4 +112,9 @@ export function validateModelFile(value: unknown): ModelFile {
     }
   }
   return file;
+}
+
+/** The default threshold of `type` under `model`: its calibrated one, else the F2 cut. */
+export function defaultThresholdOf(model: ModelFile, type: EntityType): number {
+  return model.thresholds?.[type] ?? model.threshold;
 }

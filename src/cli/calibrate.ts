@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import type { EntityType } from '../kg/index.ts';
+import { createMatcher, type ModelFile, runLabelledQueries, validateModelFile } from '../match/index.ts';
+import {
+  type CalibrationSet,
+  calibrateThresholds,
+  DEFAULT_MARGIN,
+  PRECISION_FLOORS,
+} from '../match/training/calibrate-thresholds.ts';
+import { formatMetrics, openEvaluationStore, readLabelledQueries } from './eval.ts';
+import { parseUnitInterval } from './options.ts';
+
+const DEFAULT_MODEL = new URL('../match/model.json', import.meta.url).pathname;
+
+/**
+ * `quarry calibrate QUERIES.jsonl... [--kg FILES | --data DIR] [--margin m] [--model FILE]`:
+ * runs labelled query sets through the current model and writes into the model file the default
+ * threshold of each entity type: the lowest score at which every set of that type reaches its
+ * precision floor (Organization 0.97, Person 0.95) plus the margin. The sets, their hashes, the
+ * rule and the resulting metrics are recorded in the model's provenance. Deterministic.
+ */
+export function registerCalibrate(program: Command): void {
+  program
+    .command('calibrate')
+    .description('choose the default thresholds per entity type on labelled query sets')
+    .argument('<queries...>', 'labelled query files (bench format), each of one entity type')
+    .option('--kg <files...>', 'entity JSON Lines files to match against instead of the data directory')
+    .option('--data <dir>', 'data directory (default: $QUARRY_DATA_DIR or ./data)')
+    .option('--margin <m>', `added to each precision floor (default ${DEFAULT_MARGIN})`, parseUnitInterval)
+    .option('--model <file>', 'model file to update', DEFAULT_MODEL)
+    .action((files: string[], options: { kg?: string[]; data?: string; margin?: number; model: string }) => {
+      const model = validateModelFile(JSON.parse(readFileSync(options.model, 'utf8')));
+      const storage = openEvaluationStore(options);
+      try {
+        const matcher = createMatcher(storage.entities, { model });
+        const sets: CalibrationSet[] = files.map((file) => {
+          const labelled = readLabelledQueries(file);
+          const types = new Set(labelled.map((q) => q.query.type));
+          if (types.size !== 1) {
+            throw new InvalidArgumentError(`${file}: a calibration set must hold queries of one entity type`);
+          }
+          process.stderr.write(`calibrate: ${path.basename(file)}: ${labelled.length} queries\n`);
+          return {
+            name: path.basename(file),
+            type: [...types][0] as EntityType,
+            outcomes: runLabelledQueries(matcher, labelled),
+          };
+        });
+        const margin = options.margin ?? DEFAULT_MARGIN;
+        const result = calibrateThresholds(sets, { margin });
+        const updated: ModelFile = {
+          ...model,
+          thresholds: { ...model.thresholds, ...result.thresholds },
+          provenance: {
+            ...model.provenance,
+            thresholdCalibration: {
+              rule: 'per type, the lowest threshold (0.01 steps) at which every set reaches precision floor + margin',
+              floors: PRECISION_FLOORS,
+              margin,
+              sets: files.map((file, i) => ({
+                file: path.basename(file),
+                sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+                type: sets[i].type,
+                precision: round4(result.sets[i].metrics.precision),
+                recall: round4(result.sets[i].metrics.recall),
+                ece: round4(result.sets[i].metrics.ece),
+              })),
+              unmet: result.unmet,
+            },
+          },
+        };
+        writeFileSync(options.model, `${JSON.stringify(updated, null, 2)}\n`);
+        for (const set of result.sets) process.stdout.write(`${set.name}\n${formatMetrics(set.metrics)}\n`);
+        process.stderr.write(
+          `calibrate: wrote ${options.model}: thresholds ${JSON.stringify(result.thresholds)}` +
+            (result.unmet.length ? `; floors NOT reached for ${result.unmet.join(', ')}` : '') +
+            '\n',
+        );
+      } finally {
+        storage.close();
+      }
+    });
+}
+
+function round4(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}
