@@ -10,6 +10,15 @@ import { parseNonNegativeInt } from './options.ts';
  * model on queries generated from the given entity files and writes the model file (default
  * `src/match/model.json`) with its provenance. Reproducible: same files + seed → same file.
  */
+interface FitOptions {
+  seed: number;
+  rounds: number;
+  out: string;
+  demoOrganizations: number;
+  demoPersons: number;
+  demoSeed: number;
+}
+
 export function registerFit(program: Command): void {
   program
     .command('fit')
@@ -18,11 +27,27 @@ export function registerFit(program: Command): void {
     .option('--seed <n>', 'seed of the query generator and the splits', parseNonNegativeInt, 1)
     .option('--rounds <n>', 'queries generated per entity', parseNonNegativeInt, 1)
     .option('--out <file>', 'model file to write', new URL('../match/model.json', import.meta.url).pathname)
-    .action((files: string[], options: { seed: number; rounds: number; out: string }) => {
+    .option(
+      '--demo-organizations <n>',
+      'also train on this many synthetic demo organizations',
+      parseNonNegativeInt,
+      0,
+    )
+    .option('--demo-persons <n>', 'also train on this many synthetic demo persons', parseNonNegativeInt, 0)
+    .option('--demo-seed <n>', 'seed of the synthetic demo graph', parseNonNegativeInt, 1)
+    .action((files: string[], options: FitOptions) => {
       if (options.rounds < 1) throw new InvalidArgumentError('--rounds must be at least 1');
-      const command = `quarry fit ${files.map((f) => f.split('/').pop()).join(' ')} --seed ${options.seed} --rounds ${options.rounds}`;
+      const withDemo = options.demoOrganizations + options.demoPersons > 0;
+      const demo = withDemo
+        ? { organizations: options.demoOrganizations, persons: options.demoPersons, seed: options.demoSeed }
+        : undefined;
+      const command =
+        `quarry fit ${files.map((f) => f.split('/').pop()).join(' ')} --seed ${options.seed} --rounds ${options.rounds}` +
+        (demo
+          ? ` --demo-organizations ${demo.organizations} --demo-persons ${demo.persons} --demo-seed ${demo.seed}`
+          : '');
       const { model, validation } = fitModel(
-        { files, seed: options.seed, rounds: options.rounds, command },
+        { files, seed: options.seed, rounds: options.rounds, command, ...(demo ? { demo } : {}) },
         (line) => process.stderr.write(`${line}\n`),
       );
       writeFileSync(options.out, `${JSON.stringify(model, null, 2)}\n`);

@@ -147,3 +147,32 @@ test('e-mail evidence never drops as addresses get closer: the exact address bea
     assert.ok(exact[feature] > near[feature], `${feature}: exact ${exact[feature]} vs near ${near[feature]}`);
   }
 });
+
+test('employer and phone evidence: match, conflict, or nothing known', () => {
+  const profile = indexEntity({
+    id: 'PER-9',
+    type: 'Person',
+    name: 'Rafael Nguyen',
+    employments: [{ employer: { name: 'Thachemofe Partners Pty Ltd' }, isCurrent: true }],
+    phoneNumbers: [{ string: '+61 412 340 827', digits: '+61412340827' }],
+  }).profile as PersonProfile;
+  const bare = indexEntity({ id: 'PER-10', type: 'Person', name: 'Rafael Nguyen' }).profile as PersonProfile;
+  const features = (q: Partial<MatchQuery>, p: PersonProfile) =>
+    personFeatures(analyzeQuery(query({ type: 'Person', names: ['Rafael Nguyen'], ...q })), p, vocabulary);
+  const same = features(
+    { employer: 'Thachemofe Partners', phones: ['0412 340 827'], location: 'Australia' },
+    profile,
+  );
+  assert.equal(same.hasEmployer, 1);
+  assert.equal(same.employerSimilarity, 1);
+  assert.equal(same.employerConflict, 0);
+  assert.equal(same.phoneMatch, 1, 'a national number read with the location as region hint');
+  const other = features({ employer: 'Globex Corporation', phones: ['+61 499 999 999'] }, profile);
+  assert.equal(other.employerConflict, 1);
+  assert.equal(other.phoneMatch, 0);
+  assert.equal(other.phoneConflict, 1);
+  const unknown = features({ employer: 'Globex Corporation', phones: ['+61 499 999 999'] }, bare);
+  assert.equal(unknown.employerMissing, 1);
+  assert.equal(unknown.employerConflict, 0);
+  assert.equal(unknown.phoneConflict, 0);
+});

@@ -30,7 +30,9 @@ export const ORGANIZATION_FEATURES = Object.freeze([
   'urlDomainMatch',
   'urlConflict',
   'emailDomainMatch',
+  'hasPhone',
   'phoneMatch',
+  'phoneConflict',
   'hasLocation',
   'countryMatch',
   'countryConflict',
@@ -75,8 +77,13 @@ export const PERSON_FEATURES = Object.freeze([
   'titleSimilarity',
   'titleConflict',
   'titleMissing',
+  'hasEmployer',
   'employerSimilarity',
+  'employerConflict',
+  'employerMissing',
+  'hasPhone',
   'phoneMatch',
+  'phoneConflict',
   'ipMatch',
 ] as const);
 
@@ -236,7 +243,7 @@ export function organizationFeatures(
   }
   const domains = profile.d ?? [];
   if (query.emails.some((e) => !e.freeMail && domains.includes(e.registrable))) f.emailDomainMatch = 1;
-  if (query.phones.length && profile.p?.some((p) => query.phones.includes(p))) f.phoneMatch = 1;
+  phoneFeatures(query, profile.p, f);
   if (query.location) {
     f.hasLocation = 1;
     const loc = locationFeatures(query, profile);
@@ -247,6 +254,14 @@ export function organizationFeatures(
   }
   if (query.ip && profile.ip && ipInRanges(query.ip, profile.ip)) f.ipMatch = 1;
   return expandFeatures(f);
+}
+
+/** Phone evidence: the query gave numbers; one is the candidate's, or the candidate has others. */
+function phoneFeatures(query: AnalyzedQuery, phones: readonly string[] | undefined, f: FeatureVector): void {
+  if (query.phones.length === 0) return;
+  f.hasPhone = 1;
+  if (phones?.some((p) => query.phones.includes(p))) f.phoneMatch = 1;
+  else if (phones && phones.length > 0) f.phoneConflict = 1;
 }
 
 function givenNameSimilarity(a: string, b: string): number {
@@ -376,13 +391,16 @@ export function personFeatures(
     if (titles.length > 0 && f.titleSimilarity < 0.3) f.titleConflict = 1;
     if (titles.length === 0) f.titleMissing = 1;
   }
-  if (query.employerTokens.length > 0 && profile.w) {
-    f.employerSimilarity = cover(
-      query.employerTokens,
-      profile.w.flatMap((w) => w.split(' ')),
-    );
+  if (query.employerTokens.length > 0) {
+    f.hasEmployer = 1;
+    const employers = (profile.w ?? []).flatMap((w) => w.split(' '));
+    if (employers.length > 0) {
+      f.employerSimilarity = cover(query.employerTokens, employers);
+      // Works elsewhere (as far as the graph knows): a namesake more often than a job change.
+      if (f.employerSimilarity < 0.3) f.employerConflict = 1;
+    } else f.employerMissing = 1;
   }
-  if (query.phones.length && profile.p?.some((p) => query.phones.includes(p))) f.phoneMatch = 1;
+  phoneFeatures(query, profile.p, f);
   if (query.ipOrganizations?.length && profile.wi?.some((id) => query.ipOrganizations?.includes(id)))
     f.ipMatch = 1;
   return expandFeatures(f);

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Entity, EntityType } from '../../kg/index.ts';
+import { demoRecords, type Entity, type EntityType } from '../../kg/index.ts';
 import { openSqliteStorage } from '../../storage/index.ts';
 import { bestThreshold, type EvaluationMetrics, evaluateOutcomes, type QueryOutcome } from '../evaluation.ts';
 import {
@@ -49,6 +49,11 @@ export interface FitInputs {
   readonly nullRepeats?: number;
   /** The command line to record in the provenance. */
   readonly command?: string;
+  /**
+   * Also train on a seeded synthetic demo graph (`kg/demo-data.ts`): the only training data with
+   * employers and phone numbers, so their weights are fitted rather than set by hand.
+   */
+  readonly demo?: { readonly organizations: number; readonly persons: number; readonly seed: number };
 }
 
 export interface FitResult {
@@ -280,6 +285,16 @@ function buildExamples(
 export function fitModel(inputs: FitInputs, log: (line: string) => void = () => {}): FitResult {
   const entities = inputs.files.flatMap((file) => readEntities(file));
   log(`fit: ${entities.length} entities from ${inputs.files.length} files`);
+  if (inputs.demo) {
+    // Each demo entity once (a few are stated by two sources; the first statement will do).
+    const seen = new Set<string>();
+    for (const record of demoRecords(inputs.demo)) {
+      if (seen.has(record.id)) continue;
+      seen.add(record.id);
+      entities.push(record);
+    }
+    log(`fit: ${seen.size} synthetic demo entities (seed ${inputs.demo.seed})`);
+  }
   const examples = buildExamples(entities, inputs, log);
   const models = {} as Record<EntityType, TypeModel>;
   const priors = {} as Record<EntityType, Record<string, number>>;
@@ -314,6 +329,7 @@ export function fitModel(inputs: FitInputs, log: (line: string) => void = () => 
       nullRepeats: inputs.nullRepeats ?? 5,
       holdout: inputs.holdout ?? 0.08,
       inputs: inputs.files.map((file) => ({ file: file.split('/').pop(), sha256: sha256(file) })),
+      ...(inputs.demo ? { demo: inputs.demo } : {}),
       queries: { total: examples.length, validation: allOutcomes.length },
       thresholdRule: 'F2-optimal on the validation split (20% of generated queries)',
       priorWeights: priors,

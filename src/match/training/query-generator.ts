@@ -3,6 +3,7 @@
  * carry (see noise.ts). Which fields a query has varies as in real traffic: name only, url only,
  * name + location, e-mail only, name + title, …
  */
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Entity } from '../../kg/index.ts';
 import { normalizeDomain } from '../../kg/index.ts';
 import type { MatchQuery } from '../query-analysis.ts';
@@ -78,7 +79,8 @@ function organizationQuery(entity: Entity, random: Random): MatchQuery | undefin
     const host = normalizeDomain(random.chance(0.8) ? hosts[0] : random.pick(hosts))?.host;
     if (host) url = urlVariant(host, random);
   }
-  const combos: (readonly ('name' | 'url' | 'loc')[])[] = [
+  const phone = phoneVariant(entity, random);
+  const combos: (readonly ('name' | 'url' | 'loc' | 'phone')[])[] = [
     ['name'],
     ['name'],
     ['name', 'loc'],
@@ -87,12 +89,16 @@ function organizationQuery(entity: Entity, random: Random): MatchQuery | undefin
     ['url'],
     ['url', 'loc'],
     ['name', 'url', 'loc'],
+    // Only entities with phones (the demo graph) can use these.
+    ['name', 'phone'],
+    ['phone', 'loc'],
   ];
   const usable = combos.filter(
     (c) =>
       (!c.includes('name') || queryName) &&
       (!c.includes('url') || url) &&
-      (!c.includes('loc') || country || region),
+      (!c.includes('loc') || country || region) &&
+      (!c.includes('phone') || phone),
   );
   if (usable.length === 0) return undefined;
   const combo = random.pick(usable);
@@ -102,7 +108,7 @@ function organizationQuery(entity: Entity, random: Random): MatchQuery | undefin
     names: combo.includes('name') && queryName ? [queryName] : [],
     urls: combo.includes('url') && url ? [url] : [],
     emails: [],
-    phones: [],
+    phones: combo.includes('phone') && phone ? [phone] : [],
     ...(loc ? { location: loc } : {}),
   };
 }
@@ -182,6 +188,41 @@ function personLocation(entity: Entity, random: Random): string | undefined {
   return random.chance(0.5) ? out.toLowerCase() : out;
 }
 
+/** A phone number as people type it: as stored, bare E.164, or national format. */
+function phoneVariant(entity: Entity, random: Random): string | undefined {
+  const phone = entity.phoneNumbers?.[0];
+  if (!phone) return undefined;
+  const digits = phone.digits ?? phone.string;
+  const r = random.next();
+  if (r < 0.4) return phone.string;
+  if (r < 0.7) return digits;
+  return parsePhoneNumberFromString(digits)?.formatNational() ?? phone.string;
+}
+
+/**
+ * The employer a query names: the current one mostly, a past one sometimes (stale CRM rows),
+ * someone else's now and then (a source error), with the noise organization names carry.
+ */
+function employerVariant(entity: Entity, random: Random, others: readonly Entity[]): string | undefined {
+  const employments = entity.employments ?? [];
+  const current = employments.find((e) => e.isCurrent === true && e.employer?.name);
+  const past = employments.filter((e) => e.isCurrent !== true && e.employer?.name);
+  // No random draw for entities without employers: their queries stay as they were.
+  if (!current && past.length === 0) return undefined;
+  let source = current ?? past[0];
+  if (past.length > 0 && random.chance(0.15)) source = random.pick(past);
+  if (random.chance(0.05)) {
+    const other = random.pick(others).employments?.find((e) => e.employer?.name);
+    if (other) source = other;
+  }
+  const name = source?.employer?.name;
+  if (!name) return undefined;
+  let out = name;
+  const count = random.pick([0, 0, 1, 1, 2]);
+  for (let i = 0; i < count; i++) out = random.pick(ORGANIZATION_NAME_NOISE)(out, random);
+  return out.trim() || name;
+}
+
 function personQuery(entity: Entity, random: Random, others: readonly Entity[]): MatchQuery | undefined {
   const name = personName(entity, random);
   const emailRaw = entity.emailAddresses?.[0]?.contactString;
@@ -192,7 +233,9 @@ function personQuery(entity: Entity, random: Random, others: readonly Entity[]):
   let titleRaw = entity.employments?.[0]?.title;
   if (titleRaw && random.chance(0.08)) titleRaw = random.pick(others).employments?.[0]?.title ?? titleRaw;
   const title = titleRaw ? maybeTypo(titleRaw, random, 0.1) : undefined;
-  const combos: (readonly ('name' | 'email' | 'loc' | 'title')[])[] = [
+  const employer = employerVariant(entity, random, others);
+  const phone = phoneVariant(entity, random);
+  const combos: (readonly ('name' | 'email' | 'loc' | 'title' | 'employer' | 'phone')[])[] = [
     ['name'],
     ['name'],
     ['name', 'email'],
@@ -204,24 +247,37 @@ function personQuery(entity: Entity, random: Random, others: readonly Entity[]):
     ['name', 'email', 'loc'],
     ['name', 'title'],
     ['name', 'title', 'loc'],
+    // Only entities with employers or phones (the demo graph) can use these.
+    ['name', 'employer'],
+    ['name', 'employer'],
+    ['name', 'employer', 'title'],
+    ['name', 'employer', 'loc'],
+    ['name', 'phone'],
+    ['phone'],
   ];
   const usable = combos.filter(
     (c) =>
       (!c.includes('name') || name) &&
       (!c.includes('email') || email) &&
       (!c.includes('loc') || location) &&
-      (!c.includes('title') || title),
+      (!c.includes('title') || title) &&
+      (!c.includes('employer') || employer) &&
+      (!c.includes('phone') || phone),
   );
   if (usable.length === 0) return undefined;
   const combo = random.pick(usable);
+  // A national-format number needs its country: phone queries carry the location too.
+  const withLocation = combo.includes('loc') || combo.includes('phone');
+  const place = withLocation ? (location ?? entity.location?.country?.name) : undefined;
   return {
     type: 'Person',
     names: combo.includes('name') && name ? [name] : [],
     urls: [],
     emails: combo.includes('email') && email ? [email] : [],
-    phones: [],
-    ...(combo.includes('loc') && location ? { location } : {}),
+    phones: combo.includes('phone') && phone ? [phone] : [],
+    ...(place ? { location: place } : {}),
     ...(combo.includes('title') && title ? { title } : {}),
+    ...(combo.includes('employer') && employer ? { employer } : {}),
   };
 }
 
