@@ -28,7 +28,7 @@ describe('enhance on the demo graph', () => {
 
   test('an organization by part of its name, by a URL on its site, and by phone', async () => {
     const shortName = organization.name!.split(' ').slice(0, 2).join(' ');
-    for (const params of [
+    const queries: Record<string, string>[] = [
       { type: 'Organization', name: shortName },
       { type: 'Organization', url: `https://www.${organization.homepageUri}/contact` },
       {
@@ -36,7 +36,8 @@ describe('enhance on the demo graph', () => {
         phone: organization.phoneNumbers![0].string,
         location: organization.location!.country!.name!,
       },
-    ]) {
+    ];
+    for (const params of queries) {
       const body = await enhance(params);
       assert.equal(body.hits, 1, JSON.stringify(params));
       assert.equal(body.data[0].entity.id, organization.id);
