@@ -1,0 +1,76 @@
+/**
+ * `npm run bench`: every benchmark, one after another, each in its own process (fresh memory),
+ * printing its figures. Figures only: nothing here fails on timing.
+ *
+ *   npm run bench                 # the issues' sizes: a 1M + 1M graph, a 1M-record bulk job, …
+ *   npm run bench -- --quick      # small sizes, a few minutes: checks that everything runs
+ *   npm run bench -- --only http,bulk   # a subset (names below); reuses .bench-out/import
+ *
+ * The graph that enhance, HTTP and bulk run against is the one the import benchmark builds and
+ * keeps in .bench-out/import (the seeded demo graph, 1M organizations + 1M people).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.join(import.meta.dirname, '..');
+const GRAPH = path.join(ROOT, '.bench-out', 'import');
+
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+});
+const quick = values.quick;
+const size = quick ? 20_000 : 1_000_000;
+
+/** Each benchmark: its file and arguments. Order matters: `import` builds the graph. */
+const BENCHES: ReadonlyArray<{ name: string; file: string; args: string[] }> = [
+  {
+    name: 'import',
+    file: 'import.ts',
+    args: ['--organizations', String(size), '--persons', String(size), '--keep'],
+  },
+  {
+    name: 'enhance',
+    file: 'enhance-inprocess.ts',
+    args: ['--data', GRAPH, '--queries', quick ? '2000' : '20000'],
+  },
+  { name: 'http', file: 'http.ts', args: ['--data', GRAPH, '--seconds', quick ? '3' : '15'] },
+  {
+    name: 'bulk',
+    file: 'bulk.ts',
+    args: [
+      '--data',
+      GRAPH,
+      '--records',
+      quick ? '20000' : '1000000',
+      '--xlsx-rows',
+      quick ? '20000' : '200000',
+    ],
+  },
+  { name: 'export', file: 'export.ts', args: quick ? ['--quick'] : [] },
+  { name: 'extract', file: 'extract.ts', args: quick ? ['--pages', '10', '--seconds', '1'] : [] },
+  { name: 'crawl', file: 'crawl.ts', args: quick ? ['--pages', '1000'] : [] },
+];
+
+const only = values.only?.split(',').map((s) => s.trim());
+const selected = BENCHES.filter((b) => !only || only.includes(b.name));
+console.log(
+  `quarry benchmarks (${quick ? 'quick' : 'full'}): ${selected.map((b) => b.name).join(', ')}; ` +
+    `${os.availableParallelism()} cores, load average ${os.loadavg()[0].toFixed(1)}, node ${process.version}`,
+);
+for (const bench of selected) {
+  if (bench.args.includes(GRAPH) && !fs.existsSync(path.join(GRAPH, 'quarry.sqlite'))) {
+    console.log(`\n== ${bench.name}: skipped, no graph in ${GRAPH} (run the import benchmark first)`);
+    continue;
+  }
+  console.log(`\n== ${bench.name}: npx node bench/${bench.file} ${bench.args.join(' ')}`);
+  const started = performance.now();
+  const run = spawnSync(process.execPath, [path.join(import.meta.dirname, bench.file), ...bench.args], {
+    stdio: 'inherit',
+    cwd: ROOT,
+  });
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  console.log(`== ${bench.name}: ${run.status === 0 ? 'done' : `exited with ${run.status}`} in ${seconds} s`);
+}
