@@ -3,9 +3,14 @@
  * Services depend only on these interfaces; SQL lives in the adapters (`sqlite/`, later
  * `postgres/`). Every adapter runs the same contract suite (`test/storage-contract.ts`).
  *
- * Methods are synchronous where the embedded adapter can answer synchronously and a hot path
- * needs it (matching runs inside worker threads, one connection each); an adapter for a remote
- * database implements the async variants of a port instead, declared beside it when needed.
+ * The ports are synchronous. The embedded SQLite adapter answers in microseconds, and a
+ * synchronous store keeps the matcher's hot path, the job runners' exactly-once transactions
+ * (`Storage.transaction`) and the worker threads simple. A PostgreSQL adapter implements these
+ * same interfaces without touching any service: each adapter call hands its SQL to a dedicated
+ * worker thread that owns the `pg` connection and blocks on an `Atomics.wait` handshake until
+ * the answer arrives (the synckit pattern), with `transaction` pinning one connection for the
+ * duration. The cost is one blocked round trip per call on the calling thread; see
+ * DEVELOPERS.md ("Adding a store adapter").
  */
 import type { Entity, EntityType } from '../kg/index.ts';
 
