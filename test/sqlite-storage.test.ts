@@ -4,6 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { openSqliteStorage } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
+import { MIGRATIONS } from '../src/storage/sqlite/migrations/index.ts';
 import { runStorageContract } from './storage-contract.ts';
 import { runBulkStorageContract } from './storage-contract-bulk.ts';
 import { runCrawlStorageContract } from './storage-contract-crawl.ts';
@@ -64,3 +65,63 @@ test('sqlite: migrations are recorded once and applied independently of order', 
 });
 
 runCrawlStorageContract('sqlite', openTempSqliteStorage);
+
+test('sqlite: a read snapshot does not see commits made meanwhile by another connection', () => {
+  const dir = tempDir();
+  const file = path.join(dir.path, 'quarry.sqlite');
+  const writer = openSqliteStorage(file);
+  const reader = openSqliteStorage(file, { readOnly: true });
+  const write = (id: string) =>
+    writer.entities.writeBatch([
+      {
+        id,
+        type: 'Organization',
+        doc: { id, type: 'Organization', name: id },
+        ledger: null,
+        keys: [`t:${id}`],
+        profile: { name: id },
+      },
+    ]);
+  write('ORG-A');
+  const inside = reader.readSnapshot(() => {
+    const version = reader.entities.version();
+    const counts = reader.entities.counts();
+    write('ORG-B');
+    return {
+      version,
+      counts,
+      versionAfter: reader.entities.version(),
+      countsAfter: reader.entities.counts(),
+      b: reader.entities.getById('ORG-B'),
+    };
+  });
+  assert.equal(inside.versionAfter, inside.version);
+  assert.deepEqual(inside.countsAfter, inside.counts);
+  assert.equal(inside.b, undefined);
+  // Outside the snapshot the new commit is there.
+  assert.notEqual(reader.entities.version(), inside.version);
+  assert.equal(reader.entities.getById('ORG-B')?.id, 'ORG-B');
+  assert.deepEqual(reader.entities.counts(), { organizations: 2, persons: 0 });
+  reader.close();
+  writer.close();
+  dir.remove();
+});
+
+test('sqlite: entity counts of a store created before the counts table are taken at migration', () => {
+  const db = new DatabaseSync(':memory:');
+  const before = MIGRATIONS.filter((m) => m.version < 21);
+  applyMigrations(db, before);
+  db.exec(`INSERT INTO entities (id, type, doc, profile, keys, updated_at) VALUES
+    ('o1', 'Organization', '{}', '{}', '[]', 0), ('o2', 'Organization', '{}', '{}', '[]', 0),
+    ('p1', 'Person', '{}', '{}', '[]', 0)`);
+  applyMigrations(db, MIGRATIONS);
+  const rows = db.prepare('SELECT type, n FROM entity_counts ORDER BY type').all();
+  assert.deepEqual(
+    rows.map((row) => [row.type, row.n]),
+    [
+      ['Organization', 2],
+      ['Person', 1],
+    ],
+  );
+  db.close();
+});

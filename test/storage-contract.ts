@@ -126,6 +126,36 @@ export function runStorageContract(adapter: string, open: OpenStorage): void {
         assert.equal(storage.entities.getById('ORG-u')?.doc.name, name);
         assert.equal(storage.entities.refsForKey('t:fundação', 10).length, 1);
       });
+
+      test('counts follow new entities, deferred-key writes, re-writes and a change of type', () => {
+        const start = storage.entities.counts();
+        const plus = (organizations: number, persons: number) => ({
+          organizations: start.organizations + organizations,
+          persons: start.persons + persons,
+        });
+        storage.entities.writeBatch([entityWrite('ORG-C1', ['t:c1']), entityWrite('ORG-C2', ['t:c2'])]);
+        storage.entities.writeBatch([entityWrite('ORG-C3', ['t:c3'])], { deferKeys: true });
+        storage.entities.indexPendingKeys();
+        // Writing an id again (same type) counts it once.
+        storage.entities.writeBatch([entityWrite('ORG-C1', ['t:c1', 't:again'])]);
+        assert.deepEqual(storage.entities.counts(), plus(3, 0));
+        storage.entities.writeBatch([
+          { ...entityWrite('ORG-C2', ['t:c2']), type: 'Person', doc: { id: 'ORG-C2', type: 'Person' } },
+        ]);
+        assert.deepEqual(storage.entities.counts(), plus(2, 1));
+      });
+
+      test('a read snapshot sees its own writes, and the version it reads follows them', () => {
+        const seen = storage.readSnapshot(() => {
+          const before = storage.entities.version();
+          assert.equal(storage.entities.version(), before);
+          storage.transaction(() => storage.entities.writeBatch([entityWrite('ORG-S1', ['t:s1'])]));
+          return { before, after: storage.entities.version(), found: storage.entities.getById('ORG-S1') };
+        });
+        assert.notEqual(seen.after, seen.before);
+        assert.equal(seen.found?.id, 'ORG-S1');
+        assert.equal(storage.entities.version(), seen.after);
+      });
     });
 
     describe('transactions', () => {

@@ -54,17 +54,26 @@ export function quarryCli(args: string[], dataDir: string, env: Record<string, s
   return run.stdout;
 }
 
-/** Starts `quarry serve` on a free port over `dataDir` and waits for `/healthz`. */
+/**
+ * Starts `quarry serve` on a free port over `dataDir` and waits for `/healthz`. Node options for
+ * the server alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it) come from
+ * `QUARRY_BENCH_SERVER_NODE_ARGS` (space-separated).
+ */
 export async function startServer(
   dataDir: string,
   options: { env?: Record<string, string>; logFile?: string } = {},
 ): Promise<BenchServer> {
   const port = await freePort();
   const out = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', String(port), '--data', dataDir], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
-    stdio: ['ignore', out, out],
-  });
+  const nodeArgs = (process.env.QUARRY_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, MAIN, 'serve', '--port', String(port), '--data', dataDir],
+    {
+      env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
+      stdio: ['ignore', out, out],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Enhancer, type EnhanceResponse, parseEnhanceQuery } from '../enhance/index.ts';
+import { HeapTrimmer, WORKER_HEAP_TRIM } from '../heap-trim.ts';
 import { createMatcher } from '../match/index.ts';
 import { openSqliteStorage } from '../storage/index.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
@@ -34,6 +35,7 @@ function lowerPriority(niceness: number): void {
 lowerPriority(data.niceness);
 const storage = openSqliteStorage(data.dbFile, { readOnly: true, cacheMiB: data.cacheMiB });
 const enhancer = new Enhancer({ entities: storage.entities, matcher: createMatcher(storage.entities) });
+const heap = new HeapTrimmer(WORKER_HEAP_TRIM);
 
 function matched(response: EnhanceResponse): number {
   let n = 0;
@@ -71,9 +73,13 @@ function answer(batch: EnhanceBatch): EnhanceBatchResult {
 parentPort!.on('message', (message: WorkerRequest<EnhanceBatch>) => {
   let reply: WorkerReply<EnhanceBatchResult>;
   try {
-    reply = { id: message.id, ok: true, result: answer(message.task) };
+    // One read snapshot per batch: the main thread's commits (results, progress) would otherwise
+    // flush this connection's page cache before nearly every statement.
+    reply = { id: message.id, ok: true, result: storage.readSnapshot(() => answer(message.task)) };
   } catch (error) {
     reply = { id: message.id, ok: false, error: (error as Error).stack ?? String(error) };
   }
   parentPort!.postMessage(reply);
+  // Between batches (the reply is on its way): garbage of the batch goes before it piles up.
+  heap.maybeTrim();
 });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
+import { HeapTrimmer, SERVER_HEAP_TRIM } from '../heap-trim.ts';
 import { DEFAULT_DEMO_SIZES, demoExamples, loadDemoGraph } from '../kg/index.ts';
 import { createLogger } from '../logging.ts';
 import { createRuntime } from '../runtime.ts';
@@ -36,6 +37,8 @@ export function registerServe(program: Command): void {
       const address = await runtime.listen();
       logger.info({ address, dataDir: config.dataDir }, 'quarry listening');
       if (demoToken) printDemoBanner(config.port, demoToken);
+      const heap = new HeapTrimmer(SERVER_HEAP_TRIM);
+      setInterval(() => heap.maybeTrim(), 1000).unref();
       let stopping = false;
       const stop = async (signal: string) => {
         if (stopping) return;

@@ -629,5 +629,12 @@ export interface Storage {
   readonly crawlJobs: CrawlJobStore;
   /** Runs `fn` in one transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T;
+  /**
+   * Runs `fn` over one consistent snapshot of the store (a read transaction; inside a
+   * transaction it simply joins it). Readers answering many queries in a row (bulk worker
+   * threads) use it so that concurrent commits neither change the graph under one query nor
+   * cost them their page cache statement after statement.
+   */
+  readSnapshot<T>(fn: () => T): T;
   close(): void;
 }

@@ -24,13 +24,23 @@ export function sqliteFileFor(dataDir: string): string {
 export function openSqliteStorage(file: string, options: SqliteOpenOptions = {}): Storage {
   const db = openSqliteDatabase(file, options);
   const transaction = createTransactionRunner(db);
+  const entities = new SqliteEntityStore(db, transaction);
   return {
     tokens: new SqliteTokenStore(db),
-    entities: new SqliteEntityStore(db, transaction),
+    entities,
     bulkJobs: new SqliteBulkJobStore(db, transaction),
     customApis: new SqliteCustomApiStore(db, transaction),
     crawlJobs: new SqliteCrawlJobStore(db, transaction),
     transaction,
+    readSnapshot<T>(fn: () => T): T {
+      if (db.isTransaction) return fn();
+      db.exec('BEGIN');
+      try {
+        return entities.pinnedVersion(fn);
+      } finally {
+        if (db.isTransaction) db.exec('COMMIT');
+      }
+    },
     close: () => db.close(),
   };
 }

@@ -64,14 +64,16 @@ export function applyMigrations(db: DatabaseSync, migrations: readonly Migration
 }
 
 /**
- * Runs `fn` inside a transaction on `db`; nested calls join the outer transaction.
+ * Runs `fn` inside a transaction on `db`; nested calls (and calls inside a read snapshot) join the
+ * outer transaction.
  * `BEGIN IMMEDIATE` takes the write lock up front so concurrent writers wait (busy timeout)
  * instead of failing half-way.
  */
 export function createTransactionRunner(db: DatabaseSync): <T>(fn: () => T) => T {
   let depth = 0;
   return <T>(fn: () => T): T => {
-    if (depth > 0) {
+    // Inside another transaction (a read snapshot opened on this connection) writes join it.
+    if (depth > 0 || db.isTransaction) {
       depth++;
       try {
         return fn();

@@ -63,8 +63,12 @@ export class SqliteEntityStore implements EntityStore {
   readonly #indexPendingRange: StatementSync;
   readonly #clearPendingRange: StatementSync;
   readonly #byIds: StatementSync;
+  readonly #countByType: StatementSync;
   /** Set while deferred-key writes await `indexPendingKeys` (bulk loading settings applied). */
   #bulkLoading = false;
+  /** Inside a read snapshot the version cannot change: read once (`pinnedVersion`). */
+  #pinned = false;
+  #pinnedVersion: string | undefined;
 
   constructor(db: DatabaseSync, transaction: <T>(fn: () => T) => T) {
     this.#db = db;
@@ -112,6 +116,8 @@ export class SqliteEntityStore implements EntityStore {
       SELECT j.value, e.ref FROM entity_keys_pending p JOIN entities e ON e.ref = p.ref, json_each(e.keys) j
       WHERE p.ref BETWEEN ? AND ? ORDER BY 1, 2`);
     this.#clearPendingRange = db.prepare('DELETE FROM entity_keys_pending WHERE ref BETWEEN ? AND ?');
+    // Kept by triggers (migration 21): no scan of the table however large the graph.
+    this.#countByType = db.prepare('SELECT type, n FROM entity_counts');
     this.#byIds = db.prepare(
       'SELECT ref, id, type, doc, ledger FROM entities WHERE id IN (SELECT value FROM json_each(?))',
     );
@@ -178,6 +184,7 @@ export class SqliteEntityStore implements EntityStore {
       // Time plus randomness: two writes in the same millisecond still change the version, so
       // matcher caches keyed by it are never stale.
       this.#bumpVersion.run(`${now.toString(36)}-${randomBytes(4).toString('hex')}`);
+      this.#pinnedVersion = undefined;
     });
   }
 
@@ -202,6 +209,7 @@ export class SqliteEntityStore implements EntityStore {
           this.#indexPendingRange.run(chunk.lo, chunk.hi);
           this.#clearPendingRange.run(chunk.lo, chunk.hi);
           this.#bumpVersion.run(`${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`);
+          this.#pinnedVersion = undefined;
           return Number(chunk.n);
         });
         if (done === 0) break;
@@ -282,16 +290,32 @@ export class SqliteEntityStore implements EntityStore {
   }
 
   counts(): EntityCounts {
-    const rows = this.#db.prepare('SELECT type, count(*) AS n FROM entities GROUP BY type').all() as {
-      type: EntityType;
-      n: number;
-    }[];
+    const rows = this.#countByType.all() as { type: EntityType; n: number }[];
     const byType = new Map(rows.map((row) => [row.type, Number(row.n)]));
     return { organizations: byType.get('Organization') ?? 0, persons: byType.get('Person') ?? 0 };
   }
 
   version(): string {
+    if (this.#pinned && this.#pinnedVersion !== undefined) return this.#pinnedVersion;
     const row = this.#version.get() as { value: string } | undefined;
-    return row?.value ?? 'empty';
+    const version = row?.value ?? 'empty';
+    if (this.#pinned) this.#pinnedVersion = version;
+    return version;
+  }
+
+  /**
+   * Runs `fn` with `version()` read at most once: for a read snapshot opened by the caller (the
+   * version cannot change inside it, except by this connection's own writes, which reset it).
+   */
+  pinnedVersion<T>(fn: () => T): T {
+    if (this.#pinned) return fn();
+    this.#pinned = true;
+    this.#pinnedVersion = undefined;
+    try {
+      return fn();
+    } finally {
+      this.#pinned = false;
+      this.#pinnedVersion = undefined;
+    }
   }
 }
