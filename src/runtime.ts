@@ -21,7 +21,7 @@ import { EnhanceService } from './enhance/index.ts';
 import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
 import { createLogger, type Logger } from './logging.ts';
-import { createMatcher } from './match/index.ts';
+import { createMatcher, createVocabularyShareData, VocabularyShare } from './match/index.ts';
 import { openSqliteStorage, type Storage, sqliteFileFor, startWalCheckpointer } from './storage/index.ts';
 
 /** The services of one Quarry process, wired together. */
@@ -58,9 +58,11 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
   const storage = openSqliteStorage(sqliteFileFor(config.dataDir));
   const bulkLogger = logger ?? createLogger({ level: 'silent' });
   const tokens = new TokenService(storage.tokens);
+  // One copy of the matcher's vocabularies for the main thread and the bulk worker threads.
+  const vocabularies = new VocabularyShare(createVocabularyShareData());
   const enhance = new EnhanceService({
     entities: storage.entities,
-    matcher: createMatcher(storage.entities),
+    matcher: createMatcher(storage.entities, { share: vocabularies }),
     tokens,
     credits: config.credits,
   });
@@ -73,7 +75,11 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     limits: config.limits,
     logger: bulkLogger,
     createExecutor: () =>
-      createEnhancePool({ dbFile: sqliteFileFor(config.dataDir), threads: config.workerThreads }),
+      createEnhancePool({
+        dbFile: sqliteFileFor(config.dataDir),
+        threads: config.workerThreads,
+        vocabularies: () => vocabularies.handoff(),
+      }),
     webhookPost: createWebhookPost(fetcher),
     allowPrivateNetwork: config.allowPrivateNetwork,
     // Not (yet) a Config field: read here so config.ts stays the lead's.

@@ -1,3 +1,4 @@
+import type { VocabularyShareData } from '../match/index.ts';
 import type { BulkRecord, BulkResult } from '../storage/index.ts';
 import type { BulkJobOptions } from './job-record.ts';
 
@@ -9,6 +10,8 @@ export interface EnhanceWorkerData {
   readonly cacheMiB: number;
   /** Nice value added to worker threads (0 = same priority as the main thread). */
   readonly niceness: number;
+  /** Vocabularies shared with the server's other matching threads; absent: the thread's own. */
+  readonly vocabularies?: VocabularyShareData;
 }
 
 /** A batch of one job's records for a worker thread to answer. */

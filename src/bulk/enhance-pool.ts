@@ -1,3 +1,4 @@
+import type { VocabularyShareData } from '../match/index.ts';
 import type { BatchExecutor } from './bulk-runner.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
 import { WorkerPool } from './worker-pool.ts';
@@ -13,6 +14,11 @@ export function createEnhancePool(options: {
    */
   readonly niceness?: number;
   readonly cacheMiB?: number;
+  /**
+   * Vocabularies shared with the other matching threads (default: the threads' own), asked for
+   * when each thread starts so that it gets the tables built so far.
+   */
+  readonly vocabularies?: () => VocabularyShareData;
   readonly onCrash?: (error: Error) => void;
 }): BatchExecutor {
   const workerData: EnhanceWorkerData = {
@@ -20,10 +26,12 @@ export function createEnhancePool(options: {
     cacheMiB: options.cacheMiB ?? 32,
     niceness: options.niceness ?? 15,
   };
+  const { vocabularies } = options;
   return new WorkerPool<EnhanceBatch, EnhanceBatchResult>({
     size: options.threads,
     script: new URL('./enhance-worker.ts', import.meta.url),
     workerData,
+    ...(vocabularies ? { workerDataAtStart: () => ({ vocabularies: vocabularies() }) } : {}),
     tasksPerWorker: 2,
     onCrash: options.onCrash,
   });

@@ -9,7 +9,7 @@ import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Enhancer, type EnhanceResponse, parseEnhanceQuery } from '../enhance/index.ts';
 import { HeapTrimmer, WORKER_HEAP_TRIM } from '../heap-trim.ts';
-import { createMatcher } from '../match/index.ts';
+import { createMatcher, VocabularyShare } from '../match/index.ts';
 import { openSqliteStorage } from '../storage/index.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
 import { failureResult, splitResponse } from './result-text.ts';
@@ -34,7 +34,11 @@ function lowerPriority(niceness: number): void {
 
 lowerPriority(data.niceness);
 const storage = openSqliteStorage(data.dbFile, { readOnly: true, cacheMiB: data.cacheMiB });
-const enhancer = new Enhancer({ entities: storage.entities, matcher: createMatcher(storage.entities) });
+const share = data.vocabularies ? new VocabularyShare(data.vocabularies) : undefined;
+const enhancer = new Enhancer({
+  entities: storage.entities,
+  matcher: createMatcher(storage.entities, share ? { share } : {}),
+});
 const heap = new HeapTrimmer(WORKER_HEAP_TRIM);
 
 function matched(response: EnhanceResponse): number {

@@ -12,6 +12,8 @@ export interface WorkerPoolOptions {
   /** The worker module; it answers `{id, task}` messages with `{id, ok, result | error}`. */
   readonly script: URL;
   readonly workerData?: unknown;
+  /** Called at each thread's start, its result merged over `workerData` (state that changes). */
+  readonly workerDataAtStart?: () => Record<string, unknown>;
   /**
    * Tasks handed to one thread at a time. Two keep a thread busy while the main thread
    * handles the previous answer.
@@ -109,7 +111,10 @@ export class WorkerPool<T, R> {
   }
 
   #spawn(): Slot<R> {
-    const worker = new Worker(this.#options.script, { workerData: this.#options.workerData });
+    const { workerData, workerDataAtStart } = this.#options;
+    const worker = new Worker(this.#options.script, {
+      workerData: workerDataAtStart ? { ...(workerData as object), ...workerDataAtStart() } : workerData,
+    });
     const slot: Slot<R> = { worker, pending: new Map() };
     worker.on('message', (reply: WorkerReply<R>) => {
       const pending = slot.pending.get(reply.id);

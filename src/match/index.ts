@@ -41,3 +41,5 @@ export { analyzeQuery } from './query-analysis.ts';
 export { DEFAULT_LIMITS, type RetrievalLimits } from './retrieval.ts';
 export type { EvaluationMetrics, LabelledQuery, QueryOutcome } from './evaluation.ts';
 export { bestThreshold, evaluateOutcomes, parseLabelledQuery, runLabelledQueries } from './evaluation.ts';
+export { TermTable, type TermTableData } from './term-table.ts';
+export { createVocabularyShareData, VocabularyShare, type VocabularyShareData } from './vocabulary-share.ts';

@@ -20,7 +20,9 @@ import { KEY } from './profile.ts';
 import { ipInRanges, ipKeysForAddress } from './ip.ts';
 import { type AnalyzedQuery, analyzeQuery, type MatchQuery } from './query-analysis.ts';
 import { DEFAULT_LIMITS, type RetrievalLimits, retrieveCandidates } from './retrieval.ts';
+import { TermTable } from './term-table.ts';
 import { Vocabulary } from './vocabulary.ts';
+import type { VocabularyShare } from './vocabulary-share.ts';
 
 /** Why a candidate scored what it did: per-feature values and their contributions. */
 export interface Explanation {
@@ -70,6 +72,8 @@ export interface MatcherOptions {
   /** The model to score with; default: the committed `model.json`. */
   readonly model?: ModelFile;
   readonly limits?: RetrievalLimits;
+  /** Vocabularies shared with the other threads matching against the same store. */
+  readonly share?: VocabularyShare;
 }
 
 /** A candidate with its profile, before scoring. */
@@ -107,13 +111,15 @@ export interface Vocabularies {
 /** Per-graph-version caches of one source: vocabularies per key prefix. */
 export class MatchContext {
   readonly #source: CandidateSource;
+  readonly #share: VocabularyShare | undefined;
   #version: string | undefined;
   #vocabularies = new Map<string, Vocabulary>();
   #profiles = new Map<number, CandidateProfile>();
   #counts: EntityCounts | undefined;
 
-  constructor(source: CandidateSource) {
+  constructor(source: CandidateSource, share?: VocabularyShare) {
     this.#source = source;
+    this.#share = share;
   }
 
   /** The vocabularies for `type` at the current graph version (rebuilt after writes). */
@@ -170,10 +176,9 @@ export class MatchContext {
     if (!vocabulary) {
       this.#counts ??= this.#source.counts();
       const counts = this.#counts;
-      vocabulary = new Vocabulary(
-        this.#source.termCounts(prefix),
-        type === 'Person' ? counts.persons : counts.organizations,
-      );
+      const build = () => TermTable.build(this.#source.termCounts(prefix));
+      const table = this.#share ? this.#share.table(prefix, this.#version ?? '', build) : build();
+      vocabulary = new Vocabulary(table, type === 'Person' ? counts.persons : counts.organizations);
       this.#vocabularies.set(prefix, vocabulary);
     }
     return vocabulary;
@@ -391,7 +396,7 @@ function hasEvidence(query: AnalyzedQuery): boolean {
 export function createMatcher(source: CandidateSource, options: MatcherOptions = {}): Matcher {
   const model = options.model ?? loadDefaultModel();
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const context = new MatchContext(source);
+  const context = new MatchContext(source, options.share);
   return {
     defaultThresholdFor: (type) => defaultThresholdOf(model, type),
     match(query, matchOptions = {}) {

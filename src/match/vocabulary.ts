@@ -5,6 +5,7 @@
  */
 
 import { editDistance } from './similarity.ts';
+import { TermTable } from './term-table.ts';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 /** Tokens whose neighbours are remembered, per vocabulary (queries repeat common tokens). */
@@ -13,23 +14,23 @@ const NEIGHBOUR_CACHE_SIZE = 20_000;
 const MAX_TWO_EDIT_SCAN = 3000;
 
 export class Vocabulary {
-  readonly #counts: ReadonlyMap<string, number>;
-  #byInitial: Map<string, string[]> | undefined;
+  /** The terms and their counts, in shared memory (one copy for every thread, see term-table.ts). */
+  readonly table: TermTable;
   #neighbourCache = new Map<string, string[]>();
   /** Number of entities the frequencies are out of. */
   readonly size: number;
   /** IDF of a token nobody carries: the largest possible weight. */
   readonly maxIdf: number;
 
-  constructor(counts: ReadonlyMap<string, number>, entities: number) {
-    this.#counts = counts;
+  constructor(counts: TermTable | ReadonlyMap<string, number>, entities: number) {
+    this.table = counts instanceof TermTable ? counts : TermTable.build(counts);
     this.size = Math.max(1, entities);
     this.maxIdf = Math.log(this.size + 1);
   }
 
   /** Entities carrying `token` (0 when unknown). */
   count(token: string): number {
-    return this.#counts.get(token) ?? 0;
+    return this.table.get(token) ?? 0;
   }
 
   /** Inverse document frequency, `ln((N + 1) / (df + 1))`, at least 0.05. */
@@ -57,7 +58,7 @@ export class Vocabulary {
     const found = new Map<string, number>();
     const consider = (candidate: string) => {
       if (candidate === token || found.has(candidate)) return;
-      const n = this.#counts.get(candidate);
+      const n = this.table.get(candidate);
       if (n !== undefined) found.set(candidate, n);
     };
     for (let i = 0; i < token.length; i++) {
@@ -76,25 +77,17 @@ export class Vocabulary {
 
   /**
    * Tokens two edits away, among those with the same first letter and a length within ±1
-   * (buckets keyed by first letter and length keep the scan short on large vocabularies).
+   * (the table's buckets by first letter and length keep the scan short on large vocabularies).
    */
   #twoEdits(token: string, found: Map<string, number>): void {
-    if (!this.#byInitial) {
-      this.#byInitial = new Map();
-      for (const term of this.#counts.keys()) {
-        if (term.length < 5) continue;
-        const key = term[0] + term.length;
-        const list = this.#byInitial.get(key);
-        if (list) list.push(term);
-        else this.#byInitial.set(key, [term]);
-      }
-    }
-    const buckets = [-1, 0, 1].map((d) => this.#byInitial?.get(token[0] + (token.length + d)) ?? []);
+    const first = token.charCodeAt(0);
+    const ranges = [-1, 0, 1].map((d) => this.table.bucket(first, token.length + d));
     // Bounded work: on a very large vocabulary (e-mail words) the scan would cost milliseconds.
-    if (buckets.reduce((n, b) => n + b.length, 0) > MAX_TWO_EDIT_SCAN) return;
-    for (const bucket of buckets) {
-      for (const term of bucket) {
-        if (editDistance(token, term, 2) <= 2) found.set(term, this.#counts.get(term) ?? 0);
+    if (ranges.reduce((n, [start, end]) => n + end - start, 0) > MAX_TWO_EDIT_SCAN) return;
+    for (const [start, end] of ranges) {
+      for (let i = start; i < end; i++) {
+        const term = this.table.term(i);
+        if (term.length >= 5 && editDistance(token, term, 2) <= 2) found.set(term, this.table.count(i));
       }
     }
   }

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { TermTable } from './term-table.ts';
+
+test('a term table finds every term with its count, and nothing else', () => {
+  const entries: [string, number][] = [
+    ['acme', 3],
+    ['globex', 1],
+    ['zürich', 7],
+    ['日本', 2],
+    ['a', 9],
+  ];
+  for (let i = 0; i < 5000; i++) entries.push([`t${i.toString(36)}x`, i]);
+  const table = TermTable.build(entries);
+  assert.equal(table.size, entries.length);
+  for (const [term, count] of entries) assert.equal(table.get(term), count, term);
+  for (const absent of ['', 'acm', 'acmee', 'zurich', 'globeX', 't0', '日'])
+    assert.equal(table.get(absent), undefined);
+  // Terms are stored by first letter and length: a bucket holds exactly those.
+  const [start, end] = table.bucket('t'.charCodeAt(0), 3);
+  assert.ok(end > start);
+  for (let i = start; i < end; i++) {
+    assert.equal(table.term(i).length, 3);
+    assert.equal(table.term(i)[0], 't');
+    assert.equal(table.count(i), table.get(table.term(i)));
+  }
+  assert.deepEqual(table.bucket('q'.charCodeAt(0), 4), [0, 0]);
+});
+
+test('an empty table and a table rebuilt from its shared data answer the same', () => {
+  const empty = TermTable.build([]);
+  assert.equal(empty.size, 0);
+  assert.equal(empty.get('x'), undefined);
+  const table = TermTable.build([
+    ['oxford', 3],
+    ['oxfords', 1],
+  ]);
+  const again = new TermTable(structuredClone(table.data));
+  assert.equal(again.get('oxford'), 3);
+  assert.equal(again.get('oxfords'), 1);
+  // The buffers are shared, not copied.
+  assert.ok(again.data.chars.buffer instanceof SharedArrayBuffer);
+});

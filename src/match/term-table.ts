@@ -1,0 +1,139 @@
+/**
+ * An immutable table of terms and their counts in shared memory, so that every thread of the
+ * process reads one copy: a matcher's vocabularies on the 1M + 1M demo graph hold ~1.5M terms,
+ * about 120 MiB as JS maps in each thread, and took ~4 s to load in each.
+ *
+ * Layout (all in `SharedArrayBuffer`s, so posting the table to another thread copies nothing):
+ * the terms' UTF-16 code units end to end (`chars`) with `offsets` (n + 1 entries) and `counts`;
+ * an open-addressing hash index (`slots`: term index + 1, 0 = empty) over FNV-1a of the code
+ * units. Terms are stored in order of (first code unit, length), and `buckets` lists, per such
+ * pair, the range of terms it holds, for scans of terms "of about this length with this initial".
+ */
+
+/** The plain data of a table: structured-clonable, shared buffers not copied. */
+export interface TermTableData {
+  readonly chars: Uint16Array;
+  readonly offsets: Uint32Array;
+  readonly counts: Int32Array;
+  readonly slots: Int32Array;
+  /** `[first code unit, length, start, end)` quadruples, flattened. */
+  readonly buckets: Int32Array;
+}
+
+function hashOf(term: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) {
+    h ^= term.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function sharedArray<T extends Uint16Array | Uint32Array | Int32Array>(
+  Kind: { new (buffer: SharedArrayBuffer): T; readonly BYTES_PER_ELEMENT: number },
+  length: number,
+): T {
+  return new Kind(new SharedArrayBuffer(Math.max(1, length) * Kind.BYTES_PER_ELEMENT));
+}
+
+const bucketKey = (first: number, length: number) => first * 65_536 + Math.min(length, 65_535);
+
+export class TermTable {
+  readonly data: TermTableData;
+  readonly #mask: number;
+  readonly #buckets: Map<number, readonly [number, number]>;
+
+  /** Builds a table from `(term, count)` pairs (terms distinct and non-empty). */
+  static build(entries: Iterable<readonly [string, number]>): TermTable {
+    const terms: string[] = [];
+    const countOf = new Map<string, number>();
+    for (const [term, count] of entries) {
+      if (term.length === 0 || countOf.has(term)) continue;
+      terms.push(term);
+      countOf.set(term, count);
+    }
+    terms.sort((a, b) => a.charCodeAt(0) - b.charCodeAt(0) || a.length - b.length);
+    let units = 0;
+    for (const term of terms) units += term.length;
+    const chars = sharedArray(Uint16Array, units);
+    const offsets = sharedArray(Uint32Array, terms.length + 1);
+    const counts = sharedArray(Int32Array, terms.length);
+    let capacity = 16;
+    while (capacity < terms.length * 2) capacity *= 2;
+    const slots = sharedArray(Int32Array, capacity);
+    const buckets: number[] = [];
+    let at = 0;
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i];
+      offsets[i] = at;
+      for (let j = 0; j < term.length; j++) chars[at + j] = term.charCodeAt(j);
+      at += term.length;
+      counts[i] = countOf.get(term) ?? 0;
+      let slot = hashOf(term) & (capacity - 1);
+      while (slots[slot] !== 0) slot = (slot + 1) & (capacity - 1);
+      slots[slot] = i + 1;
+      const first = term.charCodeAt(0);
+      const last = buckets.length - 4;
+      if (last >= 0 && buckets[last] === first && buckets[last + 1] === term.length)
+        buckets[last + 3] = i + 1;
+      else buckets.push(first, term.length, i, i + 1);
+    }
+    offsets[terms.length] = at;
+    const bucketArray = sharedArray(Int32Array, buckets.length);
+    bucketArray.set(buckets);
+    return new TermTable({ chars, offsets, counts, slots, buckets: bucketArray });
+  }
+
+  constructor(data: TermTableData) {
+    this.data = data;
+    this.#mask = data.slots.length - 1;
+    this.#buckets = new Map();
+    const b = data.buckets;
+    for (let i = 0; i + 3 < b.length; i += 4)
+      this.#buckets.set(bucketKey(b[i], b[i + 1]), [b[i + 2], b[i + 3]]);
+  }
+
+  /** Number of terms. */
+  get size(): number {
+    return this.data.offsets.length - 1;
+  }
+
+  /** The count of `term`, undefined when the table does not hold it. */
+  get(term: string): number | undefined {
+    const { slots, offsets, chars, counts } = this.data;
+    const length = term.length;
+    let slot = hashOf(term) & this.#mask;
+    for (;;) {
+      const entry = slots[slot];
+      if (entry === 0) return undefined;
+      const index = entry - 1;
+      const start = offsets[index];
+      if (offsets[index + 1] - start === length) {
+        let same = true;
+        for (let j = 0; j < length; j++) {
+          if (chars[start + j] !== term.charCodeAt(j)) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return counts[index];
+      }
+      slot = (slot + 1) & this.#mask;
+    }
+  }
+
+  /** The term at `index` (0 ≤ index < size). */
+  term(index: number): string {
+    const { offsets, chars } = this.data;
+    return String.fromCharCode(...chars.subarray(offsets[index], offsets[index + 1]));
+  }
+
+  count(index: number): number {
+    return this.data.counts[index];
+  }
+
+  /** Indexes `[start, end)` of the terms starting with code unit `first` and of `length` units. */
+  bucket(first: number, length: number): readonly [number, number] {
+    return this.#buckets.get(bucketKey(first, length)) ?? [0, 0];
+  }
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Worker } from 'node:worker_threads';
+import { TermTable } from './term-table.ts';
+import { createVocabularyShareData, VocabularyShare } from './vocabulary-share.ts';
+
+const SHARE_URL = new URL('./vocabulary-share.ts', import.meta.url).href;
+const TABLE_URL = new URL('./term-table.ts', import.meta.url).href;
+
+/** A worker that asks the share for `prefix` at `version`, building (slowly) if it has to. */
+function joinInWorker(data: ReturnType<typeof createVocabularyShareData>, version: string) {
+  const worker = new Worker(
+    `const { workerData, parentPort } = require('node:worker_threads');
+     Promise.all([import('${SHARE_URL}'), import('${TABLE_URL}')]).then(([{ VocabularyShare }, { TermTable }]) => {
+       const share = new VocabularyShare(workerData.data);
+       const table = share.table('ot:', workerData.version, () => {
+         const until = Date.now() + 300; while (Date.now() < until);
+         return TermTable.build([['built-in-worker', 1]]);
+       });
+       parentPort.postMessage({ built: share.built, worker: table.get('built-in-worker'), main: table.get('built-in-main'),
+         shared: table.data.chars.buffer instanceof SharedArrayBuffer });
+     });`,
+    { eval: true, workerData: { data, version } },
+  );
+  return new Promise<{ built: number; worker?: number; main?: number; shared: boolean }>(
+    (resolve, reject) => {
+      worker.once('message', (m) => {
+        void worker.terminate();
+        resolve(m);
+      });
+      worker.once('error', reject);
+    },
+  );
+}
+
+test('threads sharing vocabularies build each one once and read the same table', async () => {
+  const data = createVocabularyShareData();
+  const main = new VocabularyShare(data);
+  const answers = await Promise.all([joinInWorker(data, 'v1'), joinInWorker(data, 'v1')]);
+  // Exactly one worker built; the other got its table.
+  assert.deepEqual(answers.map((a) => a.built).sort(), [0, 1]);
+  for (const answer of answers) {
+    assert.equal(answer.worker, 1);
+    assert.equal(answer.shared, true);
+  }
+  // The main thread joins later: nothing to build.
+  const table = main.table('ot:', 'v1', () => TermTable.build([['built-in-main', 1]]));
+  assert.equal(main.built, 0);
+  assert.equal(table.get('built-in-worker'), 1);
+  // A new graph version is built again, once.
+  const next = main.table('ot:', 'v2', () => TermTable.build([['built-in-main', 2]]));
+  assert.equal(main.built, 1);
+  assert.equal(next.get('built-in-main'), 2);
+  // A thread starting now learns the tables built so far from the handoff.
+  const later = await joinInWorker(main.handoff(), 'v2');
+  assert.deepEqual(later, { built: 0, worker: undefined, main: 2, shared: true });
+  main.close();
+});
+
+test('a lock left behind by a dead builder delays the others only up to the wait limit', () => {
+  const data = createVocabularyShareData();
+  data.locks.fill(1);
+  const share = new VocabularyShare(data, { waitMs: 200 });
+  const started = Date.now();
+  const table = share.table('pt:', 'v1', () => TermTable.build([['x', 1]]));
+  assert.ok(Date.now() - started >= 150);
+  assert.equal(table.get('x'), 1);
+  assert.equal(share.built, 1);
+  share.close();
+});
