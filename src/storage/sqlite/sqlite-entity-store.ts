@@ -29,6 +29,8 @@ function toStored(row: EntityRow): StoredEntity {
   };
 }
 
+/** Keys whose postings one statement reads (`refsForKeys`). */
+const KEYS_PER_STATEMENT = 64;
 /** Pending entities whose keys one `indexPendingKeys` pass indexes. */
 const PENDING_CHUNK = 2_000_000;
 /** SQLite's default WAL auto-checkpoint, in pages. */
@@ -53,6 +55,7 @@ export class SqliteEntityStore implements EntityStore {
   readonly #byRef: StatementSync;
   readonly #profileByRef: StatementSync;
   readonly #refsForKey: StatementSync;
+  readonly #refsForKeyList: StatementSync;
   readonly #cappedCount: StatementSync;
   readonly #termCounts: StatementSync;
   readonly #version: StatementSync;
@@ -89,6 +92,14 @@ export class SqliteEntityStore implements EntityStore {
     );
     this.#profileByRef.setReturnArrays(true);
     this.#refsForKey = db.prepare('SELECT ref FROM entity_keys WHERE key = ? ORDER BY ref LIMIT ?');
+    // The postings of several keys in one statement, each as one JSON array: a query's lookups
+    // cost one call and a few strings instead of a call per key and an array per posting
+    // (measured: 8.5 → 3.7 µs for a key with one posting, 250 → 160 µs with 1,000).
+    this.#refsForKeyList = db.prepare(`
+      SELECT j.value, (SELECT json_group_array(ref) FROM
+        (SELECT ref FROM entity_keys WHERE key = j.value ORDER BY ref LIMIT ?2))
+      FROM json_each(?1) AS j`);
+    this.#refsForKeyList.setReturnArrays(true);
     this.#cappedCount = db.prepare(
       'SELECT count(*) AS n FROM (SELECT 1 FROM entity_keys WHERE key = ? LIMIT ?)',
     );
@@ -264,7 +275,12 @@ export class SqliteEntityStore implements EntityStore {
 
   refsForKeys(keys: readonly string[], limitPerKey: number): Map<string, number[]> {
     const out = new Map<string, number[]>();
-    for (const key of keys) if (!out.has(key)) out.set(key, this.refsForKey(key, limitPerKey));
+    const distinct = [...new Set(keys)];
+    for (let i = 0; i < distinct.length; i += KEYS_PER_STATEMENT) {
+      const chunk = distinct.slice(i, i + KEYS_PER_STATEMENT);
+      const rows = this.#refsForKeyList.all(JSON.stringify(chunk), limitPerKey) as unknown as [string, string][];
+      for (const [key, refs] of rows) out.set(key, JSON.parse(refs) as number[]);
+    }
     return out;
   }
 
