@@ -29,6 +29,8 @@ function toStored(row: EntityRow): StoredEntity {
   };
 }
 
+/** A key and its refs as a JSON array (`refsForKeys`). */
+type Posting = [key: string, refs: string];
 /** Keys whose postings one statement reads (`refsForKeys`). */
 const KEYS_PER_STATEMENT = 64;
 /** Pending entities whose keys one `indexPendingKeys` pass indexes. */
@@ -278,7 +280,7 @@ export class SqliteEntityStore implements EntityStore {
     const distinct = [...new Set(keys)];
     for (let i = 0; i < distinct.length; i += KEYS_PER_STATEMENT) {
       const chunk = distinct.slice(i, i + KEYS_PER_STATEMENT);
-      const rows = this.#refsForKeyList.all(JSON.stringify(chunk), limitPerKey) as unknown as [string, string][];
+      const rows = this.#refsForKeyList.all(JSON.stringify(chunk), limitPerKey) as unknown as Posting[];
       for (const [key, refs] of rows) out.set(key, JSON.parse(refs) as number[]);
     }
     return out;
