@@ -89,7 +89,32 @@ async function status(server: BenchServer, token: string, id: string): Promise<R
   return ((await res.json()) as { content: Record<string, unknown> }).content;
 }
 
+/** Jobs of earlier runs that the server would resume and run beside the measured one. */
+function unfinishedJobs(file: string): string[] {
+  if (!fs.existsSync(file)) return [];
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const rows = db
+      .prepare("SELECT id FROM bulk_jobs WHERE state IN ('NOT_STARTED', 'IN_PROCESS', 'SUBMITTING')")
+      .all() as { id: string }[];
+    return rows.map((row) => row.id);
+  } catch {
+    return []; // A store without bulk tables yet.
+  } finally {
+    db.close();
+  }
+}
+
 export async function benchBulk(dataDir: string, options: Options): Promise<void> {
+  const leftovers = unfinishedJobs(sqliteFileFor(dataDir));
+  if (leftovers.length > 0) {
+    // An interrupted earlier run leaves its job behind; the server resumes it and the figures
+    // would measure two jobs sharing the cores.
+    console.error(
+      `bulk: warning: ${leftovers.length} unfinished job(s) in ${dataDir} (${leftovers.join(', ')}) will run ` +
+        'beside the measured one; delete them (quarry bulk delete) or use a fresh graph for clean figures',
+    );
+  }
   const token = quarryCli(['token', 'create', '--unlimited'], dataDir).trim();
   const queries =
     options.mix === 'id'
