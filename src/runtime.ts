@@ -170,6 +170,10 @@ export async function createRuntime(
     app,
     crawl,
     async listen() {
+      // Ready means ready to answer fast: the first enhance would otherwise load the vocabularies.
+      const warming = performance.now();
+      services.enhance.enhancer.warmUp();
+      logger.info({ ms: Math.round(performance.now() - warming) }, 'matcher vocabularies loaded');
       const address = await app.listen({ port: config.port, host: config.host });
       // Unfinished jobs resume (after a restart or a crash) once the server answers.
       crawl.start();

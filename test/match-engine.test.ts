@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Entity } from '../src/kg/index.ts';
-import { createMatcher, indexEntity, type Matcher, type MatchQuery } from '../src/match/index.ts';
+import {
+  createMatcher,
+  createVocabularyShareData,
+  indexEntity,
+  type Matcher,
+  type MatchQuery,
+  VocabularyShare,
+} from '../src/match/index.ts';
 import { openSqliteStorage, type Storage } from '../src/storage/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
@@ -240,4 +247,31 @@ test('an exact e-mail wins over namesakes whose addresses are one edit away', ()
     assert.ok(top.score > second.score, `${top.score} vs ${second.score}`);
   }
   store.close();
+});
+
+test('warm-up loads every vocabulary once; matchers sharing them build none again, and queries agree', () => {
+  const share = new VocabularyShare(createVocabularyShareData());
+  const first = createMatcher(storage.entities, { share });
+  first.warmUp();
+  // Organization names, person names, person places, person e-mail words.
+  assert.equal(share.built, 4);
+  const query: MatchQuery = {
+    type: 'Organization',
+    names: ['Univ of Pecs'],
+    urls: [],
+    emails: [],
+    phones: [],
+  };
+  const [hit] = first.match(query);
+  assert.equal(share.built, 4);
+  // A second matcher on the same share (another thread would get the tables the same way).
+  const second = createMatcher(storage.entities, { share });
+  second.warmUp();
+  assert.equal(share.built, 4);
+  const [again] = second.match(query);
+  assert.equal(again.id, hit.id);
+  assert.equal(again.score, hit.score);
+  // And a matcher of its own answers the same.
+  assert.equal(matcher.match(query)[0].score, hit.score);
+  share.close();
 });

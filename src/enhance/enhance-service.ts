@@ -99,6 +99,11 @@ export class Enhancer {
     return this.#deps.matcher.defaultThresholdFor(type);
   }
 
+  /** Loads the matcher's vocabularies now rather than on the first query (see `Matcher.warmUp`). */
+  warmUp(): void {
+    this.#deps.matcher.warmUp();
+  }
+
   /** Answers one enhance query. */
   enhance(request: ParsedEnhanceRequest, queryCtx: Record<string, unknown>): EnhanceResponse {
     this.#filterOf(request.options);
