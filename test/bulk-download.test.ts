@@ -307,6 +307,103 @@ describe('bulk enhance API: downloads and coverage reports', () => {
     });
   });
 
+  describe('spreadsheets prepared by two threads', () => {
+    test('xlsx and xls assembled from two halves of rows read back equal to the single-thread file', async () => {
+      const { runtime } = t;
+      const split = new BulkExports({
+        service: runtime.services.bulk,
+        store: runtime.storage.bulkJobs,
+        dbFile: sqliteFileFor(t.dataDir),
+        directory: path.join(t.dataDir, 'split-sheets'),
+        logger: createLogger({ level: 'silent' }),
+        splitMinRecords: 2,
+        // The second thread's rows reach the writer in several files.
+        rowsChunkRecords: 2,
+      });
+      const tokenId = runtime.services.tokens.find(token)!.id;
+      const bytesOf = async (answer: { body: NodeJS.ReadableStream }) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of answer.body) chunks.push(Buffer.from(chunk as Buffer));
+        return Buffer.concat(chunks);
+      };
+      const spec = encodeURIComponent('id;name;allNames');
+      for (const query of [
+        `format=xlsx&exportspec=${spec}`,
+        'format=xls',
+        'format=xlsx&from=1&size=9&onlyMatches=true',
+      ]) {
+        const params = Object.fromEntries(new URLSearchParams(query));
+        const reference = await download(`&${query}`);
+        assert.equal(reference.statusCode, 200, query);
+        const answer = await split.download(tokenId, jobId, params);
+        const file = await bytesOf(answer);
+        const expected = readWithSheetJs(reference.rawPayload).sheets;
+        const got = readWithSheetJs(file).sheets;
+        assert.ok(got[0].length > 2, `${query}: rows ${got[0].length}`);
+        assert.deepEqual(got, expected, query);
+        if (params.format === 'xlsx') {
+          const exceljs = (await readWithExcelJs(reference.rawPayload)).sheets;
+          assert.deepEqual((await readWithExcelJs(file)).sheets, exceljs, query);
+        }
+        // The merged coverage report of the halves equals the one-pass report.
+        const merged = await bytesOf(split.report(tokenId, jobId, answer.reportId, undefined));
+        const onePass = await client.get(token, `/report/${jobId}/${answer.reportId}`);
+        assert.equal(merged.toString('utf8'), onePass.body, `${query} report`);
+      }
+      const left = fs.readdirSync(path.join(t.dataDir, 'split-sheets', jobId));
+      assert.ok(
+        !left.some((name) => /\.(rows\.\d|1|2|part)$/.test(name)),
+        `no part files left: ${left.join(', ')}`,
+      );
+      await split.close();
+    });
+  });
+
+  describe('completion reports yield to downloads', () => {
+    test('a download asked for as the job completes is served first; the completion report still completes', async () => {
+      const exports = t.runtime.services.bulkExports;
+      const id = (await client.submit(token, sampleRecords(400), '&name=yield')).json().job_id;
+      await client.waitFinal(token, id);
+      // The completion report has just started; a download arrives at once.
+      const res = await client.get(token, `/${id}`, '&format=csv&wait=60');
+      assert.equal(res.statusCode, 200);
+      assert.equal(parse(res.body).length, 401);
+      await exports.settled();
+      const reports = (await client.get(token, `/${id}/status`)).json().content.reports as {
+        reportId: string;
+        status: string;
+      }[];
+      // The completion report (put off, then done) and the download's.
+      assert.equal(reports.length, 2);
+      for (const report of reports) assert.equal(report.status, 'COMPLETE', JSON.stringify(reports));
+      for (const report of reports) {
+        const csv = await client.get(token, `/report/${id}/${report.reportId}`);
+        assert.equal(csv.statusCode, 200);
+        assert.ok(csv.body.length > 0);
+      }
+      // The same download again is the file already written.
+      const again = await client.get(token, `/${id}`, '&format=csv');
+      assert.equal(again.body, res.body);
+    });
+
+    test('a download of the completion report’s own key writes that report once, with the export', async () => {
+      const exports = t.runtime.services.bulkExports;
+      const id = (await client.submit(token, sampleRecords(300), '&name=same-key')).json().job_id;
+      await client.waitFinal(token, id);
+      const res = await client.get(token, `/${id}`, '&wait=60');
+      assert.equal(res.statusCode, 200);
+      assert.equal(lines(res.body).length, 300);
+      await exports.settled();
+      const reports = (await client.get(token, `/${id}/status`)).json().content.reports as {
+        reportId: string;
+        status: string;
+      }[];
+      assert.equal(reports.length, 1);
+      assert.equal(reports[0].status, 'COMPLETE');
+      assert.equal(reports[0].reportId, res.headers['x-diffbot-reportid']);
+    });
+  });
+
   describe('job states and ownership', () => {
     test('201 while the job runs; wait=0 only starts an export; a stopped job downloads what it has', async () => {
       const running = (await client.submit(token, sampleRecords(2_000))).json().job_id;

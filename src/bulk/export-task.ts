@@ -19,6 +19,19 @@ export interface ExportTask {
   readonly tempDir: string;
   /** Nice value for the thread (see `enhance-worker.ts`). */
   readonly niceness: number;
+  /**
+   * Columnar formats: write the data rows as JSON lines, for another task to append, in files
+   * `<exportPath>.<k>` of a few thousand records each, announced (`{rowsChunk: path}`) as each
+   * is complete. Needs a `limit`.
+   */
+  readonly rowsOnly?: boolean;
+  /** Records per row file of a `rowsOnly` task (default 10,000). */
+  readonly rowsChunkRecords?: number;
+  /**
+   * Columnar formats: after its records, append the row files the parent thread announces
+   * (`{rowsChunk: path}` messages, in order, then `{rowsComplete: true}`).
+   */
+  readonly appendRows?: boolean;
 }
 
 /** Posted by the worker when it is done. */

@@ -39,9 +39,10 @@ function lowerPriority(niceness: number): void {
 async function* records(
   storage: ReturnType<typeof openSqliteStorage>,
   withSearchInfo: boolean,
+  start = task.offset,
+  end = task.limit === null ? Number.POSITIVE_INFINITY : task.offset + task.limit,
 ): AsyncGenerator<ResultRecord> {
-  const end = task.limit === null ? Number.POSITIVE_INFINITY : task.offset + task.limit;
-  let from = task.offset;
+  let from = start;
   while (from < end) {
     const page = storage.bulkJobs.results(task.jobId, from, Math.min(PAGE, end - from), {
       searchInfo: withSearchInfo,
@@ -68,6 +69,68 @@ async function writeFile(path: string, write: (out: fs.WriteStream) => Promise<u
   fs.renameSync(part, path);
 }
 
+/** Records per row file of a `rowsOnly` task: the writing thread starts on each as it comes. */
+const ROWS_CHUNK_RECORDS = 10_000;
+
+/**
+ * The row files the parent thread announces, in order, until it says they are all written.
+ * Listens from the call on (announcements may come while this thread is still at its own
+ * records); the listener keeps the thread alive while it waits and goes at the end.
+ */
+function announcedRowFiles(): AsyncIterable<string> {
+  const files: string[] = [];
+  let complete = false;
+  let wake: (() => void) | undefined;
+  const listener = (message: { rowsChunk?: string; rowsComplete?: boolean }) => {
+    if (message.rowsChunk !== undefined) files.push(message.rowsChunk);
+    if (message.rowsComplete) complete = true;
+    wake?.();
+  };
+  parentPort!.on('message', listener);
+  return (async function* () {
+    try {
+      for (;;) {
+        const file = files.shift();
+        if (file !== undefined) yield file;
+        else if (complete) return;
+        else
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+      }
+    } finally {
+      parentPort!.off('message', listener);
+    }
+  })();
+}
+
+/** A `rowsOnly` task: row files of `ROWS_CHUNK_RECORDS` records, each announced when written. */
+async function writeRowFiles(
+  storage: ReturnType<typeof openSqliteStorage>,
+  plan: ReturnType<typeof createExportPlan>,
+  report: CoverageReport | undefined,
+): Promise<ExportTaskResult> {
+  if (task.limit === null || task.exportPath === null)
+    throw new Error('a rowsOnly task needs a limit and a path');
+  const end = task.offset + task.limit;
+  const summary = { records: 0, rows: 0, bytes: 0 };
+  const chunk = task.rowsChunkRecords ?? ROWS_CHUNK_RECORDS;
+  for (let from = task.offset, k = 0; from < end; from += chunk, k++) {
+    const file = `${task.exportPath}.${k}`;
+    await writeFile(file, async (out) => {
+      const part = await writeExport(records(storage, false, from, Math.min(end, from + chunk)), out, plan, {
+        coverage: report,
+        rowsOnly: true,
+      });
+      summary.records += part.records;
+      summary.rows += part.rows;
+      summary.bytes += part.bytes;
+    });
+    parentPort!.postMessage({ rowsChunk: file });
+  }
+  return summary;
+}
+
 async function run(): Promise<ExportTaskResult> {
   lowerPriority(task.niceness);
   const storage = openSqliteStorage(task.dbFile, { readOnly: true, cacheMiB: 16 });
@@ -77,11 +140,14 @@ async function run(): Promise<ExportTaskResult> {
     task.reportCsvPath === null ? undefined : await CoverageReport.open(plan, { tempDir: task.tempDir });
   try {
     let summary = { records: 0, rows: 0, bytes: 0 };
-    if (task.exportPath !== null) {
+    if (task.rowsOnly) {
+      summary = await writeRowFiles(storage, plan, report);
+    } else if (task.exportPath !== null) {
       await writeFile(task.exportPath, async (out) => {
         summary = await writeExport(records(storage, wholeResponses), out, plan, {
           coverage: report,
           tempDir: task.tempDir,
+          ...(task.appendRows ? { appendRows: announcedRowFiles() } : {}),
         });
       });
     } else if (report) {

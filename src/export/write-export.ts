@@ -1,12 +1,14 @@
 /**
  * The entry point of downloads: stream result records to a `Writable` in the plan's format.
  */
+import fs from 'node:fs';
+import readline from 'node:readline';
 import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
 import type { CoverageReport } from './coverage-report.ts';
 import { createCsvWriter } from './csv-writer.ts';
 import type { ExportPlan } from './export-plan.ts';
-import { exportedResponse, prepareRecord, preparedRows } from './export-rows.ts';
+import { type ExportRow, exportedResponse, prepareRecord, preparedRows } from './export-rows.ts';
 import { OutputClosedError, OutputSink } from './output-sink.ts';
 import type { ResultRecord } from './result-record.ts';
 import type { RowWriter } from './row-writer.ts';
@@ -22,6 +24,17 @@ export interface WriteExportOptions {
   sheetRows?: number;
   /** Stops the export: the returned promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Columnar formats: write the data rows as JSON lines (no header) instead of the format, for
+   * another export to append (`appendRows`): the rows of a part prepared by another thread.
+   */
+  rowsOnly?: boolean;
+  /**
+   * Columnar formats: after the records, the rows of these files (written with `rowsOnly`), in
+   * order, each as soon as it is complete (another thread may still be writing the next); each
+   * file is removed once appended.
+   */
+  appendRows?: AsyncIterable<string>;
 }
 
 export interface ExportSummary {
@@ -96,7 +109,7 @@ async function run(
       if (array) sink.push(count === 0 ? ']\n' : '\n]\n');
       rows = count;
     } else {
-      writer = createRowWriter(sink, plan, options);
+      writer = options.rowsOnly ? new RowsSpillWriter(sink) : createRowWriter(sink, plan, options);
       for await (const record of records) {
         stopIfGone();
         const prepared = prepareRecord(record, plan);
@@ -107,6 +120,14 @@ async function run(
         for (const row of recordRows) await writer.writeRow(row);
         rows += recordRows.length;
       }
+      for await (const file of options.appendRows ?? []) {
+        for await (const row of spilledRows(file)) {
+          stopIfGone();
+          await writer.writeRow(row);
+          rows++;
+        }
+        fs.rmSync(file, { force: true });
+      }
       await writer.finish();
     }
     await sink.end();
@@ -116,6 +137,43 @@ async function run(
     fail(error instanceof Error ? error : new Error(String(error)));
     throw error;
   }
+}
+
+/** Data rows as JSON lines: the intermediate form of an export prepared in parts. */
+class RowsSpillWriter implements RowWriter {
+  readonly #sink: OutputSink;
+  #chunk = '';
+
+  constructor(sink: OutputSink) {
+    this.#sink = sink;
+  }
+
+  async writeRow(row: ExportRow): Promise<void> {
+    this.#chunk += `${JSON.stringify(row)}\n`;
+    if (this.#chunk.length >= 64 * 1024) await this.#flush();
+  }
+
+  async finish(): Promise<void> {
+    await this.#flush();
+    await this.#sink.flush();
+  }
+
+  async dispose(): Promise<void> {}
+
+  async #flush(): Promise<void> {
+    const chunk = this.#chunk;
+    this.#chunk = '';
+    if (chunk !== '' && this.#sink.push(chunk)) await this.#sink.flush();
+  }
+}
+
+/** The rows of a file written with `rowsOnly`. */
+async function* spilledRows(file: string): AsyncGenerator<ExportRow> {
+  const lines = readline.createInterface({
+    input: fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  for await (const line of lines) if (line !== '') yield JSON.parse(line) as ExportRow;
 }
 
 function createRowWriter(sink: OutputSink, plan: ExportPlan, options: WriteExportOptions): RowWriter {
