@@ -65,6 +65,7 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     matcher: createMatcher(storage.entities, { share: vocabularies }),
     tokens,
     credits: config.credits,
+    readSnapshot: (fn) => storage.readSnapshot(fn),
   });
   const fetcher = createFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
   const bulk = new BulkService({

@@ -27,6 +27,13 @@ export interface EnhancerDeps {
 export interface EnhanceDeps extends EnhancerDeps {
   readonly tokens: TokenService;
   readonly credits: CreditCosts;
+  /**
+   * Runs an answer over one consistent snapshot of the store (`Storage.readSnapshot`): the
+   * graph cannot change under a query, and its many reads share one read transaction instead
+   * of one each (profiled: the graph version alone was re-read ~10 times per request).
+   * Default: no snapshot.
+   */
+  readonly readSnapshot?: <T>(fn: () => T) => T;
 }
 
 /** Per-call context: who pays and what was submitted (echoed in `request_ctx.query_ctx`). */
@@ -52,11 +59,14 @@ export class EnhanceService {
   readonly #enhancer: Enhancer;
   readonly #tokens: TokenService;
   readonly #credits: CreditCosts;
+  readonly #snapshot: <T>(fn: () => T) => T;
 
   constructor(deps: EnhanceDeps) {
     this.#enhancer = new Enhancer(deps);
     this.#tokens = deps.tokens;
     this.#credits = deps.credits;
+    // Charging happens after the snapshot ends, in a transaction of its own.
+    this.#snapshot = deps.readSnapshot ?? ((fn) => fn());
   }
 
   /** The answering part, without payment (bulk jobs charge per record themselves). */
@@ -66,12 +76,14 @@ export class EnhanceService {
 
   /** `GET`/`POST /kg/v3/enhance`. */
   enhance(request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
-    return this.#paid(this.#enhancer.enhance(request, context.queryCtx), request, context);
+    const answer = this.#snapshot(() => this.#enhancer.enhance(request, context.queryCtx));
+    return this.#paid(answer, request, context);
   }
 
   /** `GET /kg/v3/enhance/combine`. */
   combine(request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
-    return this.#paid(this.#enhancer.combine(request, context.queryCtx), request, context);
+    const answer = this.#snapshot(() => this.#enhancer.combine(request, context.queryCtx));
+    return this.#paid(answer, request, context);
   }
 
   #paid(response: EnhanceResponse, request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
