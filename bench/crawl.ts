@@ -17,18 +17,7 @@ import { parseArgs } from 'node:util';
 import { respond, startFixtureServer } from '../test/support/fixture-server.ts';
 import { tempDir } from '../test/support/temp-dir.ts';
 import { mib, quarryCli, startServer } from './support/server.ts';
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './support/queries.ts';
 
 const WORDS = (
   'quarry lake valley herald restoration council swimmers summer water report town river bridge ' +
@@ -38,7 +27,7 @@ const WORDS = (
 
 /** Paragraph blocks shared by every page; a page picks some by its index. */
 function paragraphs(count: number): string[] {
-  const next = random(42);
+  const next = seededRandom(42);
   return Array.from({ length: count }, () => {
     const words = Array.from({ length: 90 }, () => WORDS[Math.floor(next() * WORDS.length)]);
     return `<p>${words.join(' ')}.</p>`;

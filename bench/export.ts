@@ -20,23 +20,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExportEntity, ResultRecord } from '../src/export/index.ts';
 import { applyEntityFilter, createExportPlan, parseEntityFilter, writeExport } from '../src/export/index.ts';
+import { seededRandom } from './support/queries.ts';
 
 const quick = process.argv.includes('--quick');
 const THROUGHPUT_RECORDS = quick ? 20_000 : 200_000;
 const MEMORY_ROWS = quick ? 100_000 : 1_000_000;
 /** V8 old-space limit of the memory runs: far below what holding a 1M-row export would need. */
 const HEAP_CAP_MB = 64;
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIRST = ['Ada', 'Grace', 'Alan', 'Émilie', 'Søren', 'Yuki', 'José', 'Chiara', 'Oluwaseun', 'Anaïs'];
 const LAST = [

@@ -18,6 +18,7 @@ import { PageContext } from '../src/extract/page-context.ts';
 import { applyRulesets, removePrefiltered } from '../src/extract/rule-engine.ts';
 import { parseRuleset } from '../src/extract/ruleset.ts';
 import { openSqliteStorage } from '../src/storage/index.ts';
+import { seededRandom } from './support/queries.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -30,18 +31,6 @@ const PAGE_COUNT = Number(args.pages);
 const SECONDS = Number(args.seconds);
 const TARGET_BYTES = Number(args.kb) * 1024;
 
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = (
   'quarry lake water council restoration engineer shore reed heron summer swimmer silt wall basin ' +
   'agency sample standard lifeguard morning evening family jetty beach village river bridge road ' +
@@ -51,7 +40,7 @@ const WORDS = (
 ).split(' ');
 
 function generatePage(seed: number): string {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   const sentence = (): string => {
     const words = Array.from({ length: 8 + Math.floor(random() * 14) }, () => pick(WORDS));

@@ -3,6 +3,7 @@
  */
 import { Writable } from 'node:stream';
 import type { ExportEntity, ResultRecord } from '../src/export/index.ts';
+import { Random } from '../src/match/training/random.ts';
 
 /** Builds a result record: `matches` become `response.data` items (score 0.9 unless given). */
 export function resultRecord(
@@ -79,16 +80,10 @@ export class Collector extends Writable {
   }
 }
 
-/** A small deterministic PRNG (mulberry32) so generated fixtures are the same on every run. */
+/** A deterministic PRNG (the project's mulberry32) so generated fixtures are the same on every run. */
 export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new Random(seed);
+  return () => random.next();
 }
 
 const WORDS = [

@@ -5,17 +5,12 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import type { Entity } from '../../src/kg/index.ts';
+import { Random } from '../../src/match/training/random.ts';
 
-/** Mulberry32: a small seeded PRNG, good enough to pick samples reproducibly. */
+/** Deterministic numbers in [0, 1) from `seed` (the project's mulberry32, `Random`). */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new Random(seed);
+  return () => random.next();
 }
 
 export type BenchQuery = Record<string, string | string[]>;
