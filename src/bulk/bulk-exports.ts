@@ -459,10 +459,7 @@ export class BulkExports {
         if (!withExport || stopped() || results.some((r) => r === undefined)) return;
         const done = results as ExportTaskResult[];
         let bytes = done[0].bytes;
-        if (split && assembled) {
-          // The writer's rows include the other part's (whose files it removed as it appended them).
-          done[1] = { ...done[1], rows: 0 };
-        } else if (split) {
+        if (split && !assembled) {
           bytes = await concatenateParts(
             target,
             exportTasks.map((task) => task.exportPath!),
@@ -473,7 +470,8 @@ export class BulkExports {
           await mergeCoverageParts(reportParts, paths);
           store.updateReport(report.id, { status: 'COMPLETE' });
         }
-        const rows = done.reduce((sum, r) => sum + r.rows, 0);
+        // A spreadsheet's writer counts the rows it appended from the other thread too.
+        const rows = split && assembled ? done[0].rows : done.reduce((sum, r) => sum + r.rows, 0);
         const ms = Math.round(performance.now() - (await started));
         logger.info(
           { jobId: job.id, reportId: report.id, format: plan.format, threads: done.length, rows, bytes, ms },
