@@ -28,6 +28,13 @@ test('a term table finds every term with its count, and nothing else', () => {
 });
 
 test('an empty table and a table rebuilt from its shared data answer the same', () => {
+  // A term stated twice keeps its first count.
+  const repeated = TermTable.build([
+    ['oxford', 3],
+    ['oxford', 9],
+  ]);
+  assert.equal(repeated.size, 1);
+  assert.equal(repeated.get('oxford'), 3);
   const empty = TermTable.build([]);
   assert.equal(empty.size, 0);
   assert.equal(empty.get('x'), undefined);

@@ -45,14 +45,20 @@ export class TermTable {
 
   /** Builds a table from `(term, count)` pairs (terms distinct and non-empty). */
   static build(entries: Iterable<readonly [string, number]>): TermTable {
+    // Sorted by (first code unit, length, term): buckets are contiguous, a repeated term is
+    // next to its first statement (kept; the sort is stable) and dropped.
+    const pairs = [...entries].filter(([term]) => term.length > 0);
+    pairs.sort(
+      ([a], [b]) => a.charCodeAt(0) - b.charCodeAt(0) || a.length - b.length || (a < b ? -1 : a > b ? 1 : 0),
+    );
     const terms: string[] = [];
-    const countOf = new Map<string, number>();
-    for (const [term, count] of entries) {
-      if (term.length === 0 || countOf.has(term)) continue;
+    const termCounts: number[] = [];
+    for (const [term, count] of pairs) {
+      if (terms.length > 0 && terms[terms.length - 1] === term) continue;
       terms.push(term);
-      countOf.set(term, count);
+      termCounts.push(count);
     }
-    terms.sort((a, b) => a.charCodeAt(0) - b.charCodeAt(0) || a.length - b.length);
+    pairs.length = 0;
     let units = 0;
     for (const term of terms) units += term.length;
     const chars = sharedArray(Uint16Array, units);
@@ -68,7 +74,7 @@ export class TermTable {
       offsets[i] = at;
       for (let j = 0; j < term.length; j++) chars[at + j] = term.charCodeAt(j);
       at += term.length;
-      counts[i] = countOf.get(term) ?? 0;
+      counts[i] = termCounts[i];
       let slot = hashOf(term) & (capacity - 1);
       while (slots[slot] !== 0) slot = (slot + 1) & (capacity - 1);
       slots[slot] = i + 1;
