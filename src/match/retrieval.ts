@@ -174,27 +174,34 @@ export function retrieveCandidates(
   for (const [limit, keys] of byLimit) {
     for (const [key, refs] of source.refsForKeys(keys, limit)) postings.set(key, refs);
   }
-  // Per candidate: the best weight per group, summed.
-  const scores = new Map<number, Map<string, number>>();
+  // Per candidate: the best weight per group, summed. A group holds several lookups only when a
+  // token was looked up through neighbours; its best weight per ref is found first.
+  const groups = new Map<string, Lookup[]>();
   for (const lookup of lookups) {
-    const refs = postings.get(lookup.key) ?? [];
-    const n = Math.min(refs.length, lookup.limit);
-    for (let i = 0; i < n; i++) {
-      const ref = refs[i];
-      let groups = scores.get(ref);
-      if (!groups) {
-        groups = new Map();
-        scores.set(ref, groups);
-      }
-      if ((groups.get(lookup.group) ?? 0) < lookup.weight) groups.set(lookup.group, lookup.weight);
+    const members = groups.get(lookup.group);
+    if (members) members.push(lookup);
+    else groups.set(lookup.group, [lookup]);
+  }
+  const esscores = new Map<number, number>();
+  for (const members of groups.values()) {
+    if (members.length === 1) {
+      const [lookup] = members;
+      const refs = postings.get(lookup.key) ?? [];
+      const n = Math.min(refs.length, lookup.limit);
+      for (let i = 0; i < n; i++) esscores.set(refs[i], (esscores.get(refs[i]) ?? 0) + lookup.weight);
+      continue;
     }
+    const best = new Map<number, number>();
+    for (const lookup of members) {
+      const refs = postings.get(lookup.key) ?? [];
+      const n = Math.min(refs.length, lookup.limit);
+      for (let i = 0; i < n; i++)
+        if ((best.get(refs[i]) ?? 0) < lookup.weight) best.set(refs[i], lookup.weight);
+    }
+    for (const [ref, weight] of best) esscores.set(ref, (esscores.get(ref) ?? 0) + weight);
   }
   const out: RetrievedCandidate[] = [];
-  for (const [ref, groups] of scores) {
-    let esscore = 0;
-    for (const weight of groups.values()) esscore += weight;
-    out.push({ ref, esscore });
-  }
+  for (const [ref, esscore] of esscores) out.push({ ref, esscore });
   out.sort((a, b) => b.esscore - a.esscore || a.ref - b.ref);
   return out.slice(0, limits.maxCandidates);
 }
