@@ -20,12 +20,18 @@ interface EntityRow {
 }
 
 function toStored(row: EntityRow): StoredEntity {
+  const text = row.ledger;
+  let ledger: StoredEntity['ledger'] | undefined;
   return {
     ref: row.ref,
     id: row.id,
     type: row.type,
     doc: JSON.parse(row.doc) as Entity,
-    ledger: row.ledger === null ? null : JSON.parse(row.ledger),
+    // Parsed when read: answers read it only in extended mode, and it is the larger half.
+    get ledger() {
+      ledger ??= text === null ? null : JSON.parse(text);
+      return ledger ?? null;
+    },
   };
 }
 
