@@ -18,6 +18,8 @@ export interface BenchServer {
   rss(): number;
   /** Peak resident set size of the server so far (VmHWM), bytes. */
   peakRss(): number;
+  /** CPU time the server process has used so far (all its threads, user + system), seconds. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,21 @@ function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
     return 0;
   }
 }
+
+/** User + system CPU time of process `pid` (all threads), seconds; 0 when unreadable. */
+function procCpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** Clock ticks per second of /proc times (`getconf CLK_TCK`, 100 on Linux). */
+const CLOCK_TICKS = 100;
 
 /** Runs a `quarry` CLI command synchronously against `dataDir`; returns stdout. */
 export function quarryCli(args: string[], dataDir: string, env: Record<string, string> = {}): string {
@@ -94,6 +111,7 @@ export async function startServer(
     process: child,
     rss: () => procStatusBytes(pid, 'VmRSS'),
     peakRss: () => procStatusBytes(pid, 'VmHWM'),
+    cpuSeconds: () => procCpuSeconds(pid),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
