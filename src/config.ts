@@ -29,6 +29,11 @@ export interface Config {
   readonly limits: Limits;
   /** Worker threads used by CPU-bound jobs; defaults to the number of cores. */
   readonly workerThreads: number;
+  /**
+   * Threads that answer single enhance requests (`QUARRY_ENHANCE_THREADS`, default: the number
+   * of cores); 0 answers them on the main thread.
+   */
+  readonly enhanceThreads: number;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -71,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxSize: 100,
     }),
     workerThreads: envInt(env, 'QUARRY_WORKERS', Math.max(1, cores)),
+    enhanceThreads: envInt(env, 'QUARRY_ENHANCE_THREADS', Math.max(1, cores)),
     ...overrides,
   };
   if (overrides.dataDir !== undefined) {

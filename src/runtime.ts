@@ -17,7 +17,7 @@ import {
   InlineExtractor,
   ThreadOutcomeSink,
 } from './crawl/index.ts';
-import { EnhanceService } from './enhance/index.ts';
+import { createEnhanceThreads, EnhanceService, type EnhanceThreads } from './enhance/index.ts';
 import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
 import { createLogger, type Logger } from './logging.ts';
@@ -28,6 +28,8 @@ import { openSqliteStorage, type Storage, sqliteFileFor, startWalCheckpointer } 
 export interface Services {
   readonly tokens: TokenService;
   readonly enhance: EnhanceService;
+  /** The threads that answer single enhance requests (`config.enhanceThreads`; none when 0). */
+  readonly enhanceThreads: EnhanceThreads | undefined;
   /** Bulk enhance jobs; its runner starts with `createRuntime`, not with `openServices`. */
   readonly bulk: BulkService;
   /** Downloads and coverage reports of bulk jobs. */
@@ -60,12 +62,22 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
   const tokens = new TokenService(storage.tokens);
   // One copy of the matcher's vocabularies for the main thread and the bulk worker threads.
   const vocabularies = new VocabularyShare(createVocabularyShareData());
+  const enhanceThreads =
+    config.enhanceThreads > 0
+      ? createEnhanceThreads({
+          dbFile: sqliteFileFor(config.dataDir),
+          threads: config.enhanceThreads,
+          vocabularies: () => vocabularies.handoff(),
+          onCrash: (error) => bulkLogger.error({ err: error }, 'an enhance thread died; replaced'),
+        })
+      : undefined;
   const enhance = new EnhanceService({
     entities: storage.entities,
     matcher: createMatcher(storage.entities, { share: vocabularies }),
     tokens,
     credits: config.credits,
     readSnapshot: (fn) => storage.readSnapshot(fn),
+    threads: enhanceThreads,
   });
   const fetcher = createFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
   const bulk = new BulkService({
@@ -95,7 +107,16 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
   });
   const customApis = new CustomApiService(storage.customApis);
   const extraction = new ExtractionService({ fetcher, customApis });
-  const services: Services = { tokens, enhance, bulk, bulkExports, fetcher, customApis, extraction };
+  const services: Services = {
+    tokens,
+    enhance,
+    enhanceThreads,
+    bulk,
+    bulkExports,
+    fetcher,
+    customApis,
+    extraction,
+  };
   return { storage, services };
 }
 
@@ -175,6 +196,7 @@ export async function createRuntime(
       const warming = performance.now();
       services.enhance.enhancer.warmUp();
       logger.info({ ms: Math.round(performance.now() - warming) }, 'matcher vocabularies loaded');
+      services.enhanceThreads?.start();
       const address = await app.listen({ port: config.port, host: config.host });
       // Unfinished jobs resume (after a restart or a crash) once the server answers.
       crawl.start();
@@ -187,6 +209,7 @@ export async function createRuntime(
       await app.close();
       await services.bulkExports.close();
       await services.bulk.close();
+      await services.enhanceThreads?.close();
       await checkpointer.stop();
       await services.fetcher.close();
       storage.close();

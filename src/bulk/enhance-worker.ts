@@ -13,7 +13,7 @@ import { createMatcher, VocabularyShare } from '../match/index.ts';
 import { openSqliteStorage } from '../storage/index.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
 import { failureResult, splitResponse } from './result-text.ts';
-import type { WorkerReply, WorkerRequest } from './worker-pool.ts';
+import type { WorkerReply, WorkerRequest } from '../worker-pool.ts';
 
 const data = workerData as EnhanceWorkerData;
 

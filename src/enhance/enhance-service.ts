@@ -5,6 +5,7 @@ import { applyEntityFilter, type EntityFilter, parseEntityFilter } from '../expo
 import { type Entity, type EntityType, type FactLedger, factOriginsOf } from '../kg/index.ts';
 import type { Matcher, MatchQuery, ScoredCandidate } from '../match/index.ts';
 import type { EntityStore, StoredEntity } from '../storage/index.ts';
+import type { AnswerKind, EncodedAnswer, EnhanceThreads } from './enhance-threads.ts';
 import { type EnhanceOptions, type EnhanceQuery, echoQuery, type ParsedEnhanceRequest } from './query.ts';
 import { type EnhanceHit, type EnhanceResponse, RESPONSE_VERSION, type SearchCandidate } from './response.ts';
 
@@ -34,6 +35,11 @@ export interface EnhanceDeps extends EnhancerDeps {
    * Default: no snapshot.
    */
   readonly readSnapshot?: <T>(fn: () => T) => T;
+  /**
+   * Threads that answer requests off the main thread (`respond`); default: none, every answer
+   * is computed on the calling thread.
+   */
+  readonly threads?: EnhanceThreads;
 }
 
 /** Per-call context: who pays and what was submitted (echoed in `request_ctx.query_ctx`). */
@@ -48,6 +54,10 @@ export interface EnhanceContext {
  */
 export function creditCost(response: EnhanceResponse, options: EnhanceOptions, costs: CreditCosts): number {
   const matched = response.data.filter((hit) => hit.entity !== null).length;
+  return matchedCost(matched, options, costs);
+}
+
+function matchedCost(matched: number, options: EnhanceOptions, costs: CreditCosts): number {
   return matched * (options.refresh ? costs.perMatchRefresh : costs.perMatch);
 }
 
@@ -60,6 +70,7 @@ export class EnhanceService {
   readonly #tokens: TokenService;
   readonly #credits: CreditCosts;
   readonly #snapshot: <T>(fn: () => T) => T;
+  readonly #threads: EnhanceThreads | undefined;
 
   constructor(deps: EnhanceDeps) {
     this.#enhancer = new Enhancer(deps);
@@ -67,6 +78,25 @@ export class EnhanceService {
     this.#credits = deps.credits;
     // Charging happens after the snapshot ends, in a transaction of its own.
     this.#snapshot = deps.readSnapshot ?? ((fn) => fn());
+    this.#threads = deps.threads;
+  }
+
+  /**
+   * Answers `kind` for an HTTP request, on an answering thread when there are threads (the
+   * response comes back as JSON text), else here; charged either way. Throws 429, charging
+   * nothing, when the balance cannot pay; a bad `filter` is a 400 raised before any thread works.
+   */
+  async respond(
+    kind: AnswerKind,
+    request: ParsedEnhanceRequest,
+    context: EnhanceContext,
+  ): Promise<EnhanceResponse | EncodedAnswer> {
+    if (!this.#threads)
+      return kind === 'combine' ? this.combine(request, context) : this.enhance(request, context);
+    this.#enhancer.checkOptions(request.options);
+    const answer = await this.#threads.answer({ kind, request, queryCtx: context.queryCtx });
+    this.#charge(matchedCost(answer.matched, request.options, this.#credits), context);
+    return answer;
   }
 
   /** The answering part, without payment (bulk jobs charge per record themselves). */
@@ -87,9 +117,12 @@ export class EnhanceService {
   }
 
   #paid(response: EnhanceResponse, request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
-    const cost = creditCost(response, request.options, this.#credits);
-    if (cost > 0 && !this.#tokens.tryCharge(context.tokenId, cost)) throw new InsufficientCreditsError();
+    this.#charge(creditCost(response, request.options, this.#credits), context);
     return response;
+  }
+
+  #charge(cost: number, context: EnhanceContext): void {
+    if (cost > 0 && !this.#tokens.tryCharge(context.tokenId, cost)) throw new InsufficientCreditsError();
   }
 }
 
@@ -114,6 +147,11 @@ export class Enhancer {
   /** Loads the matcher's vocabularies now rather than on the first query (see `Matcher.warmUp`). */
   warmUp(): void {
     this.#deps.matcher.warmUp();
+  }
+
+  /** Checks what can be checked before answering: compiles `filter`/`filterExclude` (400). */
+  checkOptions(options: EnhanceOptions): void {
+    this.#filterOf(options);
   }
 
   /** Answers one enhance query. */

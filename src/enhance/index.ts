@@ -10,3 +10,5 @@ export type { EnhanceOptions, EnhanceQuery, ParsedEnhanceRequest, QuerySource } 
 export { echoQuery, parseEnhanceOptions, parseEnhanceQuery, parseEntityType } from './query.ts';
 export type { EnhanceHit, EnhanceResponse, SearchCandidate } from './response.ts';
 export { RESPONSE_VERSION } from './response.ts';
+export type { AnswerKind, EncodedAnswer, EnhanceThreads } from './enhance-threads.ts';
+export { createEnhanceThreads } from './enhance-threads.ts';

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { type EnhanceService, parseEnhanceQuery, type QuerySource } from '../enhance/index.ts';
 import type { TokenService } from '../accounts/index.ts';
@@ -29,10 +29,18 @@ export async function enhanceRoutes(app: FastifyInstance, options: EnhanceRoutes
   const preHandler = authenticate(tokens);
   const security: Array<Record<string, string[]>> = [{ tokenscheme: [] }, { bearer: [] }];
 
-  const run = (request: FastifyRequest, input: Record<string, unknown>, source: QuerySource) => {
+  const run = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: Record<string, unknown>,
+    source: QuerySource,
+  ) => {
     const parsed = parseEnhanceQuery(input, source, { maxSize: config.limits.maxSize });
     const context = { tokenId: request.account.id, queryCtx: submitted(input) };
-    return source === 'combine' ? enhance.combine(parsed, context) : enhance.enhance(parsed, context);
+    const answer = await enhance.respond(source === 'combine' ? 'combine' : 'enhance', parsed, context);
+    // An answering thread wrote the JSON already: sent as it is, not serialized again.
+    if ('json' in answer) return reply.type('application/json; charset=utf-8').send(answer.json);
+    return answer;
   };
 
   app.get(
@@ -49,7 +57,7 @@ export async function enhanceRoutes(app: FastifyInstance, options: EnhanceRoutes
         response: { 200: enhanceResponse, ...enhanceErrorResponses },
       },
     },
-    async (request) => run(request, request.query as Record<string, unknown>, 'get'),
+    async (request, reply) => run(request, reply, request.query as Record<string, unknown>, 'get'),
   );
 
   app.post(
@@ -67,10 +75,10 @@ export async function enhanceRoutes(app: FastifyInstance, options: EnhanceRoutes
         response: { 200: enhanceResponse, ...enhanceErrorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       // Options may also come in the query string (e.g. `?token=...&size=3`); the body wins.
       const { token: _token, ...queryOptions } = request.query as Record<string, unknown>;
-      return run(request, { ...queryOptions, ...(request.body as Record<string, unknown>) }, 'post');
+      return run(request, reply, { ...queryOptions, ...(request.body as Record<string, unknown>) }, 'post');
     },
   );
 
@@ -88,6 +96,6 @@ export async function enhanceRoutes(app: FastifyInstance, options: EnhanceRoutes
         response: { 200: enhanceResponse, ...enhanceErrorResponses },
       },
     },
-    async (request) => run(request, request.query as Record<string, unknown>, 'combine'),
+    async (request, reply) => run(request, reply, request.query as Record<string, unknown>, 'combine'),
   );
 }

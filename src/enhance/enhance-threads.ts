@@ -1,0 +1,82 @@
+/**
+ * Threads that answer single enhance requests, so that a server uses every core for them: the
+ * main thread parses HTTP, authenticates and charges; a thread matches and writes the response
+ * JSON. Each thread reads the store over its own read-only connection, inside one read snapshot
+ * per request, and shares the main thread's vocabularies (one copy in memory).
+ */
+import type { VocabularyShareData } from '../match/index.ts';
+import { WorkerPool } from '../worker-pool.ts';
+import type { ParsedEnhanceRequest } from './query.ts';
+
+/** Which answer a request asks for. */
+export type AnswerKind = 'enhance' | 'combine';
+
+/** A request for an answering thread. */
+export interface AnswerTask {
+  readonly kind: AnswerKind;
+  readonly request: ParsedEnhanceRequest;
+  readonly queryCtx: Record<string, unknown>;
+}
+
+/** A thread's answer: the response as JSON, and how many matched entities it returns (cost). */
+export interface EncodedAnswer {
+  readonly json: string;
+  readonly matched: number;
+}
+
+/** What an answering thread is started with. */
+export interface AnswerThreadData {
+  readonly dbFile: string;
+  /** Page cache of each thread's connection, MiB. */
+  readonly cacheMiB: number;
+  readonly vocabularies?: VocabularyShareData;
+}
+
+/** Answers enhance requests off the main thread. */
+export interface EnhanceThreads {
+  /** Starts the threads now rather than on the first request. */
+  start(): void;
+  answer(task: AnswerTask): Promise<EncodedAnswer>;
+  close(): Promise<void>;
+}
+
+/**
+ * `threads` answering threads over the store `dbFile`, started on the first request (a server
+ * that never answers an enhance request never starts them).
+ */
+export function createEnhanceThreads(options: {
+  readonly dbFile: string;
+  readonly threads: number;
+  readonly cacheMiB?: number;
+  /** Vocabularies shared with the other matching threads, asked for when each thread starts. */
+  readonly vocabularies?: () => VocabularyShareData;
+  readonly onCrash?: (error: Error) => void;
+}): EnhanceThreads {
+  let pool: WorkerPool<AnswerTask, EncodedAnswer> | undefined;
+  let closed = false;
+  const { vocabularies } = options;
+  const start = () =>
+    new WorkerPool<AnswerTask, EncodedAnswer>({
+      size: options.threads,
+      script: new URL('./enhance-thread.ts', import.meta.url),
+      workerData: { dbFile: options.dbFile, cacheMiB: options.cacheMiB ?? 64 } satisfies AnswerThreadData,
+      ...(vocabularies ? { workerDataAtStart: () => ({ vocabularies: vocabularies() }) } : {}),
+      // Several requests queued per thread: it never waits for the main thread between them.
+      tasksPerWorker: 4,
+      onCrash: options.onCrash,
+    });
+  return {
+    start() {
+      if (!closed) pool ??= start();
+    },
+    answer(task) {
+      if (closed) return Promise.reject(new Error('the enhance threads are closed'));
+      pool ??= start();
+      return pool.run(task);
+    },
+    async close() {
+      closed = true;
+      await pool?.close();
+    },
+  };
+}
