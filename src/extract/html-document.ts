@@ -1,7 +1,8 @@
 import type { AnyNode, Document, Element } from 'domhandler';
-import { isTag, isText } from 'domhandler';
+import { isDocument, isTag, isText } from 'domhandler';
 import { getOuterHTML } from 'domutils';
-import { parseDocument } from 'htmlparser2';
+import { Parser } from 'htmlparser2';
+import { elementIndex, IndexingDomHandler } from './element-index.ts';
 
 /** A parsed page: the DOM plus the URLs relative references resolve against. */
 export interface HtmlPage {
@@ -18,13 +19,13 @@ export interface HtmlPage {
  * references are left as written.
  */
 export function parseHtml(html: string, pageUrl: string): HtmlPage {
-  const document = parseDocument(html, {
-    decodeEntities: true,
-    lowerCaseTags: true,
-    lowerCaseAttributeNames: true,
-  });
+  const handler = new IndexingDomHandler();
+  new Parser(handler, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }).end(html);
+  const document = handler.document();
   let baseUrl = pageUrl;
-  const base = findFirst(document, (el) => el.name === 'base' && el.attribs.href !== undefined);
+  const base = elementIndex(document)
+    .withTag('base')
+    .find((el) => el.attribs.href !== undefined);
   if (base) baseUrl = resolveUrl(base.attribs.href, pageUrl) ?? pageUrl;
   return { document, url: pageUrl, baseUrl };
 }
@@ -51,6 +52,7 @@ export function resolveUrl(href: string | undefined, base: string): string | und
 
 /** Depth-first, document order: the first element satisfying `test`, skipping none. */
 export function findFirst(root: AnyNode, test: (el: Element) => boolean): Element | undefined {
+  if (isDocument(root)) return elementIndex(root).elements.find(test);
   const stack: AnyNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -64,6 +66,7 @@ export function findFirst(root: AnyNode, test: (el: Element) => boolean): Elemen
 
 /** Depth-first, document order: every element satisfying `test` (root excluded). */
 export function findAllElements(root: AnyNode, test: (el: Element) => boolean): Element[] {
+  if (isDocument(root)) return elementIndex(root).elements.filter(test);
   const found: Element[] = [];
   const stack: AnyNode[] = [root];
   while (stack.length > 0) {
