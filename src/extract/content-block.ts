@@ -329,11 +329,33 @@ export function findContentBlock(page: HtmlPage): ContentBlock {
         true,
       ),
     )
-    .join('')
-    .replace(/\n\s*\n/g, '\n')
-    .trim();
-  return { nodes, text, html, images, paragraphChars };
+    .join('');
+  return { nodes, text, html: collapseBlankLines(html).trim(), images, paragraphChars };
 }
+
+/**
+ * `text.replace(/\n\s*\n/g, '\n')`: a newline followed by whitespace holding more newlines
+ * becomes one newline (whatever follows the last of them stays). Newlines are found with
+ * indexOf, which on a page of markup is several times faster than the regular expression's
+ * scan of every character.
+ */
+export function collapseBlankLines(text: string): string {
+  let out = '';
+  let copied = 0;
+  let newline = text.indexOf('\n');
+  while (newline >= 0) {
+    let end = newline + 1;
+    while (end < text.length && WHITESPACE.test(text[end])) end++;
+    const last = text.lastIndexOf('\n', end - 1);
+    if (last > newline) {
+      out += `${text.slice(copied, newline)}\n`;
+      copied = last + 1;
+    }
+    newline = text.indexOf('\n', last + 1);
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+const WHITESPACE = /\s/;
 
 function hasDirectText(el: Element): boolean {
   let length = 0;

@@ -22,7 +22,7 @@ const HTML = `<!DOCTYPE html><html><head><title>T</title><script>var x = "<p>";<
 <body><div class="a"><p>one<p>two <b>bold</b></div>
 <ul><li>1</li> <li class="ad">2 <span>in ad</span></li> <li>3</li>
 text <li>4</li></ul><table><tr><td>cell</table><template><p>in template</p></template>
-<div class="ad"><div class="ad">nested</div></div><br></body></html>`;
+<div class="ad"><i>x</i><div class="ad">nested <b>y</b></div><i>z</i></div><br></body></html>`;
 
 describe('element index', () => {
   test('a parsed page lists every element in document order, and by tag', () => {

@@ -35,11 +35,36 @@ export class ElementIndex {
     return this.#byTag.get(name) ?? [];
   }
 
-  /** The index of the same document once the elements of `removed` are gone from it. */
-  without(removed: ReadonlySet<Element>): ElementIndex {
-    const kept = (list: readonly Element[]) => list.filter((el) => !removed.has(el));
-    const byTag = this.#byTag && new Map([...this.#byTag].map(([name, list]) => [name, kept(list)]));
-    return new ElementIndex(kept(this.elements), byTag);
+  /**
+   * The index of the same document once `roots` and their subtrees are gone from it (a root
+   * may lie inside another). A subtree is a contiguous run of the document-order list.
+   */
+  without(roots: readonly Element[]): ElementIndex {
+    const elements = this.elements.slice();
+    const removedByTag = new Map<string, Set<Element>>();
+    for (const root of roots) {
+      const start = elements.indexOf(root);
+      if (start < 0) continue; // removed with an ancestor already
+      for (const el of elements.splice(start, 1 + descendantElements(root).length)) {
+        const removed = removedByTag.get(el.name);
+        if (removed) removed.add(el);
+        else removedByTag.set(el.name, new Set([el]));
+      }
+    }
+    let byTag: Map<string, Element[]> | undefined;
+    if (this.#byTag) {
+      // Only the lists of the removed elements' tags change; the others are shared.
+      byTag = new Map(this.#byTag);
+      for (const [name, removed] of removedByTag) {
+        const list = byTag.get(name);
+        if (list)
+          byTag.set(
+            name,
+            list.filter((el) => !removed.has(el)),
+          );
+      }
+    }
+    return new ElementIndex(elements, byTag);
   }
 }
 
@@ -65,16 +90,10 @@ export function elementIndex(document: Document): ElementIndex {
  */
 export function removeElements(document: Document, elements: readonly Element[]): void {
   if (elements.length === 0) return;
-  for (const el of elements) removeElement(el);
   const indexed = document as IndexedDocument;
-  const index = indexed[INDEX];
-  if (!index) return;
-  const removed = new Set<Element>();
-  for (const el of elements) {
-    removed.add(el);
-    for (const descendant of descendantElements(el)) removed.add(descendant);
-  }
-  indexed[INDEX] = index.without(removed);
+  // Before detaching: a subtree is measured with the matched elements still inside it.
+  if (indexed[INDEX]) indexed[INDEX] = indexed[INDEX].without(elements);
+  for (const el of elements) removeElement(el);
 }
 
 /** Depth-first, document order: the elements below `root`. */
