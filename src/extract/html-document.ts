@@ -1,7 +1,8 @@
 import type { AnyNode, Document, Element } from 'domhandler';
-import { isTag, isText } from 'domhandler';
+import { isDocument, isTag, isText } from 'domhandler';
 import { getOuterHTML } from 'domutils';
-import { parseDocument } from 'htmlparser2';
+import { Parser } from 'htmlparser2';
+import { elementIndex, IndexingDomHandler } from './element-index.ts';
 
 /** A parsed page: the DOM plus the URLs relative references resolve against. */
 export interface HtmlPage {
@@ -18,13 +19,13 @@ export interface HtmlPage {
  * references are left as written.
  */
 export function parseHtml(html: string, pageUrl: string): HtmlPage {
-  const document = parseDocument(html, {
-    decodeEntities: true,
-    lowerCaseTags: true,
-    lowerCaseAttributeNames: true,
-  });
+  const handler = new IndexingDomHandler();
+  new Parser(handler, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }).end(html);
+  const document = handler.document();
   let baseUrl = pageUrl;
-  const base = findFirst(document, (el) => el.name === 'base' && el.attribs.href !== undefined);
+  const base = elementIndex(document)
+    .withTag('base')
+    .find((el) => el.attribs.href !== undefined);
   if (base) baseUrl = resolveUrl(base.attribs.href, pageUrl) ?? pageUrl;
   return { document, url: pageUrl, baseUrl };
 }
@@ -51,6 +52,7 @@ export function resolveUrl(href: string | undefined, base: string): string | und
 
 /** Depth-first, document order: the first element satisfying `test`, skipping none. */
 export function findFirst(root: AnyNode, test: (el: Element) => boolean): Element | undefined {
+  if (isDocument(root)) return elementIndex(root).elements.find(test);
   const stack: AnyNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -64,6 +66,7 @@ export function findFirst(root: AnyNode, test: (el: Element) => boolean): Elemen
 
 /** Depth-first, document order: every element satisfying `test` (root excluded). */
 export function findAllElements(root: AnyNode, test: (el: Element) => boolean): Element[] {
+  if (isDocument(root)) return elementIndex(root).elements.filter(test);
   const found: Element[] = [];
   const stack: AnyNode[] = [root];
   while (stack.length > 0) {
@@ -152,37 +155,103 @@ export interface TextOptions {
  * elements are skipped. Returns `''` when there is no text.
  */
 export function textOf(node: AnyNode, options: TextOptions = {}): string {
-  const out: string[] = [];
-  const exclude = options.exclude;
-  const walk = (current: AnyNode, inPre: boolean): void => {
-    if (exclude?.has(current)) return;
-    if (isText(current)) {
-      out.push(inPre ? current.data : current.data.replace(/\s+/g, ' '));
-      return;
+  const text = new RenderedText();
+  appendText(node, node, false, options, text);
+  return text.toString();
+}
+
+function appendText(
+  current: AnyNode,
+  root: AnyNode,
+  inPre: boolean,
+  options: TextOptions,
+  text: RenderedText,
+): void {
+  if (options.exclude?.has(current)) return;
+  if (isText(current)) {
+    if (inPre) text.preformatted(current.data);
+    else text.flowing(current.data);
+    return;
+  }
+  if (!isTag(current)) {
+    if ('children' in current)
+      for (const child of current.children) appendText(child, root, inPre, options, text);
+    return;
+  }
+  const name = current.name;
+  if (!options.includeNonText && NON_TEXT.has(name) && current !== root) return;
+  if (name === 'br') {
+    text.lineBreak();
+    return;
+  }
+  const block = BLOCK.has(name);
+  if (block) text.lineBreak();
+  else if (CELL.has(name)) text.space();
+  const pre = inPre || name === 'pre' || name === 'textarea';
+  for (const child of current.children) appendText(child, root, pre, options, text);
+  if (block) text.lineBreak();
+}
+
+/** Whether collapsing whitespace runs (`/\s+/` → one space) would change a text, or it holds U+200B. */
+const IRREGULAR_WHITESPACE = /\s\s|[^\S ]|\u200b/;
+
+/**
+ * The pieces of `textOf`'s output before line normalisation. It remembers whether any line can
+ * hold a whitespace run or horizontal whitespace other than a single space; when none can (the
+ * usual case: flowing text is collapsed as it arrives), lines only need trimming, and the
+ * per-line rescan `normalizeLines` does (a regular expression over every character) is skipped.
+ */
+class RenderedText {
+  readonly #parts: string[] = [];
+  #endsWithSpace = false;
+  #irregular = false;
+
+  /** Text outside `<pre>`: whitespace runs become one space. */
+  flowing(data: string): void {
+    let piece = data;
+    // Testing first is several times cheaper than a replace that rewrites every single space.
+    if (IRREGULAR_WHITESPACE.test(data)) {
+      piece = data.replace(/\s+/g, ' ');
+      // U+200B is not \s, so it survives collapsing; normalizeLines treats it as a space.
+      if (piece.includes('\u200b')) this.#irregular = true;
     }
-    if (!isTag(current)) {
-      if ('children' in current) for (const child of current.children) walk(child, inPre);
-      return;
-    }
-    const name = current.name;
-    if (!options.includeNonText && NON_TEXT.has(name) && current !== node) return;
-    if (name === 'br') {
-      out.push('\n');
-      return;
-    }
-    const block = BLOCK.has(name);
-    if (block) out.push('\n');
-    else if (CELL.has(name)) out.push(' ');
-    const pre = inPre || name === 'pre' || name === 'textarea';
-    for (const child of current.children) walk(child, pre);
-    if (block) out.push('\n');
-  };
-  walk(node, false);
-  return normalizeLines(out.join(''));
+    this.#append(piece);
+  }
+
+  /** Text inside `<pre>`, as written. */
+  preformatted(data: string): void {
+    if (data !== '') this.#irregular = true;
+    this.#append(data);
+  }
+
+  lineBreak(): void {
+    this.#parts.push('\n');
+    this.#endsWithSpace = false;
+  }
+
+  space(): void {
+    this.#append(' ');
+  }
+
+  #append(piece: string): void {
+    if (piece === '') return;
+    if (this.#endsWithSpace && piece.charCodeAt(0) === 32) this.#irregular = true;
+    this.#endsWithSpace = piece.charCodeAt(piece.length - 1) === 32;
+    this.#parts.push(piece);
+  }
+
+  toString(): string {
+    return splitLines(this.#parts.join(''), this.#irregular);
+  }
 }
 
 /** Trims each line, collapses horizontal whitespace runs, drops empty lines. */
 export function normalizeLines(text: string): string {
+  return splitLines(text, true);
+}
+
+/** `normalizeLines`; without `collapse`, for text known to hold no run to collapse. */
+function splitLines(text: string, collapse: boolean): string {
   const kept: string[] = [];
   let start = 0;
   while (start <= text.length) {
@@ -190,7 +259,11 @@ export function normalizeLines(text: string): string {
     if (end < 0) end = text.length;
     let line = text.slice(start, end).trim();
     // Text nodes arrive collapsed already; only <pre> content and joins need another pass.
-    if (line && (line.includes('  ') || /[\t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]/.test(line))) {
+    if (
+      collapse &&
+      line &&
+      (line.includes('  ') || /[\t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]/.test(line))
+    ) {
       line = line.replace(/[ \t\f\v\u00a0\u2000-\u200b\u202f\u205f\u3000]+/g, ' ').trim();
     }
     if (line) kept.push(line);
@@ -201,8 +274,12 @@ export function normalizeLines(text: string): string {
 
 /** Collapses all whitespace (newlines included) to single spaces and trims. */
 export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Most texts hold only single spaces: testing is cheaper than a replace of every one of them.
+  return (COLLAPSIBLE_WHITESPACE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
+
+/** Whether collapsing whitespace runs (`/\s+/` → one space) would change a text. */
+const COLLAPSIBLE_WHITESPACE = /\s\s|[^\S ]/;
 
 /** The text of `el` on one line (`textOf` with lines joined by spaces). */
 export function inlineText(el: AnyNode, options: TextOptions = {}): string {

@@ -190,6 +190,13 @@ const TEXT_PSEUDOS: Record<string, (el: Element) => string> = {
   matcheswholeowntext: wholeOwnText,
 };
 
+/** Element siblings before `el` (the count css-select's :nth-child uses), counted up to `limit`. */
+function elementsBefore(el: Element, limit: number): number {
+  let count = 0;
+  for (let node = el.prev; node && count < limit; node = node.prev) if (isTag(node)) count++;
+  return count;
+}
+
 /** Unescapes CSS/jsoup backslash escapes in a pseudo argument (`\)` → `)`). */
 function unescapeArgument(text: string): string {
   return text.replace(/\\(.)/g, '$1');
@@ -319,10 +326,12 @@ class Translator {
           `:${name}() needs a non-negative integer, got "${argument}" in "${this.#selector}"`,
         );
       }
-      // jsoup indexes element siblings from 0; :nth-child counts from 1.
-      if (lower === 'eq') return `:nth-child(${n + 1})`;
-      if (lower === 'lt') return n === 0 ? ':not(*)' : `:nth-child(-n+${n})`;
-      return `:nth-child(n+${n + 2})`;
+      // jsoup's index among element siblings (0-based), as :nth-child(n + 1) computes it, but
+      // counting back only as far as the answer needs: css-select counts from the first sibling,
+      // which on a 100-paragraph article is quadratic for "p:eq(0)".
+      if (lower === 'eq') return this.#register((el) => elementsBefore(el, n + 1) === n);
+      if (lower === 'lt') return n === 0 ? ':not(*)' : this.#register((el) => elementsBefore(el, n) < n);
+      return this.#register((el) => elementsBefore(el, n + 1) > n);
     }
     return `:${name}(${argument})`;
   }

@@ -182,6 +182,27 @@ describe('rule application', () => {
     assert.match(String(unfiltered.first), /^Sponsored/);
   });
 
+  test('prefilters count every element they match and leave <template> contents alone', () => {
+    const page = parseHtml(
+      '<div class="ad"><p class="ad">a</p></div><template><p class="ad">t</p></template><p class="ad">b</p><p>kept</p>',
+      PAGE_URL,
+    );
+    const ruleset = parseRuleset({
+      api: 'x',
+      urlPattern: '.',
+      prefilters: ['.ad'],
+      rules: [
+        { name: 'paragraphs', selector: 'p' },
+        { name: 'first', selector: 'p:eq(0)' },
+      ],
+    });
+    assert.equal(removePrefiltered(page.document, [ruleset]), 3);
+    assert.deepEqual(applyRulesets([ruleset], page.document, page.baseUrl), {
+      paragraphs: 't\nkept',
+      first: 't',
+    });
+  });
+
   test('later rule sets override earlier ones field by field', () => {
     const page = parseHtml(LISTING, PAGE_URL);
     const first = parseRuleset({

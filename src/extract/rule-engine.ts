@@ -15,7 +15,8 @@
  *   jsoup). An element yielding no field gives no object; no element gives `[]`.
  */
 import type { AnyNode, Document, Element } from 'domhandler';
-import { findAll, removeElement } from 'domutils';
+import { isTag } from 'domhandler';
+import { type ElementIndex, elementIndex, removeElements } from './element-index.ts';
 import { resolveUrl, serializeHtml, textOf } from './html-document.ts';
 import type { CompiledSelector } from './jsoup-selector.ts';
 import type { CompiledRule, CompiledRuleset } from './ruleset.ts';
@@ -37,14 +38,22 @@ export function removePrefiltered(document: Document, rulesets: readonly Compile
   let removed = 0;
   for (const ruleset of rulesets) {
     for (const prefilter of ruleset.prefilters) {
-      for (const el of prefilter.selectAll(document)) {
-        // A descendant of an element already removed has no parent chain to the document.
-        removeElement(el);
-        removed++;
-      }
+      // Matched before any is removed: a descendant of a matched element counts too.
+      const index = elementIndex(document);
+      let matched = select(prefilter, index);
+      // Prefilters have always searched as css-select does, which skips <template> contents.
+      if (index.withTag('template').length > 0) matched = matched.filter((el) => !insideTemplate(el));
+      removeElements(document, matched);
+      removed += matched.length;
     }
   }
   return removed;
+}
+
+function insideTemplate(el: Element): boolean {
+  for (let node = el.parent; node; node = node.parent)
+    if (isTag(node) && node.name === 'template') return true;
+  return false;
 }
 
 function excludedNodes(el: Element, exclude: readonly CompiledSelector[]): Set<AnyNode> | undefined {
@@ -81,47 +90,17 @@ function elementValue(el: Element, rule: CompiledRule, baseUrl: string): string 
   return applyReplacements(raw, rule).trim();
 }
 
-/**
- * Every element of a document in document order, listed once so that each top-level rule
- * tests a flat array instead of walking the tree again (ten rules on a 100 KB page: ten walks).
- */
-class ElementIndex {
-  readonly #document: Document;
-  #elements: Element[] | undefined;
-  #byTag: Map<string, Element[]> | undefined;
-
-  constructor(document: Document) {
-    this.#document = document;
-  }
-
-  get elements(): Element[] {
-    this.#elements ??= findAll(() => true, this.#document.children);
-    return this.#elements;
-  }
-
-  /** Elements with tag `name`, in document order. */
-  withTag(name: string): readonly Element[] {
-    if (!this.#byTag) {
-      this.#byTag = new Map();
-      for (const el of this.elements) {
-        const list = this.#byTag.get(el.name);
-        if (list) list.push(el);
-        else this.#byTag.set(el.name, [el]);
-      }
-    }
-    return this.#byTag.get(name) ?? [];
-  }
-
-  /** Elements `selector` matches, testing only candidates of its subject tag when it has one. */
-  select(selector: CompiledSelector): Element[] {
-    const candidates = selector.subjectTag ? this.withTag(selector.subjectTag) : this.elements;
-    return candidates.filter((el) => selector.matches(el));
-  }
+/** Elements `selector` matches in an indexed document, testing only elements of its subject tag when it has one. */
+function select(selector: CompiledSelector, index: ElementIndex): Element[] {
+  const candidates = selector.subjectTag ? index.withTag(selector.subjectTag) : index.elements;
+  return candidates.filter((el) => selector.matches(el));
 }
 
-function matchesIn(selector: CompiledSelector, scope: Document | Element, index?: ElementIndex): Element[] {
+function matchesIn(selector: CompiledSelector, scope: Document | Element, indexed: boolean): Element[] {
   if (scope.type === 'root') {
-    return index ? index.select(selector) : selector.selectAll(scope);
+    // The index lists <template> contents, which css-select's search skips; which one a
+    // document-level rule uses is kept as it was (the index when rules are applied together).
+    return indexed ? select(selector, elementIndex(scope)) : selector.selectAll(scope);
   }
   const found = selector.selectAll(scope);
   // jsoup's Element.select() includes the element itself when it matches.
@@ -132,13 +111,13 @@ function applyRule(
   rule: CompiledRule,
   scope: Document | Element,
   baseUrl: string,
-  index?: ElementIndex,
+  indexed: boolean,
 ): unknown {
   if (rule.value !== undefined) {
     return typeof rule.value === 'string' ? applyReplacements(rule.value, rule) : rule.value;
   }
   if (!rule.selector) return undefined;
-  const elements = matchesIn(rule.selector, scope, index);
+  const elements = matchesIn(rule.selector, scope, indexed);
   if (rule.children) {
     const items: Record<string, unknown>[] = [];
     for (const el of elements) {
@@ -157,12 +136,19 @@ export function applyRules(
   rules: readonly CompiledRule[],
   scope: Document | Element,
   baseUrl: string,
-  index?: ElementIndex,
+): Record<string, unknown> {
+  return applyRulesIn(rules, scope, baseUrl, rules.length > 1);
+}
+
+function applyRulesIn(
+  rules: readonly CompiledRule[],
+  scope: Document | Element,
+  baseUrl: string,
+  indexed: boolean,
 ): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  const elements = index ?? (scope.type === 'root' && rules.length > 1 ? new ElementIndex(scope) : undefined);
   for (const rule of rules) {
-    const value = applyRule(rule, scope, baseUrl, elements);
+    const value = applyRule(rule, scope, baseUrl, indexed);
     if (value !== undefined) fields[rule.name] = value;
   }
   return fields;
@@ -175,7 +161,6 @@ export function applyRulesets(
   baseUrl: string,
 ): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  const index = new ElementIndex(document);
-  for (const ruleset of rulesets) Object.assign(fields, applyRules(ruleset.rules, document, baseUrl, index));
+  for (const ruleset of rulesets) Object.assign(fields, applyRulesIn(ruleset.rules, document, baseUrl, true));
   return fields;
 }

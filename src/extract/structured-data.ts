@@ -1,13 +1,7 @@
 import type { Element } from 'domhandler';
 import { isText } from 'domhandler';
-import {
-  collapseWhitespace,
-  findAllElements,
-  type HtmlPage,
-  inlineText,
-  resolveUrl,
-  textOf,
-} from './html-document.ts';
+import { elementIndex } from './element-index.ts';
+import { collapseWhitespace, type HtmlPage, inlineText, resolveUrl, textOf } from './html-document.ts';
 
 /**
  * A schema.org node from JSON-LD or microdata, in one shape: `@type` is a list of bare type
@@ -175,6 +169,9 @@ function microdataItem(
   };
 }
 
+/** Elements that declare something about the page whatever their attributes. */
+const DECLARING_TAGS = new Set(['script', 'meta', 'link', 'title']);
+
 /** Reads JSON-LD, microdata, `<meta>` and `<link>` declarations of a page. */
 export function readStructuredData(page: HtmlPage): StructuredData {
   const nodes: SchemaNode[] = [];
@@ -182,10 +179,8 @@ export function readStructuredData(page: HtmlPage): StructuredData {
   const links = new Map<string, string[]>();
   let title: string | undefined;
   const microdataScopes: Element[] = [];
-  for (const el of findAllElements(
-    page.document,
-    (e) => ['script', 'meta', 'link', 'title'].includes(e.name) || e.attribs.itemscope !== undefined,
-  )) {
+  for (const el of elementIndex(page.document).elements) {
+    if (!DECLARING_TAGS.has(el.name) && el.attribs.itemscope === undefined) continue;
     if (el.name === 'script') {
       if ((el.attribs.type ?? '').trim().toLowerCase() !== 'application/ld+json') continue;
       const raw = el.children.map((child) => (isText(child) ? child.data : '')).join('');
