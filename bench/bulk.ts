@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { sqliteFileFor } from '../src/storage/index.ts';
 import { DatabaseSync } from 'node:sqlite';
 import { type BenchQuery, sampleQueries, seededRandom, toQueryString } from './support/queries.ts';
+import { warmPageCache } from './support/page-cache.ts';
 import { type BenchServer, mib, quarryCli, startServer } from './support/server.ts';
 
 interface Options {
@@ -123,6 +124,7 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
   const probes = sampleQueries(sqliteFileFor(dataDir), 2_000, 99).map(
     (q) => `/kg/v3/enhance?${toQueryString(q)}&token=${token}`,
   );
+  console.log(warmPageCache(sqliteFileFor(dataDir)));
   const server = await startServer(dataDir, { logFile: path.join(os.tmpdir(), 'quarry-bench-bulk.log') });
   let rssPeak = 0;
   const rssSamples: number[] = [];

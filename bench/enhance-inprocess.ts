@@ -23,6 +23,7 @@ import { generateQuery } from '../src/match/training/query-generator.ts';
 import { Random } from '../src/match/training/random.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/index.ts';
 import { writeSyntheticGraph } from './support/match-graph.ts';
+import { warmPageCache } from './support/page-cache.ts';
 
 const { values } = parseArgs({
   options: {
@@ -108,6 +109,7 @@ matcher.match({ type: 'Organization', names: ['warm up'], urls: [], emails: [], 
 matcher.match({ type: 'Person', names: ['warm up'], urls: [], emails: [], phones: [] });
 console.log(`warm-up (vocabularies): ${(performance.now() - t).toFixed(0)} ms`);
 
+console.log(warmPageCache(sqliteFileFor(dataDir)));
 const loadBefore = loadavg();
 // One untimed pass over a slice warms the SQLite page cache like a running server would be.
 for (const query of queries.slice(0, 2000)) matcher.match(query, { limit: 10 });

@@ -11,6 +11,7 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sqliteFileFor } from '../src/storage/index.ts';
+import { warmPageCache } from './support/page-cache.ts';
 import { mib, quarryCli, startServer } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';
 
@@ -55,6 +56,7 @@ export async function benchHttp(dataDir: string, seconds: number, connections: n
   const paths = queries.map((q) => `/kg/v3/enhance?${toQueryString(q)}&token=${token}`);
   const server = await startServer(dataDir);
   try {
+    console.log(warmPageCache(sqliteFileFor(dataDir)));
     // Warm the page cache and the JIT before measuring.
     await load(server.url, paths.slice(0, 2000), 3, connections);
     // Server CPU per request too: on a shared machine req/s depend on what else runs, CPU per
