@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { parentPort, Worker } from 'node:worker_threads';
 
 /** A task failed because its worker thread died (crash, out of memory, terminate). */
 export class WorkerCrashedError extends Error {}
@@ -36,6 +36,25 @@ interface Slot<R> {
 /** Message protocol between the pool and its worker threads. */
 export type WorkerRequest<T> = { id: number; task: T };
 export type WorkerReply<R> = { id: number; ok: true; result: R } | { id: number; ok: false; error: string };
+
+/**
+ * The worker side of the protocol: answers each `{id, task}` the pool posts with `answer(task)`
+ * (or the error it throws), then calls `afterReply` while the reply is on its way.
+ */
+export function serveTasks<T, R>(answer: (task: T) => R, afterReply?: () => void): void {
+  if (!parentPort) throw new Error('serveTasks runs in a worker thread');
+  const port = parentPort;
+  port.on('message', (message: WorkerRequest<T>) => {
+    let reply: WorkerReply<R>;
+    try {
+      reply = { id: message.id, ok: true, result: answer(message.task) };
+    } catch (error) {
+      reply = { id: message.id, ok: false, error: (error as Error).stack ?? String(error) };
+    }
+    port.postMessage(reply);
+    afterReply?.();
+  });
+}
 
 /**
  * A fixed-size pool of worker threads running one module. Tasks go to the least loaded thread;

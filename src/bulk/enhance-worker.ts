@@ -6,14 +6,12 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
-import { Enhancer, type EnhanceResponse, parseEnhanceQuery } from '../enhance/index.ts';
+import { workerData } from 'node:worker_threads';
+import { matchedCount, openThreadEnhancer, parseEnhanceQuery } from '../enhance/index.ts';
 import { HeapTrimmer, WORKER_HEAP_TRIM } from '../heap-trim.ts';
-import { createMatcher, VocabularyShare } from '../match/index.ts';
-import { openSqliteStorage } from '../storage/index.ts';
+import { serveTasks } from '../worker-pool.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
 import { failureResult, splitResponse } from './result-text.ts';
-import type { WorkerReply, WorkerRequest } from '../worker-pool.ts';
 
 const data = workerData as EnhanceWorkerData;
 
@@ -33,19 +31,8 @@ function lowerPriority(niceness: number): void {
 }
 
 lowerPriority(data.niceness);
-const storage = openSqliteStorage(data.dbFile, { readOnly: true, cacheMiB: data.cacheMiB });
-const share = data.vocabularies ? new VocabularyShare(data.vocabularies) : undefined;
-const enhancer = new Enhancer({
-  entities: storage.entities,
-  matcher: createMatcher(storage.entities, share ? { share } : {}),
-});
+const { storage, enhancer } = openThreadEnhancer(data);
 const heap = new HeapTrimmer(WORKER_HEAP_TRIM);
-
-function matched(response: EnhanceResponse): number {
-  let n = 0;
-  for (const hit of response.data) if (hit.entity !== null) n++;
-  return n;
-}
 
 function answer(batch: EnhanceBatch): EnhanceBatchResult {
   const results: EnhanceBatchResult['results'] = [];
@@ -60,7 +47,7 @@ function answer(batch: EnhanceBatch): EnhanceBatchResult {
       );
       results.push({
         index: record.index,
-        hits: matched(response),
+        hits: matchedCount(response),
         failed: false,
         ...splitResponse(response),
       });
@@ -74,16 +61,10 @@ function answer(batch: EnhanceBatch): EnhanceBatchResult {
   return { results };
 }
 
-parentPort!.on('message', (message: WorkerRequest<EnhanceBatch>) => {
-  let reply: WorkerReply<EnhanceBatchResult>;
-  try {
-    // One read snapshot per batch: the main thread's commits (results, progress) would otherwise
-    // flush this connection's page cache before nearly every statement.
-    reply = { id: message.id, ok: true, result: storage.readSnapshot(() => answer(message.task)) };
-  } catch (error) {
-    reply = { id: message.id, ok: false, error: (error as Error).stack ?? String(error) };
-  }
-  parentPort!.postMessage(reply);
+serveTasks(
+  // One read snapshot per batch: the main thread's commits (results, progress) would otherwise
+  // flush this connection's page cache before nearly every statement.
+  (batch: EnhanceBatch) => storage.readSnapshot(() => answer(batch)),
   // Between batches (the reply is on its way): garbage of the batch goes before it piles up.
-  heap.maybeTrim();
-});
+  () => heap.maybeTrim(),
+);

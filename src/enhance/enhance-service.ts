@@ -53,8 +53,14 @@ export interface EnhanceContext {
  * instead of `perMatch` with `refresh`; a response without matches costs nothing.
  */
 export function creditCost(response: EnhanceResponse, options: EnhanceOptions, costs: CreditCosts): number {
-  const matched = response.data.filter((hit) => hit.entity !== null).length;
-  return matchedCost(matched, options, costs);
+  return matchedCost(matchedCount(response), options, costs);
+}
+
+/** Matched entities a response returns (what its credits are counted on). */
+export function matchedCount(response: EnhanceResponse): number {
+  let n = 0;
+  for (const hit of response.data) if (hit.entity !== null) n++;
+  return n;
 }
 
 function matchedCost(matched: number, options: EnhanceOptions, costs: CreditCosts): number {

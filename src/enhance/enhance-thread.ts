@@ -3,38 +3,21 @@
  * with the `Enhancer` over its own read-only connection, one read snapshot per request. It never
  * writes and never charges: the main thread charges for the answer it sends.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { HeapTrimmer, WORKER_HEAP_TRIM } from '../heap-trim.ts';
-import { createMatcher, VocabularyShare } from '../match/index.ts';
-import { openSqliteStorage } from '../storage/index.ts';
-import type { WorkerReply, WorkerRequest } from '../worker-pool.ts';
-import { Enhancer } from './enhance-service.ts';
+import { serveTasks } from '../worker-pool.ts';
+import { matchedCount } from './enhance-service.ts';
 import type { AnswerTask, AnswerThreadData, EncodedAnswer } from './enhance-threads.ts';
+import { openThreadEnhancer } from './thread-enhancer.ts';
 
-const data = workerData as AnswerThreadData;
-const storage = openSqliteStorage(data.dbFile, { readOnly: true, cacheMiB: data.cacheMiB });
-const share = data.vocabularies ? new VocabularyShare(data.vocabularies) : undefined;
-const enhancer = new Enhancer({
-  entities: storage.entities,
-  matcher: createMatcher(storage.entities, share ? { share } : {}),
-});
+const { storage, enhancer } = openThreadEnhancer(workerData as AnswerThreadData);
 const heap = new HeapTrimmer(WORKER_HEAP_TRIM);
 setInterval(() => heap.maybeTrim(), 1000).unref();
 
 function answer({ kind, request, queryCtx }: AnswerTask): EncodedAnswer {
   const response =
     kind === 'combine' ? enhancer.combine(request, queryCtx) : enhancer.enhance(request, queryCtx);
-  let matched = 0;
-  for (const hit of response.data) if (hit.entity !== null) matched++;
-  return { json: JSON.stringify(response), matched };
+  return { json: JSON.stringify(response), matched: matchedCount(response) };
 }
 
-parentPort!.on('message', (message: WorkerRequest<AnswerTask>) => {
-  let reply: WorkerReply<EncodedAnswer>;
-  try {
-    reply = { id: message.id, ok: true, result: storage.readSnapshot(() => answer(message.task)) };
-  } catch (error) {
-    reply = { id: message.id, ok: false, error: (error as Error).stack ?? String(error) };
-  }
-  parentPort!.postMessage(reply);
-});
+serveTasks((task: AnswerTask) => storage.readSnapshot(() => answer(task)));

@@ -1,6 +1,7 @@
 export type { EnhanceContext, EnhanceDeps, EnhancerDeps } from './enhance-service.ts';
 export {
   creditCost,
+  matchedCount,
   EnhanceService,
   Enhancer,
   REFRESH_UNAVAILABLE,
@@ -12,3 +13,4 @@ export type { EnhanceHit, EnhanceResponse, SearchCandidate } from './response.ts
 export { RESPONSE_VERSION } from './response.ts';
 export type { AnswerKind, EncodedAnswer, EnhanceThreads } from './enhance-threads.ts';
 export { createEnhanceThreads } from './enhance-threads.ts';
+export { openThreadEnhancer } from './thread-enhancer.ts';
