@@ -24,14 +24,7 @@ export class ElementIndex {
 
   /** Elements with tag `name` (lowercase), in document order. */
   withTag(name: string): readonly Element[] {
-    if (!this.#byTag) {
-      this.#byTag = new Map();
-      for (const el of this.elements) {
-        const list = this.#byTag.get(el.name);
-        if (list) list.push(el);
-        else this.#byTag.set(el.name, [el]);
-      }
-    }
+    this.#byTag ??= Map.groupBy(this.elements, (el) => el.name);
     return this.#byTag.get(name) ?? [];
   }
 

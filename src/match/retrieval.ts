@@ -164,33 +164,15 @@ export function retrieveCandidates(
 
   // One batched read per distinct limit: exact keys of frequent values (a shared e-mail
   // domain) are read only as far as they are used.
-  const byLimit = new Map<number, string[]>();
-  for (const lookup of lookups) {
-    const keys = byLimit.get(lookup.limit);
-    if (keys) keys.push(lookup.key);
-    else byLimit.set(lookup.limit, [lookup.key]);
-  }
   const postings = new Map<string, number[]>();
-  for (const [limit, keys] of byLimit) {
+  for (const [limit, group] of Map.groupBy(lookups, (lookup) => lookup.limit)) {
+    const keys = group.map((lookup) => lookup.key);
     for (const [key, refs] of source.refsForKeys(keys, limit)) postings.set(key, refs);
   }
-  // Per candidate: the best weight per group, summed. A group holds several lookups only when a
-  // token was looked up through neighbours; its best weight per ref is found first.
-  const groups = new Map<string, Lookup[]>();
-  for (const lookup of lookups) {
-    const members = groups.get(lookup.group);
-    if (members) members.push(lookup);
-    else groups.set(lookup.group, [lookup]);
-  }
+  // Per candidate: the best weight per group (a token looked up through its neighbours is one
+  // group of several lookups), summed over the groups.
   const esscores = new Map<number, number>();
-  for (const members of groups.values()) {
-    if (members.length === 1) {
-      const [lookup] = members;
-      const refs = postings.get(lookup.key) ?? [];
-      const n = Math.min(refs.length, lookup.limit);
-      for (let i = 0; i < n; i++) esscores.set(refs[i], (esscores.get(refs[i]) ?? 0) + lookup.weight);
-      continue;
-    }
+  for (const members of Map.groupBy(lookups, (lookup) => lookup.group).values()) {
     const best = new Map<number, number>();
     for (const lookup of members) {
       const refs = postings.get(lookup.key) ?? [];
