@@ -58,6 +58,14 @@ describe('enhance answered on threads', () => {
   test('threads answer exactly what the main thread answers, as JSON', async () => {
     const threadedToken = threaded.token(null);
     const inlineToken = inline.token(null);
+    // Counts the answers the threads give (the service holds this very object).
+    const threads = threaded.runtime.services.enhanceThreads!;
+    const answer = threads.answer.bind(threads);
+    let answered = 0;
+    threads.answer = (task) => {
+      answered++;
+      return answer(task);
+    };
     for (const request of REQUESTS) {
       const a = await send(threaded, threadedToken, request);
       const b = await send(inline, inlineToken, request);
@@ -66,6 +74,7 @@ describe('enhance answered on threads', () => {
       assert.match(String(a.headers['content-type']), /^application\/json/);
       assert.deepEqual(comparable(a.json()), comparable(b.json()), request.url);
     }
+    assert.equal(answered, REQUESTS.length, 'every threaded answer came from a thread');
   });
 
   test('many concurrent requests each get their own answer', async () => {

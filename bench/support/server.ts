@@ -45,6 +45,9 @@ function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
+/** Clock ticks per second of /proc times (`getconf CLK_TCK`, 100 on Linux). */
+const CLOCK_TICKS = 100;
+
 /** User + system CPU time of process `pid` (all threads), seconds; 0 when unreadable. */
 function procCpuSeconds(pid: number): number {
   try {
@@ -56,9 +59,6 @@ function procCpuSeconds(pid: number): number {
     return 0;
   }
 }
-
-/** Clock ticks per second of /proc times (`getconf CLK_TCK`, 100 on Linux). */
-const CLOCK_TICKS = 100;
 
 /** Runs a `quarry` CLI command synchronously against `dataDir`; returns stdout. */
 export function quarryCli(args: string[], dataDir: string, env: Record<string, string> = {}): string {

@@ -59,7 +59,7 @@ export function createEnhanceThreads(options: {
   let pool: WorkerPool<AnswerTask, EncodedAnswer> | undefined;
   let closed = false;
   const { vocabularies } = options;
-  const start = () =>
+  const spawn = () =>
     new WorkerPool<AnswerTask, EncodedAnswer>({
       size: options.threads,
       script: new URL('./enhance-thread.ts', import.meta.url),
@@ -71,11 +71,11 @@ export function createEnhanceThreads(options: {
     });
   return {
     start() {
-      if (!closed) pool ??= start();
+      if (!closed) pool ??= spawn();
     },
     answer(task) {
       if (closed) return Promise.reject(new Error('the enhance threads are closed'));
-      pool ??= start();
+      pool ??= spawn();
       return pool.run(task);
     },
     async close() {
