@@ -148,6 +148,7 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
       throw new Error(`submit answered ${submitted.status}: ${await submitted.text()}`);
     const { job_id: id } = (await submitted.json()) as { job_id: string };
     const tSubmitted = performance.now();
+    const cpuSubmitted = server.cpuSeconds();
 
     // Single enhance requests, one at a time, while the job runs.
     const latencies: number[] = [];
@@ -179,11 +180,14 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const tComplete = performance.now();
+    const cpuComplete = server.cpuSeconds();
     probing = false;
     await prober;
 
+    const cpuCsv = server.cpuSeconds();
     const csv = await download(`${server.url}/kg/v3/enhance/bulk/${id}?token=${token}&format=csv&wait=600`);
     const tDownloaded = performance.now();
+    const csvCpuSeconds = server.cpuSeconds() - cpuCsv;
     const xlsx = await download(
       `${server.url}/kg/v3/enhance/bulk/${id}?token=${token}&format=xlsx&head=${options.xlsxRows}&wait=600`,
     );
@@ -200,10 +204,11 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
     );
     console.log(`  submit (upload+store)  ${seconds(t0, tSubmitted).toFixed(1)} s`);
     console.log(
-      `  processing             ${processing.toFixed(1)} s = ${(options.records / processing).toFixed(0)} records/s`,
+      `  processing             ${processing.toFixed(1)} s = ${(options.records / processing).toFixed(0)} records/s` +
+        `, server CPU ${((1e6 * (cpuComplete - cpuSubmitted)) / options.records).toFixed(0)} µs/record (all threads, probes included)`,
     );
     console.log(
-      `  CSV download           ${csv.seconds.toFixed(1)} s, ${mib(csv.bytes)}, ${csv.lines - 1} rows = ${((csv.lines - 1) / csv.seconds).toFixed(0)} rows/s (target ≥ 100,000)  [HTTP ${csv.status}]`,
+      `  CSV download           ${csv.seconds.toFixed(1)} s, ${mib(csv.bytes)}, ${csv.lines - 1} rows = ${((csv.lines - 1) / csv.seconds).toFixed(0)} rows/s (target ≥ 100,000), server CPU ${((1e6 * csvCpuSeconds) / Math.max(1, csv.lines - 1)).toFixed(1)} µs/row  [HTTP ${csv.status}]`,
     );
     const endToEnd = seconds(t0, tDownloaded);
     console.log(
