@@ -4,6 +4,7 @@ import type { Entity } from '../src/kg/index.ts';
 import {
   createMatcher,
   createVocabularyShareData,
+  DEFAULT_LIMITS,
   indexEntity,
   type Matcher,
   type MatchQuery,
@@ -274,4 +275,36 @@ test('warm-up loads every vocabulary once; matchers sharing them build none agai
   // And a matcher of its own answers the same.
   assert.equal(matcher.match(query)[0].score, hit.score);
   share.close();
+});
+
+test('retrieval keeps the candidates with the best esscore, equal esscores by lowest ref', () => {
+  // "University" is in 40 filler names, Pécs and two National Universities, each with the same
+  // weight: which 5 of them are kept is decided by the ref order alone.
+  const query = q({ type: 'Organization', names: ['University'] });
+  const all = createMatcher(storage.entities, { limits: { ...DEFAULT_LIMITS, maxCandidates: 1000 } }).match(
+    query,
+    { limit: 1000 },
+  );
+  const topEsscore = Math.max(...all.map((c) => c.esscore));
+  assert.ok(all.filter((c) => c.esscore === topEsscore).length >= 43);
+  const expected = [...all]
+    .sort((a, b) => b.esscore - a.esscore || a.ref - b.ref)
+    .slice(0, 5)
+    .map((c) => c.ref);
+  const five = createMatcher(storage.entities, { limits: { ...DEFAULT_LIMITS, maxCandidates: 5 } }).match(
+    query,
+    { limit: 1000 },
+  );
+  assert.deepEqual(
+    five.map((c) => c.ref).sort((a, b) => a - b),
+    [...expected].sort((a, b) => a - b),
+  );
+  // A name with a rarer word besides is kept first among them whatever its ref.
+  const pecs = createMatcher(storage.entities, { limits: { ...DEFAULT_LIMITS, maxCandidates: 1 } }).match(
+    q({ type: 'Organization', names: ['Pecs University'] }),
+  );
+  assert.deepEqual(
+    pecs.map((c) => c.id),
+    ['ORG-pecs'],
+  );
 });

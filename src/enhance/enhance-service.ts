@@ -325,8 +325,9 @@ function searchCandidate(candidate: ScoredCandidate, returned: boolean): SearchC
     debugInfo: {
       message: candidate.explanation.summary,
       hasResult: returned,
-      features: { ...candidate.explanation.features },
-      contributions: { ...candidate.explanation.contributions },
+      // The explanation's own objects: built for this answer alone (copies were pure garbage).
+      features: candidate.explanation.features,
+      contributions: candidate.explanation.contributions,
     },
   };
 }

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Entity } from '../kg/index.ts';
-import { organizationFeatures, personFeatures } from './features.ts';
+import {
+  modelFeatureNames,
+  ORGANIZATION_FEATURES,
+  organizationFeatures,
+  PERSON_FEATURES,
+  personFeatures,
+} from './features.ts';
 import { indexEntity, type OrganizationProfile, type PersonProfile } from './profile.ts';
 import { analyzeQuery, type MatchQuery } from './query-analysis.ts';
 import { Vocabulary } from './vocabulary.ts';
@@ -175,4 +181,34 @@ test('employer and phone evidence: match, conflict, or nothing known', () => {
   assert.equal(unknown.employerMissing, 1);
   assert.equal(unknown.employerConflict, 0);
   assert.equal(unknown.phoneConflict, 0);
+});
+
+test('feature vectors hold every model feature in model order, a fresh vector per candidate', () => {
+  const person = indexEntity({
+    id: 'PER-1',
+    type: 'Person',
+    name: 'John Smith',
+    emailAddresses: [{ contactString: 'john@smith.example' }],
+  }).profile as PersonProfile;
+  const personQuery = analyzeQuery(query({ type: 'Person', names: ['John Smith'] }));
+  const a = personFeatures(personQuery, person, vocabulary);
+  // Explanations list features in this order, and the model reads them by these names.
+  assert.deepEqual(Object.keys(a), modelFeatureNames(PERSON_FEATURES));
+  assert.equal(a.hasName, 1);
+  assert.equal(a['nameBoth>0.95'], 1);
+  const b = personFeatures(
+    analyzeQuery(query({ type: 'Person', emails: ['jo@other.example'] })),
+    person,
+    vocabulary,
+  );
+  assert.notEqual(a, b);
+  assert.equal(b.hasName, 0);
+  assert.equal(b.emailConflict, 1);
+  assert.equal(a.emailConflict, 0);
+  const org = organizationFeatures(
+    analyzeQuery(query({ type: 'Organization', names: ['Pecs'] })),
+    pecsProfile,
+    vocabulary,
+  );
+  assert.deepEqual(Object.keys(org), modelFeatureNames(ORGANIZATION_FEATURES));
 });
