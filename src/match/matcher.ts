@@ -301,13 +301,25 @@ const FEATURE_LABELS: Readonly<Record<string, string>> = {
   rivalMass: 'similar candidates',
 };
 
+/** Labels by feature name, hinges and interactions included (`undefined`: not summarized). */
+const labelCache = new Map<string, string | undefined>();
+
+function labelOf(name: string): string | undefined {
+  if (!labelCache.has(name)) {
+    labelCache.set(
+      name,
+      FEATURE_LABELS[name.replace(/>.*$/, '')] ??
+        (name.startsWith('strongName*') ? FEATURE_LABELS[name.slice(11)] : undefined),
+    );
+  }
+  return labelCache.get(name);
+}
+
 function summarize(contributions: Record<string, number>, score: number): string {
   const byLabel = new Map<string, number>();
-  for (const [name, value] of Object.entries(contributions)) {
-    const label =
-      FEATURE_LABELS[name.replace(/>.*$/, '')] ??
-      (name.startsWith('strongName*') ? FEATURE_LABELS[name.slice(11)] : undefined);
-    if (label) byLabel.set(label, (byLabel.get(label) ?? 0) + value);
+  for (const name in contributions) {
+    const label = labelOf(name);
+    if (label) byLabel.set(label, (byLabel.get(label) ?? 0) + contributions[name]);
   }
   const ranked = [...byLabel.entries()]
     .filter(([, v]) => Math.abs(v) >= 0.25)
@@ -379,12 +391,12 @@ function explain(
   // contributions (plus the two biases) add up to the final log-odds.
   const scale = model.final.weights.baseLogit ?? 0;
   const contributions: Record<string, number> = { bias: round3(model.final.bias + scale * model.base.bias) };
-  for (const [name, value] of Object.entries(baseContributions)) contributions[name] = round3(scale * value);
+  for (const name in baseContributions) contributions[name] = round3(scale * baseContributions[name]);
   for (const name of ['bestRival', 'rivalMass']) {
     if (finalContributions[name]) contributions[name] = round3(finalContributions[name]);
   }
   const evidence: Record<string, number> = {};
-  for (const [name, value] of Object.entries(features)) if (value !== 0) evidence[name] = round3(value);
+  for (const name in features) if (features[name] !== 0) evidence[name] = round3(features[name]);
   evidence.bestRival = round3(competition.bestRival);
   evidence.rivalMass = round3(competition.rivalMass);
   return { features: evidence, contributions, summary: summarize(contributions, score) };
