@@ -41,6 +41,14 @@ type Posting = [key: string, refs: string];
 const KEYS_PER_STATEMENT = 64;
 /** Pending entities whose keys one `indexPendingKeys` pass indexes. */
 const PENDING_CHUNK = 2_000_000;
+/**
+ * Page cache (KiB) while `indexPendingKeys` sorts: SQLite sizes each in-memory run of its external
+ * sort by the cache, and runs that fit the CPU caches sort much faster than 64 MiB ones, more
+ * than paying for the extra merge pass; the (key, ref) tree, filled in key order, needs few pages.
+ * Measured (CPU of the indexing statement): 4.2M keys 5.3 → 3.0 s, 21M keys 27.7 → 13.7 s; 1
+ * and 2 MiB were no better, 8 and 16 MiB worse.
+ */
+const SORT_CACHE_KIB = 4096;
 /** SQLite's default WAL auto-checkpoint, in pages. */
 const DEFAULT_WAL_PAGES = 1000;
 /**
@@ -212,7 +220,8 @@ export class SqliteEntityStore implements EntityStore {
     // Sorted on disk, not in memory: SQLite's external merge sort keeps the memory bounded by the
     // page cache however many keys are pending (temp_store is per connection; restored below).
     const { temp_store: tempStore } = this.#db.prepare('PRAGMA temp_store').get() as { temp_store: number };
-    this.#db.exec('PRAGMA temp_store = FILE');
+    const { cache_size: cacheSize } = this.#db.prepare('PRAGMA cache_size').get() as { cache_size: number };
+    this.#db.exec(`PRAGMA temp_store = FILE; PRAGMA cache_size = -${SORT_CACHE_KIB}`);
     try {
       for (;;) {
         // One pass per chunk: each pass merges its sorted keys into the whole (key, ref) tree, so
@@ -235,7 +244,7 @@ export class SqliteEntityStore implements EntityStore {
         indexed += done;
       }
     } finally {
-      this.#db.exec(`PRAGMA temp_store = ${Number(tempStore)}`);
+      this.#db.exec(`PRAGMA temp_store = ${Number(tempStore)}; PRAGMA cache_size = ${Number(cacheSize)}`);
     }
     if (this.#bulkLoading) {
       this.#bulkLoading = false;
