@@ -21,8 +21,12 @@ function bucketKeys(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): string[
 
 /** Retrieval keys of a CIDR range; empty for an unparsable or very wide range. */
 export function ipKeysForRange(range: string): string[] {
+  const text = range.trim();
   try {
-    const [address, prefix] = ipaddr.parseCIDR(range.trim());
+    // `ipaddr.parseCIDR` tries IPv6 first and throws for every IPv4 range before trying IPv4: the
+    // exception was ~10% of an import's preparation CPU. Only IPv6 has colons, so the colon picks
+    // the one parser that can succeed (same results).
+    const [address, prefix] = text.includes(':') ? ipaddr.IPv6.parseCIDR(text) : ipaddr.IPv4.parseCIDR(text);
     return bucketKeys(address, prefix);
   } catch {
     return [];
