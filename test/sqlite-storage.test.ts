@@ -125,3 +125,38 @@ test('sqlite: entity counts of a store created before the counts table are taken
   );
   db.close();
 });
+
+test('sqlite: new stores get 16 KiB pages; a store made with 4 KiB pages keeps them and still works', () => {
+  const dir = tempDir();
+  const pageSize = (file: string) => {
+    const db = new DatabaseSync(file, { readOnly: true });
+    const size = Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
+    db.close();
+    return size;
+  };
+  const fresh = path.join(dir.path, 'new.sqlite');
+  openSqliteStorage(fresh).close();
+  assert.equal(pageSize(fresh), 16_384);
+
+  const old = path.join(dir.path, 'old.sqlite');
+  const db = new DatabaseSync(old);
+  db.exec('PRAGMA page_size = 4096; PRAGMA journal_mode = WAL;');
+  applyMigrations(db, MIGRATIONS);
+  db.close();
+  const storage = openSqliteStorage(old);
+  storage.entities.writeBatch(
+    [
+      {
+        id: 'O-1',
+        type: 'Organization',
+        json: { doc: '{"id":"O-1","type":"Organization"}', ledger: null, profile: '{}', keys: '["t:old"]' },
+      },
+    ],
+    { deferKeys: true },
+  );
+  assert.equal(storage.entities.indexPendingKeys(), 1);
+  assert.deepEqual(storage.entities.refsForKey('t:old', 5).length, 1);
+  storage.close();
+  assert.equal(pageSize(old), 4096);
+  dir.remove();
+});

@@ -13,6 +13,14 @@ export interface SqliteOpenOptions {
 }
 
 /**
+ * Page size of new stores: 16 KiB instead of SQLite's 4 KiB. A knowledge-graph row (document,
+ * profile, keys) is ~1.4 KB, so 4 KiB pages meant many page writes per batch, each a system call
+ * into the WAL and again at checkpoint. Measured writing 400k demo entities in batches of 50,000:
+ * 8.4 → 6.5 µs per entity (system time halved).
+ */
+const PAGE_SIZE = 16_384;
+
+/**
  * Opens (creating when needed) the SQLite file at `file` in WAL mode and applies pending
  * migrations. WAL lets worker threads read while the main thread writes.
  */
@@ -22,6 +30,8 @@ export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}
   const cacheKiB = (options.cacheMiB ?? 64) * 1024;
   db.exec(`PRAGMA cache_size = -${cacheKiB}; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = ON;`);
   if (!options.readOnly) {
+    // Only a new, empty file takes the page size (a WAL database keeps the one it was made with).
+    db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
     // WAL + synchronous=NORMAL: durable at each checkpoint, never corrupt; a crash can only lose
     // the last transactions, which the job runners re-derive from their persisted progress.
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
