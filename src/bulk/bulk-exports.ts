@@ -467,7 +467,10 @@ export class BulkExports {
           );
         }
         if (split) {
-          await mergeCoverageParts(reportParts, paths);
+          await mergeCoverageParts(
+            reportParts.map((files, i) => ({ files, counts: done[i].coverage! })),
+            paths,
+          );
           store.updateReport(report.id, { status: 'COMPLETE' });
         }
         // A spreadsheet's writer counts the rows it appended from the other thread too.

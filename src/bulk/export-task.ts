@@ -1,4 +1,4 @@
-import type { ExportOptions } from '../export/index.ts';
+import type { CoverageCounts, ExportOptions } from '../export/index.ts';
 
 /** What an export worker thread produces: an export file and/or the coverage report files. */
 export interface ExportTask {
@@ -40,4 +40,6 @@ export interface ExportTaskResult {
   readonly rows: number;
   /** Bytes of the export file (0 without one). */
   readonly bytes: number;
+  /** What the coverage report counted (absent without one): to merge the reports of parts. */
+  readonly coverage?: CoverageCounts;
 }

@@ -157,6 +157,7 @@ async function run(): Promise<ExportTaskResult> {
     if (report) {
       await writeFile(task.reportCsvPath!, (out) => report.writeCsv(out));
       await writeFile(task.reportJsonPath!, (out) => report.writeJson(out));
+      return { ...summary, coverage: report.counts() };
     }
     return summary;
   } finally {

@@ -18,7 +18,8 @@ const BATCH_ROWS = 512;
 const NEEDS_QUOTES = /[",\r\n]/;
 const QUOTE = /"/g;
 
-function csvField(value: string | number | null | undefined): string {
+/** One CSV field: as it is, or quoted (quotes doubled) when it holds a comma, quote, CR or LF. */
+export function csvField(value: string | number | null | undefined): string {
   const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : String(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replace(QUOTE, '""')}"` : text;
 }

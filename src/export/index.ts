@@ -36,8 +36,13 @@
  */
 export type { CellValue } from './cell-value.ts';
 export { cellValue } from './cell-value.ts';
-export type { CoverageReportOptions } from './coverage-report.ts';
-export { COVERAGE_CONTENT_TYPES, COVERAGE_ID_COLUMNS, CoverageReport } from './coverage-report.ts';
+export type { CoverageCounts, CoverageReportOptions } from './coverage-report.ts';
+export {
+  COVERAGE_CONTENT_TYPES,
+  COVERAGE_ID_COLUMNS,
+  CoverageReport,
+  coverageFractions,
+} from './coverage-report.ts';
 export type { EntityFilter } from './entity-filter.ts';
 export { applyEntityFilter, parseEntityFilter } from './entity-filter.ts';
 export type { EntityPath, PathLocation } from './entity-path.ts';
