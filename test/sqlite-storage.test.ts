@@ -158,5 +158,64 @@ test('sqlite: new stores get 16 KiB pages; a store made with 4 KiB pages keeps t
   assert.deepEqual(storage.entities.refsForKey('t:old', 5).length, 1);
   storage.close();
   assert.equal(pageSize(old), 4096);
+});
+
+test('sqlite: bulk results stored with searchInfo in the same row stay readable, whole, after migration', () => {
+  const dir = tempDir();
+  const file = path.join(dir.path, 'quarry.sqlite');
+  // A store as written before searchInfo had a table of its own (migrations up to 100).
+  const old = new DatabaseSync(file);
+  applyMigrations(
+    old,
+    MIGRATIONS.filter((m) => m.version < 101),
+  );
+  old.exec(`INSERT INTO bulk_jobs (seq, id, token_id, name, options, state, total, completed, submit_time)
+    VALUES (3, 'bj_old', 'tok', 'old', '{}', 'COMPLETE', 3, 3, 0)`);
+  const insert = old.prepare(
+    'INSERT INTO bulk_results (key, hits, failed, response, search_info) VALUES (?, ?, ?, ?, ?)',
+  );
+  const base = 3 * 2 ** 24;
+  const stored = [0, 1, 2].map((index) => ({
+    index,
+    hits: index % 2,
+    failed: index === 2,
+    response: JSON.stringify({
+      version: 3,
+      data: [{ score: index }],
+      errors: [],
+      note: 'é'.repeat(index * 900),
+    }),
+    searchInfo: JSON.stringify({ candidates: Array.from({ length: 40 * index }, (_, k) => k) }),
+  }));
+  for (const r of stored) insert.run(base + r.index, r.hits, r.failed ? 1 : 0, r.response, r.searchInfo);
+  old.close();
+
+  const storage = openSqliteStorage(file);
+  try {
+    const jobs = storage.bulkJobs;
+    assert.deepEqual(jobs.results('bj_old', 0, 10), stored);
+    assert.deepEqual(
+      jobs.results('bj_old', 1, 10, { searchInfo: false }),
+      stored.slice(1).map((r) => ({ ...r, searchInfo: '' })),
+    );
+    assert.deepEqual(jobs.result('bj_old', 2), stored[2]);
+    // New results of the migrated store are kept whole as well, and a purge removes every part.
+    jobs.saveResults('bj_old', [
+      { index: 3, hits: 0, failed: false, response: '{"data":[]}', searchInfo: '{}' },
+    ]);
+    assert.equal(jobs.results('bj_old', 0, 10).length, 4);
+    while (!jobs.purge('bj_old', 2));
+    assert.equal(jobs.result('bj_old', 0), undefined);
+  } finally {
+    storage.close();
+  }
+  const after = new DatabaseSync(file, { readOnly: true });
+  const columns = after.prepare('SELECT name FROM pragma_table_info(?)').all('bulk_results');
+  assert.deepEqual(
+    columns.map((column) => column.name),
+    ['key', 'hits', 'failed', 'response'],
+  );
+  assert.equal((after.prepare('SELECT count(*) AS n FROM bulk_search_info').get() as { n: number }).n, 0);
+  after.close();
   dir.remove();
 });
