@@ -238,6 +238,36 @@ describe('bulk enhance API: downloads and coverage reports', () => {
       assert.equal(report.body.split('\r\n')[0], 'DiffbotID,Name,id,customId');
     });
 
+    test('an export of the same columns in another format or separator reuses the equal report written', async () => {
+      const completion = (await client.get(token, `/${jobId}/status`)).json().content.reports[0].reportId;
+      const dir = path.join(t.dataDir, 'bulk-exports', jobId);
+      const files = (reportId: string) =>
+        ['csv', 'json'].map((form) => path.join(dir, `${reportId}.coverage.${form}`));
+      for (const query of ['&format=csv', '&format=xlsx&exportseparator=|', '&format=json&wait=30']) {
+        const res = await download(query);
+        assert.equal(res.statusCode, 200, query);
+        const reportId = res.headers['x-diffbot-reportid'] as string;
+        assert.notEqual(reportId, completion, query);
+        for (const form of ['', '&format=json']) {
+          const got = await client.get(token, `/report/${jobId}/${reportId}`, form);
+          const expected = await client.get(token, `/report/${jobId}/${completion}`, form);
+          assert.equal(got.statusCode, 200);
+          assert.equal(got.body, expected.body, `${query} ${form}`);
+        }
+        // The very files of the completion report: no second pass over the records.
+        const [csv, json] = files(reportId);
+        const [completionCsv, completionJson] = files(completion);
+        assert.equal(fs.statSync(csv).ino, fs.statSync(completionCsv).ino, query);
+        assert.equal(fs.statSync(json).ino, fs.statSync(completionJson).ino, query);
+      }
+      // Other columns or records: a report of its own.
+      const matches = await download('&format=csv&onlyMatches=true');
+      const report = await client.get(token, `/report/${jobId}/${matches.headers['x-diffbot-reportid']}`);
+      assert.equal(report.body.trimEnd().split('\r\n').length, 2 + 8);
+      const [csv] = files(matches.headers['x-diffbot-reportid'] as string);
+      assert.notEqual(fs.statSync(csv).ino, fs.statSync(files(completion)[0]).ino);
+    });
+
     test('400 while a report is generated, 404 when unknown or malformed', async () => {
       const status = (await client.get(token, `/${jobId}/status`)).json().content;
       const reportId = status.reports[0].reportId;
