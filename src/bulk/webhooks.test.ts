@@ -76,25 +76,29 @@ describe('WebhookSender', () => {
   test('POSTs the status record; retries non-2xx answers with growing delays until delivered', async () => {
     const hook = await receiver([500, 503]);
     const webhooks = sender([30, 90, 270]);
-    const job = finishedJob(hook.url);
-    webhooks.schedule(job);
-    await webhooks.settled();
-    assert.equal(hook.received.length, 3);
-    const record = JSON.parse(hook.received[2].body);
-    assert.equal(record.job_id, job.id);
-    assert.equal(record.status, 'COMPLETE');
-    assert.equal(hook.received[0].headers['content-type'], 'application/json');
-    assert.equal(hook.received[0].headers['x-bulkjob-id'], job.id);
-    const gaps = [hook.received[1].at - hook.received[0].at, hook.received[2].at - hook.received[1].at];
-    assert.ok(gaps[0] >= 25 && gaps[1] >= 80 && gaps[1] > gaps[0], `backoff grows: ${gaps.join(', ')} ms`);
-    assert.deepEqual(storage.bulkJobs.get(job.id)?.webhook, {
-      state: 'delivered',
-      attempts: 3,
-      nextAt: null,
-      lastError: null,
-    });
-    await webhooks.close();
-    await hook.close();
+    // Closed whatever happens: an open receiver would keep the test file running forever.
+    try {
+      const job = finishedJob(hook.url);
+      webhooks.schedule(job);
+      await webhooks.settled();
+      assert.equal(hook.received.length, 3);
+      const record = JSON.parse(hook.received[2].body);
+      assert.equal(record.job_id, job.id);
+      assert.equal(record.status, 'COMPLETE');
+      assert.equal(hook.received[0].headers['content-type'], 'application/json');
+      assert.equal(hook.received[0].headers['x-bulkjob-id'], job.id);
+      const gaps = [hook.received[1].at - hook.received[0].at, hook.received[2].at - hook.received[1].at];
+      assert.ok(gaps[0] >= 25 && gaps[1] >= 80 && gaps[1] > gaps[0], `backoff grows: ${gaps.join(', ')} ms`);
+      assert.deepEqual(storage.bulkJobs.get(job.id)?.webhook, {
+        state: 'delivered',
+        attempts: 3,
+        nextAt: null,
+        lastError: null,
+      });
+    } finally {
+      await webhooks.close();
+      await hook.close();
+    }
   });
 
   test('gives up after the last try, remembering why; network errors count as failures', async () => {
