@@ -52,11 +52,6 @@ export const COVERAGE_CONTENT_TYPES = Object.freeze({
   json: 'application/json',
 });
 
-/**
- * Accumulates a coverage report while records are exported, then writes it (as often as
- * needed) as CSV or JSON. Feed it either through `writeExport(..., { coverage })` or with
- * `add(record)`; call `dispose()` when done to delete its temp file.
- */
 /** What a report has counted: records, and per exported column the records that have it. */
 export interface CoverageCounts {
   readonly records: number;
