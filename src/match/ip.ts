@@ -19,9 +19,24 @@ function bucketKeys(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): string[
   return [];
 }
 
+// Dotted-quad IPv4 CIDR in its plain form (decimal octets without leading zeros): the usual
+// stored form, read without the general parser (a third of `ipKeysForRange`'s cost at import).
+const PLAIN_IPV4_CIDR =
+  /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\/(0|[1-9]\d?)$/;
+
 /** Retrieval keys of a CIDR range; empty for an unparsable or very wide range. */
 export function ipKeysForRange(range: string): string[] {
   const text = range.trim();
+  const plain = PLAIN_IPV4_CIDR.exec(text);
+  if (plain !== null) {
+    const [a, b, c, d, prefix] = [plain[1], plain[2], plain[3], plain[4], plain[5]].map(Number);
+    // Out-of-range values go to the parser below, which rejects them as before.
+    if (a <= 255 && b <= 255 && c <= 255 && d <= 255 && prefix <= 32) {
+      if (prefix >= 16) return [`4/16:${a}.${b}`];
+      if (prefix >= 8) return [`4/8:${a}`];
+      return [];
+    }
+  }
   try {
     // `ipaddr.parseCIDR` tries IPv6 first and throws for every IPv4 range before trying IPv4: the
     // exception was ~10% of an import's preparation CPU. Only IPv6 has colons, so the colon picks

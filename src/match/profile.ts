@@ -5,6 +5,7 @@
 import type { Entity, LinkedEntity, Location } from '../kg/index.ts';
 import {
   canonicalGivenName,
+  cityName,
   countryCode,
   foldText,
   hostAncestors,
@@ -132,7 +133,7 @@ function placeFacts(entity: Entity): PlaceFacts {
     const region = linkedName(location.region);
     if (region) facts.regions.push(regionName(region, facts.country));
     const city = linkedName(location.city);
-    if (city) facts.cities.push(textTokens(city).join(' '));
+    if (city) facts.cities.push(cityName(city));
     const address = typeof location.address === 'string' ? location.address : location.street;
     if (typeof address === 'string') facts.address.push(...textTokens(address));
     if (typeof location.postalCode === 'string') facts.address.push(...textTokens(location.postalCode));
@@ -256,7 +257,7 @@ function indexOrganization(entity: Entity): EntityIndex {
     names.push(normalized.tokens.join(' '));
     for (const token of normalized.significant) keys.add(KEY.orgToken + token);
     if (normalized.key) keys.add(KEY.orgName + normalized.key);
-    for (const acronym of organizationAcronyms(name)) acronyms.add(acronym);
+    for (const acronym of organizationAcronyms(normalized)) acronyms.add(acronym);
   }
   for (const acronym of acronyms) keys.add(KEY.acronym + acronym);
   const web = webFacts(entity);

@@ -17,5 +17,5 @@ export {
   normalizePersonName,
 } from './person-name.ts';
 export { normalizePhone } from './phone.ts';
-export { countryCode, type ParsedLocation, parseLocation, regionName } from './place.ts';
+export { cityName, countryCode, type ParsedLocation, parseLocation, regionName } from './place.ts';
 export { foldText, textTokens } from './text.ts';

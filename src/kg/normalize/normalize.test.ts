@@ -5,7 +5,7 @@ import { isFreeMailDomain, normalizeEmail } from './email.ts';
 import { looksLikeAcronym, normalizeOrganizationName, organizationAcronyms } from './organization-name.ts';
 import { canonicalGivenName, normalizePersonName } from './person-name.ts';
 import { normalizePhone } from './phone.ts';
-import { countryCode, parseLocation, regionName } from './place.ts';
+import { cityName, countryCode, parseLocation, regionName } from './place.ts';
 
 test('organization names: abbreviations, translations, legal suffixes and order normalise alike', () => {
   const key = (name: string) => normalizeOrganizationName(name).key;
@@ -24,6 +24,10 @@ test('organization acronyms come from significant words, written and canonical',
   assert.deepEqual(organizationAcronyms('Christian-Albrechts-Universität zu Kiel'), ['cauk']);
   assert.ok(organizationAcronyms('Massachusetts Institute of Technology').includes('mit'));
   assert.deepEqual(organizationAcronyms('Oxford University'), []);
+  // A name already normalised gives the same acronyms (the import passes it to save a folding).
+  for (const name of ['Christian-Albrechts-Universität zu Kiel', 'Massachusetts Institute of Technology']) {
+    assert.deepEqual(organizationAcronyms(normalizeOrganizationName(name)), organizationAcronyms(name));
+  }
   assert.equal(looksLikeAcronym('MIT'), true);
   assert.equal(looksLikeAcronym('M.I.T.'), true);
   assert.equal(looksLikeAcronym('Mit'), false);
@@ -99,6 +103,15 @@ test('places: country spellings, state abbreviations, free-text locations', () =
   assert.equal(countryCode('Atlantis'), undefined);
   assert.equal(regionName('VIC', 'AU'), 'victoria');
   assert.equal(regionName('Ohio'), 'ohio');
+  // Remembered answers stay per country: WA is a different state in Australia and the US, and a
+  // country and name that concatenate alike ('A' + 'UWA', 'AU' + 'WA') are not confused.
+  for (let round = 0; round < 2; round++) {
+    assert.equal(regionName('WA', 'AU'), 'western australia');
+    assert.equal(regionName('WA', 'US'), 'washington');
+    assert.equal(regionName('UWA', 'A'), 'uwa');
+    assert.equal(regionName('WA', ''), regionName('WA'));
+  }
+  assert.equal(cityName('São Paulo'), 'sao paulo');
   assert.deepEqual(parseLocation('Ohio, United States'), {
     country: 'US',
     regions: ['ohio'],

@@ -175,6 +175,8 @@ export interface NormalizedOrganizationName {
   readonly significant: readonly string[];
   /** Order-free key: the sorted distinct significant tokens joined by a space ('' when none). */
   readonly key: string;
+  /** The folded tokens as written (`textTokens`), before canonical mapping: for acronyms. */
+  readonly written: readonly string[];
 }
 
 /**
@@ -183,24 +185,27 @@ export interface NormalizedOrganizationName {
  * `ACME Corporation` normalise alike) and builds an order-free key.
  */
 export function normalizeOrganizationName(name: string): NormalizedOrganizationName {
-  const raw = textTokens(name).map(canonicalOrganizationToken);
+  const written = textTokens(name);
+  const raw = written.map(canonicalOrganizationToken);
   // A legal suffix is dropped only when something else remains ("AG" alone is a name).
   const tokens = raw.filter((token, i) => !(LEGAL_SUFFIXES.has(token) && i > 0));
   const significant = tokens.filter((token) => !STOPWORDS.has(token));
   const key = [...new Set(significant)].sort().join(' ');
-  return { tokens, significant, key };
+  return { tokens, significant, key, written };
 }
 
 /**
  * Acronyms an organization may be known by: initials of its significant words (3+ words), from
  * the written words and from their canonical forms ("Christian-Albrechts-Universität" → `cau`).
- * Empty for names of fewer than three significant words.
+ * Empty for names of fewer than three significant words. Takes the name or, to save folding it
+ * again, its `normalizeOrganizationName`.
  */
-export function organizationAcronyms(name: string): string[] {
-  const written = textTokens(name).filter((token) => !STOPWORDS.has(canonicalOrganizationToken(token)));
+export function organizationAcronyms(name: string | NormalizedOrganizationName): string[] {
+  const normalized = typeof name === 'string' ? normalizeOrganizationName(name) : name;
+  const written = normalized.written.filter((token) => !STOPWORDS.has(canonicalOrganizationToken(token)));
   const out = new Set<string>();
   if (written.length >= 3) out.add(written.map((token) => token[0]).join(''));
-  const canonical = normalizeOrganizationName(name).significant;
+  const canonical = normalized.significant;
   if (canonical.length >= 3) out.add(canonical.map((token) => token[0]).join(''));
   return [...out];
 }

@@ -199,8 +199,41 @@ function lookUpCountry(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Bounded memo of a place function: place names repeat across a graph (a few thousand cities
+ * and regions for millions of entities), so imports fold each once instead of once per entity.
+ */
+function memo(compute: (text: string) => string): (text: string) => string {
+  const cache = new Map<string, string>();
+  return (text) => {
+    let value = cache.get(text);
+    if (value === undefined) {
+      value = compute(text);
+      if (cache.size >= 10_000) cache.clear();
+      cache.set(text, value);
+    }
+    return value;
+  };
+}
+
+/** The folded tokens of a city name, space-joined (`São Paulo` → `sao paulo`). */
+export const cityName: (name: string) => string = memo(placeKey);
+
+const regionMemo = memo((key) => {
+  const colon = key.indexOf(':');
+  const length = Number(key.slice(0, colon));
+  const country = key.slice(colon + 1, colon + 1 + length);
+  return lookUpRegion(key.slice(colon + 1 + length), country || undefined);
+});
+
 /** The folded full name of a state or province (`VIC` → `victoria`, `Ohio` → `ohio`). */
 export function regionName(name: string, country?: string): string {
+  // One memo for all countries, keyed unambiguously: the country's length, the country, the name.
+  const countryKey = country ?? '';
+  return regionMemo(`${countryKey.length}:${countryKey}${name}`);
+}
+
+function lookUpRegion(name: string, country: string | undefined): string {
   const key = placeKey(name);
   const own = (table: Readonly<Record<string, string>> | undefined) =>
     table && Object.hasOwn(table, key) ? table[key] : undefined;

@@ -18,3 +18,13 @@ test('textTokens splits on punctuation, joins apostrophes and spells out &', () 
   ]);
   assert.deepEqual(textTokens('  --  '), []);
 });
+
+test('textTokens gives plain ASCII text the same tokens as the general (Unicode) path', () => {
+  // Every printable ASCII character, alone and between words: appending a non-ASCII word sends
+  // the same text down the general path, whose tokens must then be the ASCII path's plus one.
+  const samples = ["O'Brien & Sons-Ltd. (42)", 'a`b', 'x_y', 'AT&T', '', '   '];
+  for (let code = 32; code < 127; code++) samples.push(`ab${String.fromCharCode(code)}cd`);
+  for (const sample of samples) {
+    assert.deepEqual([...textTokens(sample), 'ete'], textTokens(`${sample} été`), JSON.stringify(sample));
+  }
+});

@@ -37,6 +37,16 @@ export function foldText(text: string): string {
  * the token `and`, every other non-alphanumeric character separates tokens.
  */
 export function textTokens(text: string): string[] {
+  // Plain ASCII (most input): the same rules with ASCII classes, which are much cheaper than the
+  // Unicode property class (the import runs this several times per entity).
+  if (ASCII.test(text)) {
+    return text
+      .toLowerCase()
+      .replace(/['`]/g, '')
+      .replace(/&/g, ' and ')
+      .split(/[^a-z0-9]+/)
+      .filter((token) => token !== '');
+  }
   return foldText(text)
     .replace(/['’`´]/g, '')
     .replace(/&/g, ' and ')
