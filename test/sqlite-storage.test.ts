@@ -4,6 +4,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { openSqliteStorage } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
+import { createTransactionRunner, openSqliteDatabase } from '../src/storage/sqlite/sqlite-database.ts';
+import { SqliteEntityStore } from '../src/storage/sqlite/sqlite-entity-store.ts';
 import { MIGRATIONS } from '../src/storage/sqlite/migrations/index.ts';
 import { runStorageContract } from './storage-contract.ts';
 import { runBulkStorageContract } from './storage-contract-bulk.ts';
@@ -218,4 +220,31 @@ test('sqlite: bulk results stored with searchInfo in the same row stay readable,
   assert.equal((after.prepare('SELECT count(*) AS n FROM bulk_search_info').get() as { n: number }).n, 0);
   after.close();
   dir.remove();
+});
+
+test('sqlite: indexing pending keys sorts with its own settings and gives the connection back its own', () => {
+  const db = openSqliteDatabase(':memory:');
+  const entities = new SqliteEntityStore(db, createTransactionRunner(db));
+  db.exec('PRAGMA threads = 0; PRAGMA cache_size = -3000; PRAGMA temp_store = MEMORY');
+  const settings = () => ({
+    threads: db.prepare('PRAGMA threads').get()?.threads,
+    cacheSize: db.prepare('PRAGMA cache_size').get()?.cache_size,
+    tempStore: db.prepare('PRAGMA temp_store').get()?.temp_store,
+  });
+  const before = settings();
+  entities.writeBatch(
+    Array.from({ length: 50 }, (_, i) => ({
+      id: `K-${i}`,
+      type: 'Organization' as const,
+      doc: { id: `K-${i}`, type: 'Organization' as const, name: `K ${i}` },
+      ledger: null,
+      profile: { k: 'O' as const, n: [`k ${i}`] },
+      keys: [`t:k${i % 7}`, `d:k${i}.example`],
+    })),
+    { deferKeys: true },
+  );
+  assert.equal(entities.indexPendingKeys(), 50);
+  assert.equal(entities.refsForKey('t:k3', 100).length, 7);
+  assert.deepEqual(settings(), before);
+  db.close();
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Entity, EntityType } from '../../kg/index.ts';
 import type {
@@ -49,6 +50,13 @@ const PENDING_CHUNK = 2_000_000;
  * and 2 MiB were no better, 8 and 16 MiB worse.
  */
 const SORT_CACHE_KIB = 4096;
+/**
+ * Helper threads of SQLite's sorter while `indexPendingKeys` sorts (one per core besides this
+ * one, at most 4): the pass runs after an import's preparation threads have ended, so the other
+ * cores are free. Measured on 2 cores, sorting and indexing 10.4M keys (1M demo entities): 12.3
+ * → 9.5 s wall for 15.5 s CPU instead of 12.2 (2 helper threads were no faster than 1).
+ */
+const SORT_THREADS = Math.min(4, Math.max(0, os.availableParallelism() - 1));
 /** SQLite's default WAL auto-checkpoint, in pages. */
 const DEFAULT_WAL_PAGES = 1000;
 /**
@@ -222,7 +230,10 @@ export class SqliteEntityStore implements EntityStore {
     // page cache however many keys are pending (temp_store is per connection; restored below).
     const { temp_store: tempStore } = this.#db.prepare('PRAGMA temp_store').get() as { temp_store: number };
     const { cache_size: cacheSize } = this.#db.prepare('PRAGMA cache_size').get() as { cache_size: number };
-    this.#db.exec(`PRAGMA temp_store = FILE; PRAGMA cache_size = -${SORT_CACHE_KIB}`);
+    const { threads } = this.#db.prepare('PRAGMA threads').get() as { threads: number };
+    this.#db.exec(
+      `PRAGMA temp_store = FILE; PRAGMA cache_size = -${SORT_CACHE_KIB}; PRAGMA threads = ${SORT_THREADS}`,
+    );
     try {
       for (;;) {
         // One pass per chunk: each pass merges its sorted keys into the whole (key, ref) tree, so
@@ -245,7 +256,9 @@ export class SqliteEntityStore implements EntityStore {
         indexed += done;
       }
     } finally {
-      this.#db.exec(`PRAGMA temp_store = ${Number(tempStore)}; PRAGMA cache_size = ${Number(cacheSize)}`);
+      this.#db.exec(
+        `PRAGMA temp_store = ${Number(tempStore)}; PRAGMA cache_size = ${Number(cacheSize)}; PRAGMA threads = ${Number(threads)}`,
+      );
     }
     if (this.#bulkLoading) {
       this.#bulkLoading = false;
