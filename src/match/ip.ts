@@ -6,12 +6,16 @@ import ipaddr from 'ipaddr.js';
 
 // Ranges are bucketed by their /16 (IPv4) or /32 (IPv6) prefix; wider ranges by /8 or /16 so
 // that one range never produces more than a handful of keys.
+function ipv4BucketKeys(first: number, second: number, prefix: number): string[] {
+  if (prefix >= 16) return [`4/16:${first}.${second}`];
+  if (prefix >= 8) return [`4/8:${first}`];
+  return [];
+}
+
 function bucketKeys(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): string[] {
   if (address.kind() === 'ipv4') {
     const bytes = address.toByteArray();
-    if (prefix >= 16) return [`4/16:${bytes[0]}.${bytes[1]}`];
-    if (prefix >= 8) return [`4/8:${bytes[0]}`];
-    return [];
+    return ipv4BucketKeys(bytes[0], bytes[1], prefix);
   }
   const parts = (address as ipaddr.IPv6).parts;
   if (prefix >= 32) return [`6/32:${parts[0].toString(16)}:${parts[1].toString(16)}`];
@@ -31,11 +35,7 @@ export function ipKeysForRange(range: string): string[] {
   if (plain !== null) {
     const [a, b, c, d, prefix] = [plain[1], plain[2], plain[3], plain[4], plain[5]].map(Number);
     // Out-of-range values go to the parser below, which rejects them as before.
-    if (a <= 255 && b <= 255 && c <= 255 && d <= 255 && prefix <= 32) {
-      if (prefix >= 16) return [`4/16:${a}.${b}`];
-      if (prefix >= 8) return [`4/8:${a}`];
-      return [];
-    }
+    if (a <= 255 && b <= 255 && c <= 255 && d <= 255 && prefix <= 32) return ipv4BucketKeys(a, b, prefix);
   }
   try {
     // `ipaddr.parseCIDR` tries IPv6 first and throws for every IPv4 range before trying IPv4: the

@@ -3,6 +3,7 @@
  * `www.`, no port) and its registrable domain (public-suffix aware: `cs.ox.ac.uk` → `ox.ac.uk`).
  */
 import { parse } from 'tldts';
+import { BoundedMemo } from './memo.ts';
 
 /** A normalised web address. */
 export interface NormalizedDomain {
@@ -32,19 +33,16 @@ export function normalizeDomain(url: string): NormalizedDomain | undefined {
 }
 
 const BARE_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)+\.?$/;
-const registrableCache = new Map<string, string>();
+// Bounded: a cache, not a copy of every host ever seen.
+const registrables = new BoundedMemo<string>(100_000);
 
 function fromHostname(name: string): NormalizedDomain | undefined {
   const hostname = name.replace(/\.$/, '').replace(/^www\d?\./, '');
   if (!hostname.includes('.') && !hostname.includes(':')) return undefined;
-  let registrable = registrableCache.get(hostname);
-  if (registrable === undefined) {
+  const registrable = registrables.get(hostname, () => {
     const parsed = parse(hostname);
-    registrable = parsed.isIp ? hostname : (parsed.domain ?? hostname);
-    // Bounded: a cache, not a copy of every host ever seen.
-    if (registrableCache.size > 100_000) registrableCache.clear();
-    registrableCache.set(hostname, registrable);
-  }
+    return parsed.isIp ? hostname : (parsed.domain ?? hostname);
+  });
   return { host: hostname, registrable };
 }
 

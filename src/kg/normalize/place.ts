@@ -4,6 +4,7 @@
  * nsw", "8 dryandra street, ballarat") split into what they can be recognised as.
  */
 import { getCountries } from 'libphonenumber-js';
+import { BoundedMemo } from './memo.ts';
 import { foldText, textTokens } from './text.ts';
 
 // Spellings the ICU English names do not cover: ISO official forms, short forms, old names.
@@ -174,17 +175,11 @@ function buildCountryTable(): Map<string, string> {
   return table;
 }
 
-const countryCache = new Map<string, string | null>();
+const countries = new BoundedMemo<string | undefined>(10_000);
 
 /** ISO 3166-1 alpha-2 code for a country name in a common spelling, else `undefined`. */
 export function countryCode(name: string): string | undefined {
-  let cached = countryCache.get(name);
-  if (cached === undefined) {
-    cached = lookUpCountry(name) ?? null;
-    if (countryCache.size > 10_000) countryCache.clear();
-    countryCache.set(name, cached);
-  }
-  return cached ?? undefined;
+  return countries.get(name, () => lookUpCountry(name));
 }
 
 function lookUpCountry(name: string): string | undefined {
@@ -199,38 +194,21 @@ function lookUpCountry(name: string): string | undefined {
   return undefined;
 }
 
-/**
- * Bounded memo of a place function: place names repeat across a graph (a few thousand cities
- * and regions for millions of entities), so imports fold each once instead of once per entity.
- */
-function memo(compute: (text: string) => string): (text: string) => string {
-  const cache = new Map<string, string>();
-  return (text) => {
-    let value = cache.get(text);
-    if (value === undefined) {
-      value = compute(text);
-      if (cache.size >= 10_000) cache.clear();
-      cache.set(text, value);
-    }
-    return value;
-  };
-}
+// Place names repeat across a graph (a few thousand cities and regions for millions of
+// entities): an import folds each once instead of once per entity.
+const cities = new BoundedMemo<string>(10_000);
+const regions = new BoundedMemo<string>(10_000);
 
 /** The folded tokens of a city name, space-joined (`São Paulo` → `sao paulo`). */
-export const cityName: (name: string) => string = memo(placeKey);
-
-const regionMemo = memo((key) => {
-  const colon = key.indexOf(':');
-  const length = Number(key.slice(0, colon));
-  const country = key.slice(colon + 1, colon + 1 + length);
-  return lookUpRegion(key.slice(colon + 1 + length), country || undefined);
-});
+export function cityName(name: string): string {
+  return cities.get(name, () => placeKey(name));
+}
 
 /** The folded full name of a state or province (`VIC` → `victoria`, `Ohio` → `ohio`). */
 export function regionName(name: string, country?: string): string {
-  // One memo for all countries, keyed unambiguously: the country's length, the country, the name.
+  // Keyed unambiguously for every country: the country's length, the country, the name.
   const countryKey = country ?? '';
-  return regionMemo(`${countryKey.length}:${countryKey}${name}`);
+  return regions.get(`${countryKey.length}:${countryKey}${name}`, () => lookUpRegion(name, country));
 }
 
 function lookUpRegion(name: string, country: string | undefined): string {
