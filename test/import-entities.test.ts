@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
-import { type Entity, factOriginsOf, type ImportOptions, importEntities } from '../src/kg/index.ts';
+import {
+  type Entity,
+  factOriginsOf,
+  type ImportOptions,
+  ImportSession,
+  importEntities,
+  prepareRecord,
+} from '../src/kg/index.ts';
 import { openSqliteStorage, type Storage } from '../src/storage/index.ts';
 import { tempDir } from './support/temp-dir.ts';
 
@@ -303,3 +310,53 @@ for (const workers of [2, 0]) {
     });
   });
 }
+
+describe('ImportSession into an empty store', () => {
+  const statement = (id: string, origin: string, foundingDate: string) =>
+    prepareRecord({ id, type: 'Organization', name: 'Acme', foundingDate, origins: [origin] }, 1, {
+      format: 'jsonl',
+      fileName: 'test.jsonl',
+    });
+
+  test('finds the ids it wrote in earlier batches and merges restatements with them', () => {
+    const storage = freshStorage();
+    const session = new ImportSession(storage.entities, { batchSize: 1 });
+    session.add([
+      statement('ORG-1', 'https://a.example', '1990'),
+      statement('ORG-2', 'https://a.example', '1990'),
+    ]);
+    session.add([statement('ORG-1', 'https://b.example', '1991')]);
+    session.finish();
+    assert.deepEqual([session.counts.created, session.counts.updated], [2, 1]);
+    const stored = storage.entities.getById('ORG-1')!;
+    assert.deepEqual(
+      (stored.ledger as { sources: { source: string }[] }).sources.map((s) => s.source),
+      ['https://a.example', 'https://b.example'],
+    );
+    assert.equal(stored.doc.nonCanonicalFacts?.length, 1);
+    storage.close();
+  });
+
+  test('looks up every id once another writer has written meanwhile, and merges with its entities', async () => {
+    const storage = freshStorage();
+    const session = new ImportSession(storage.entities, { batchSize: 1 });
+    session.add([statement('ORG-1', 'https://a.example', '1990')]);
+    // Another import writes ORG-2 between two batches of the session.
+    await run(
+      storage,
+      lines({ id: 'ORG-2', type: 'Organization', name: 'Acme', origins: ['https://c.example'] }),
+      {
+        workers: 0,
+      },
+    );
+    session.add([statement('ORG-2', 'https://b.example', '1991')]);
+    session.finish();
+    assert.deepEqual([session.counts.created, session.counts.updated], [1, 1]);
+    const stored = storage.entities.getById('ORG-2')!;
+    assert.deepEqual(
+      (stored.ledger as { sources: { source: string }[] }).sources.map((s) => s.source),
+      ['https://c.example', 'https://b.example'],
+    );
+    storage.close();
+  });
+});
