@@ -18,8 +18,9 @@ import {
   ImportSession,
   type SessionOptions,
 } from './import-session.ts';
-import type { WorkerJob } from './import-worker.ts';
+import type { WorkerAnswer, WorkerJob } from './import-worker.ts';
 import {
+  fromColumns,
   ImportInputError,
   type ImportFormat,
   JobPreparer,
@@ -175,10 +176,6 @@ class InlinePreparer implements Preparer {
   async close(): Promise<void> {}
 }
 
-type WorkerAnswer =
-  | ({ readonly seq: number; readonly error?: undefined } & PreparedChunk)
-  | { readonly seq: number; readonly error: { readonly name: string; readonly message: string } };
-
 /** Worker threads preparing jobs round-robin; a bounded number of jobs in flight. */
 class PreparerPool implements Preparer {
   readonly #workers: Worker[];
@@ -238,7 +235,7 @@ class PreparerPool implements Preparer {
           const { name, message } = answer.error;
           throw name === 'ImportInputError' ? new ImportInputError(message) : new Error(message);
         }
-        return answer;
+        return { prepared: fromColumns(answer.columns), rejects: answer.rejects };
       }
       await new Promise<void>((resolve) => {
         this.#wake = resolve;

@@ -65,6 +65,53 @@ export interface PreparedChunk {
 }
 
 /**
+ * Prepared records as a worker thread posts them: one array per field instead of one object per
+ * record. Structured cloning reads and rebuilds arrays of strings far more cheaply than objects
+ * (measured on demo records: 3.7–4.1 → 1.8–1.9 µs per record to deserialise on the main thread,
+ * the import's busiest, and 2.2 → 1.6 µs to serialise).
+ */
+export interface PreparedColumns {
+  readonly line: number[];
+  readonly id: string[];
+  readonly type: EntityType[];
+  readonly source: string[];
+  /** One array per field of `PreparedRecord.json`, parallel to the others. */
+  readonly json: Record<string, (string | null)[]>;
+}
+
+/** The columns of `records` (see `PreparedColumns`). */
+export function toColumns(records: readonly PreparedRecord[]): PreparedColumns {
+  const json: Record<string, (string | null)[]> = {};
+  // Every record carries the same fields: those of the match index plus doc and ledger.
+  for (const field of records.length > 0 ? Object.keys(records[0].json) : []) {
+    json[field] = records.map((record) => record.json[field]);
+  }
+  return {
+    line: records.map((record) => record.line),
+    id: records.map((record) => record.id),
+    type: records.map((record) => record.type),
+    source: records.map((record) => record.source),
+    json,
+  };
+}
+
+/** The records of `columns`, in order (the inverse of `toColumns`). */
+export function fromColumns(columns: PreparedColumns): PreparedRecord[] {
+  const fields = Object.keys(columns.json);
+  return columns.id.map((id, i) => {
+    const json: Record<string, string | null> = {};
+    for (const field of fields) json[field] = columns.json[field][i];
+    return {
+      line: columns.line[i],
+      id,
+      type: columns.type[i],
+      source: columns.source[i],
+      json: json as PreparedRecord['json'],
+    };
+  });
+}
+
+/**
  * A group of lines to prepare, as the main thread hands it to a worker: plain data. `header`
  * holds the CSV header cells (undefined for JSON Lines).
  */
