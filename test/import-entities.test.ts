@@ -318,6 +318,10 @@ describe('ImportSession into an empty store', () => {
       fileName: 'test.jsonl',
     });
 
+  /** The sources of a stored entity's ledger, oldest first. */
+  const sourcesOf = (storage: Storage, id: string) =>
+    (storage.entities.getById(id)!.ledger as { sources: { source: string }[] }).sources.map((s) => s.source);
+
   test('finds the ids it wrote in earlier batches and merges restatements with them', () => {
     const storage = freshStorage();
     const session = new ImportSession(storage.entities, { batchSize: 1 });
@@ -328,12 +332,8 @@ describe('ImportSession into an empty store', () => {
     session.add([statement('ORG-1', 'https://b.example', '1991')]);
     session.finish();
     assert.deepEqual([session.counts.created, session.counts.updated], [2, 1]);
-    const stored = storage.entities.getById('ORG-1')!;
-    assert.deepEqual(
-      (stored.ledger as { sources: { source: string }[] }).sources.map((s) => s.source),
-      ['https://a.example', 'https://b.example'],
-    );
-    assert.equal(stored.doc.nonCanonicalFacts?.length, 1);
+    assert.deepEqual(sourcesOf(storage, 'ORG-1'), ['https://a.example', 'https://b.example']);
+    assert.equal(storage.entities.getById('ORG-1')?.doc.nonCanonicalFacts?.length, 1);
     storage.close();
   });
 
@@ -345,18 +345,12 @@ describe('ImportSession into an empty store', () => {
     await run(
       storage,
       lines({ id: 'ORG-2', type: 'Organization', name: 'Acme', origins: ['https://c.example'] }),
-      {
-        workers: 0,
-      },
+      { workers: 0 },
     );
     session.add([statement('ORG-2', 'https://b.example', '1991')]);
     session.finish();
     assert.deepEqual([session.counts.created, session.counts.updated], [1, 1]);
-    const stored = storage.entities.getById('ORG-2')!;
-    assert.deepEqual(
-      (stored.ledger as { sources: { source: string }[] }).sources.map((s) => s.source),
-      ['https://c.example', 'https://b.example'],
-    );
+    assert.deepEqual(sourcesOf(storage, 'ORG-2'), ['https://c.example', 'https://b.example']);
     storage.close();
   });
 });
