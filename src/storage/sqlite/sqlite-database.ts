@@ -105,3 +105,28 @@ export function createTransactionRunner(db: DatabaseSync): <T>(fn: () => T) => T
     }
   };
 }
+
+/**
+ * Runs `fn` with the connection's `settings` (pragma name → value) in force, then gives each
+ * pragma back the value it had, also when `fn` throws. For per-connection pragmas only.
+ */
+export function withPragmas<T>(
+  db: DatabaseSync,
+  settings: Readonly<Record<string, string | number>>,
+  fn: () => T,
+): T {
+  const previous = Object.keys(settings).map((name) => {
+    const row = db.prepare(`PRAGMA ${name}`).get() as Record<string, number>;
+    return `PRAGMA ${name} = ${Number(row[name])}`;
+  });
+  db.exec(
+    Object.entries(settings)
+      .map(([name, value]) => `PRAGMA ${name} = ${value}`)
+      .join('; '),
+  );
+  try {
+    return fn();
+  } finally {
+    db.exec(previous.join('; '));
+  }
+}

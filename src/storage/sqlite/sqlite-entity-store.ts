@@ -11,6 +11,7 @@ import type {
   StoredEntity,
   WriteBatchOptions,
 } from '../ports.ts';
+import { withPragmas } from './sqlite-database.ts';
 
 interface EntityRow {
   ref: number;
@@ -227,14 +228,9 @@ export class SqliteEntityStore implements EntityStore {
   indexPendingKeys(): number {
     let indexed = 0;
     // Sorted on disk, not in memory: SQLite's external merge sort keeps the memory bounded by the
-    // page cache however many keys are pending (temp_store is per connection; restored below).
-    const { temp_store: tempStore } = this.#db.prepare('PRAGMA temp_store').get() as { temp_store: number };
-    const { cache_size: cacheSize } = this.#db.prepare('PRAGMA cache_size').get() as { cache_size: number };
-    const { threads } = this.#db.prepare('PRAGMA threads').get() as { threads: number };
-    this.#db.exec(
-      `PRAGMA temp_store = FILE; PRAGMA cache_size = -${SORT_CACHE_KIB}; PRAGMA threads = ${SORT_THREADS}`,
-    );
-    try {
+    // page cache however many keys are pending. These pragmas are per connection: restored after.
+    const sorting = { temp_store: 'FILE', cache_size: -SORT_CACHE_KIB, threads: SORT_THREADS };
+    withPragmas(this.#db, sorting, () => {
       for (;;) {
         // One pass per chunk: each pass merges its sorted keys into the whole (key, ref) tree, so
         // chunks are large (an import of millions is one or two passes); a crash between chunks
@@ -255,11 +251,7 @@ export class SqliteEntityStore implements EntityStore {
         if (done === 0) break;
         indexed += done;
       }
-    } finally {
-      this.#db.exec(
-        `PRAGMA temp_store = ${Number(tempStore)}; PRAGMA cache_size = ${Number(cacheSize)}; PRAGMA threads = ${Number(threads)}`,
-      );
-    }
+    });
     if (this.#bulkLoading) {
       this.#bulkLoading = false;
       this.#db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_PAGES}`);
