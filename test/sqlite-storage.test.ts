@@ -4,7 +4,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { openSqliteStorage } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
-import { createTransactionRunner, openSqliteDatabase } from '../src/storage/sqlite/sqlite-database.ts';
+import {
+  createTransactionRunner,
+  openSqliteDatabase,
+  withPragmas,
+} from '../src/storage/sqlite/sqlite-database.ts';
 import { SqliteEntityStore } from '../src/storage/sqlite/sqlite-entity-store.ts';
 import { MIGRATIONS } from '../src/storage/sqlite/migrations/index.ts';
 import { runStorageContract } from './storage-contract.ts';
@@ -246,5 +250,27 @@ test('sqlite: indexing pending keys sorts with its own settings and gives the co
   assert.equal(entities.indexPendingKeys(), 50);
   assert.equal(entities.refsForKey('t:k3', 100).length, 7);
   assert.deepEqual(settings(), before);
+  db.close();
+});
+
+test('sqlite: withPragmas gives back numeric and word pragmas as they were, also when its function throws', () => {
+  const db = openSqliteDatabase(':memory:');
+  db.exec('PRAGMA cache_size = -3000');
+  const read = () => [
+    db.prepare('PRAGMA cache_size').get()?.cache_size,
+    db.prepare('PRAGMA locking_mode').get()?.locking_mode,
+  ];
+  assert.deepEqual(read(), [-3000, 'normal']);
+  const inside = withPragmas(db, { cache_size: -1024, locking_mode: 'EXCLUSIVE' }, read);
+  assert.deepEqual(inside, [-1024, 'exclusive']);
+  assert.deepEqual(read(), [-3000, 'normal']);
+  assert.throws(
+    () =>
+      withPragmas(db, { locking_mode: 'EXCLUSIVE' }, () => {
+        throw new Error('boom');
+      }),
+    /boom/,
+  );
+  assert.deepEqual(read(), [-3000, 'normal']);
   db.close();
 });

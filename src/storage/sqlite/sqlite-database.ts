@@ -115,9 +115,10 @@ export function withPragmas<T>(
   settings: Readonly<Record<string, string | number>>,
   fn: () => T,
 ): T {
+  // Given back as read: a number as such, a word (`locking_mode` reads `normal`) quoted.
   const previous = Object.keys(settings).map((name) => {
-    const row = db.prepare(`PRAGMA ${name}`).get() as Record<string, number>;
-    return `PRAGMA ${name} = ${Number(row[name])}`;
+    const value = (db.prepare(`PRAGMA ${name}`).get() as Record<string, number | string>)[name];
+    return `PRAGMA ${name} = ${typeof value === 'number' ? value : `'${String(value).replaceAll("'", "''")}'`}`;
   });
   db.exec(
     Object.entries(settings)
