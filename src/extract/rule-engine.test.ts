@@ -197,10 +197,32 @@ describe('rule application', () => {
       ],
     });
     assert.equal(removePrefiltered(page.document, [ruleset]), 3);
-    assert.deepEqual(applyRulesets([ruleset], page.document, page.baseUrl), {
-      paragraphs: 't\nkept',
-      first: 't',
+    // Rules skip <template> contents as prefilters do: inert markup is not page content. The
+    // only first child left is the template's paragraph, so `first` finds nothing.
+    assert.deepEqual(applyRulesets([ruleset], page.document, page.baseUrl), { paragraphs: 'kept' });
+    assert.deepEqual(applyRules(ruleset.rules.slice(1), page.document, page.baseUrl), {});
+  });
+
+  test('a rule finds the same elements alone, beside other rules and as part of a rule set', () => {
+    const html =
+      '<template><p>inert</p><a href="/t">t</a></template><p>one</p><div><template><p>x</p></template><p>two</p></div>';
+    const alone = parseRuleset({ api: 'x', urlPattern: '.', rules: [{ name: 'p', selector: 'p' }] });
+    const beside = parseRuleset({
+      api: 'x',
+      urlPattern: '.',
+      rules: [
+        { name: 'p', selector: 'p' },
+        { name: 'links', selector: 'a', filters: [{ type: 'attribute', args: ['href'] }] },
+        { name: 'rows', selector: 'div', rules: [{ name: 'text', selector: 'p' }] },
+      ],
     });
+    const page = parseHtml(html, PAGE_URL);
+    assert.deepEqual(applyRules(alone.rules, page.document, page.baseUrl), { p: 'one\ntwo' });
+    assert.deepEqual(applyRules(beside.rules, page.document, page.baseUrl), {
+      p: 'one\ntwo',
+      rows: [{ text: 'two' }],
+    });
+    assert.deepEqual(applyRulesets([alone], page.document, page.baseUrl), { p: 'one\ntwo' });
   });
 
   test('later rule sets override earlier ones field by field', () => {

@@ -39,10 +39,7 @@ export function removePrefiltered(document: Document, rulesets: readonly Compile
   for (const ruleset of rulesets) {
     for (const prefilter of ruleset.prefilters) {
       // Matched before any is removed: a descendant of a matched element counts too.
-      const index = elementIndex(document);
-      let matched = select(prefilter, index);
-      // Prefilters have always searched as css-select does, which skips <template> contents.
-      if (index.withTag('template').length > 0) matched = matched.filter((el) => !insideTemplate(el));
+      const matched = select(prefilter, elementIndex(document));
       removeElements(document, matched);
       removed += matched.length;
     }
@@ -90,16 +87,21 @@ function elementValue(el: Element, rule: CompiledRule, baseUrl: string): string 
   return applyReplacements(raw, rule).trim();
 }
 
-/** Elements `selector` matches in an indexed document, testing only elements of its subject tag when it has one. */
+/**
+ * Elements `selector` matches in an indexed document, testing only elements of its subject tag
+ * when it has one. Like css-select's own search (and a browser's), it skips `<template>`
+ * contents, which the index lists: inert markup is not page content, and a rule then finds the
+ * same elements whichever way it is applied (alone, with other rules, or as a prefilter).
+ */
 function select(selector: CompiledSelector, index: ElementIndex): Element[] {
   const candidates = selector.subjectTag ? index.withTag(selector.subjectTag) : index.elements;
-  return candidates.filter((el) => selector.matches(el));
+  const matched = candidates.filter((el) => selector.matches(el));
+  return index.withTag('template').length > 0 ? matched.filter((el) => !insideTemplate(el)) : matched;
 }
 
 function matchesIn(selector: CompiledSelector, scope: Document | Element, indexed: boolean): Element[] {
   if (scope.type === 'root') {
-    // The index lists <template> contents, which css-select's search skips; which one a
-    // document-level rule uses is kept as it was (the index when rules are applied together).
+    // Both searches skip <template> contents, so they find the same elements.
     return indexed ? select(selector, elementIndex(scope)) : selector.selectAll(scope);
   }
   const found = selector.selectAll(scope);
