@@ -52,7 +52,7 @@ export interface EnhanceContext {
  * Credits an answer costs (DECISIONS.md §1): per returned matched entity, `perMatchRefresh`
  * instead of `perMatch` with `refresh`; a response without matches costs nothing.
  */
-export function creditCost(response: EnhanceResponse, options: EnhanceOptions, costs: CreditCosts): number {
+function creditCost(response: EnhanceResponse, options: EnhanceOptions, costs: CreditCosts): number {
   return matchedCost(matchedCount(response), options, costs);
 }
 

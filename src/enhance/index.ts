@@ -1,6 +1,5 @@
 export type { EnhanceContext, EnhanceDeps, EnhancerDeps } from './enhance-service.ts';
 export {
-  creditCost,
   matchedCount,
   EnhanceService,
   Enhancer,
