@@ -197,15 +197,14 @@ export class SqliteBulkJobStore implements BulkJobStore {
        ORDER BY key LIMIT ?`,
     );
     this.#responsesFrom.setReturnArrays(true);
-    this.#purgeRecords = db.prepare(
-      'DELETE FROM bulk_records WHERE key IN (SELECT key FROM bulk_records WHERE key >= ? AND key < ? LIMIT ?)',
-    );
-    this.#purgeResults = db.prepare(
-      'DELETE FROM bulk_results WHERE key IN (SELECT key FROM bulk_results WHERE key >= ? AND key < ? LIMIT ?)',
-    );
-    this.#purgeSearchInfo = db.prepare(
-      'DELETE FROM bulk_search_info WHERE key IN (SELECT key FROM bulk_search_info WHERE key >= ? AND key < ? LIMIT ?)',
-    );
+    // At most `limit` rows of a job's key range, per table.
+    const purgeFrom = (table: string) =>
+      db.prepare(
+        `DELETE FROM ${table} WHERE key IN (SELECT key FROM ${table} WHERE key >= ? AND key < ? LIMIT ?)`,
+      );
+    this.#purgeRecords = purgeFrom('bulk_records');
+    this.#purgeResults = purgeFrom('bulk_results');
+    this.#purgeSearchInfo = purgeFrom('bulk_search_info');
     this.#insertReport = db.prepare(
       `INSERT INTO bulk_reports (id, job_seq, key, format, spec, export_file, separator, filter, status,
          export_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
