@@ -8,12 +8,18 @@
  *
  * The graph that enhance, HTTP and bulk run against is the one the import benchmark builds and
  * keeps in .bench-out/import (the seeded demo graph, 1M organizations + 1M people).
+ *
+ * The report starts and ends with the machine: its CPU and the time of a fixed reference workload
+ * (bench/support/machine.ts). Same-size machines differ by up to ~1.8x in these figures, so
+ * compare runs of different machines through that time, and distrust a run whose reference time
+ * changed much between the start and the end.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { cpuDescription, describeReference } from './support/machine.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const GRAPH = path.join(ROOT, '.bench-out', 'import');
@@ -60,6 +66,8 @@ console.log(
   `quarry benchmarks (${quick ? 'quick' : 'full'}): ${selected.map((b) => b.name).join(', ')}; ` +
     `${os.availableParallelism()} cores, load average ${os.loadavg()[0].toFixed(1)}, node ${process.version}`,
 );
+// Figures of runs on different machines compare only through the machine's own speed.
+console.log(`machine: ${cpuDescription()}; ${describeReference()}`);
 for (const bench of selected) {
   if (bench.args.includes(GRAPH) && !fs.existsSync(path.join(GRAPH, 'quarry.sqlite'))) {
     console.log(`\n== ${bench.name}: skipped, no graph in ${GRAPH} (run the import benchmark first)`);
@@ -74,3 +82,4 @@ for (const bench of selected) {
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   console.log(`== ${bench.name}: ${run.status === 0 ? 'done' : `exited with ${run.status}`} in ${seconds} s`);
 }
+console.log(`\nmachine after the run: ${describeReference()}`);
