@@ -2,7 +2,7 @@
  * What the store keeps for each entity so the matcher can find it (retrieval keys) and score
  * it (a compact match profile). Computed once per entity at import: keep it cheap.
  */
-import type { Entity, LinkedEntity, Location } from '../kg/index.ts';
+import type { Entity, LinkedEntity, Location, NormalizedEmail } from '../kg/index.ts';
 import {
   canonicalGivenName,
   cityName,
@@ -158,12 +158,13 @@ function webFacts(entity: Entity): { hosts: string[]; domains: string[] } {
 function contactFacts(
   entity: Entity,
   regionHint: string | undefined,
-): { emails: string[]; phones: string[] } {
-  const emails = new Set<string>();
+): { emails: string[]; normalizedEmails: NormalizedEmail[]; phones: string[] } {
+  // Each address normalised once: its parts also give the e-mail keys (`addEmailKeys`).
+  const emails = new Map<string, NormalizedEmail>();
   for (const email of Array.isArray(entity.emailAddresses) ? entity.emailAddresses : []) {
     const normalized =
       typeof email?.contactString === 'string' ? normalizeEmail(email.contactString) : undefined;
-    if (normalized) emails.add(normalized.address);
+    if (normalized && !emails.has(normalized.address)) emails.set(normalized.address, normalized);
   }
   const phones = new Set<string>();
   for (const phone of Array.isArray(entity.phoneNumbers) ? entity.phoneNumbers : []) {
@@ -171,7 +172,7 @@ function contactFacts(
     const normalized = typeof raw === 'string' ? normalizePhone(raw, regionHint) : undefined;
     if (normalized) phones.add(normalized);
   }
-  return { emails: [...emails], phones: [...phones] };
+  return { emails: [...emails.keys()], normalizedEmails: [...emails.values()], phones: [...phones] };
 }
 
 // Words of addresses that are in almost every address: no retrieval value.
@@ -236,10 +237,8 @@ export function emailTokens(address: string): string[] {
   return [...new Set(address.split(/[^a-z]+/).filter((t) => t.length >= 3 && !EMAIL_NOISE.has(t)))];
 }
 
-function addEmailKeys(keys: Set<string>, emails: readonly string[], withLocal: boolean): void {
-  for (const address of emails) {
-    const email = normalizeEmail(address);
-    if (!email) continue;
+function addEmailKeys(keys: Set<string>, emails: readonly NormalizedEmail[], withLocal: boolean): void {
+  for (const email of emails) {
     keys.add(KEY.email + email.address);
     if (withLocal && email.local.length >= 3) keys.add(KEY.emailLocal + email.local);
     if (withLocal) for (const token of emailTokens(email.address)) keys.add(KEY.emailToken + token);
@@ -265,7 +264,7 @@ function indexOrganization(entity: Entity): EntityIndex {
   for (const domain of web.domains) keys.add(KEY.domain + domain);
   const place = placeFacts(entity);
   const contact = contactFacts(entity, place.country);
-  addEmailKeys(keys, contact.emails, false);
+  addEmailKeys(keys, contact.normalizedEmails, false);
   for (const phone of contact.phones) keys.add(KEY.phone + phone);
   const ranges = strings(Array.isArray(entity.ipRanges) ? entity.ipRanges : []);
   for (const range of ranges) for (const key of ipKeysForRange(range)) keys.add(KEY.ip + key);
@@ -314,7 +313,7 @@ function indexPerson(entity: Entity): EntityIndex {
   const last = typeof detail?.lastName === 'string' ? foldText(detail.lastName).trim() : primary.last;
   const place = placeFacts(entity);
   const contact = contactFacts(entity, place.country);
-  addEmailKeys(keys, contact.emails, true);
+  addEmailKeys(keys, contact.normalizedEmails, true);
   for (const phone of contact.phones) keys.add(KEY.phone + phone);
   const titles: string[] = [];
   const employers: string[] = [];
