@@ -100,6 +100,10 @@ console.log(
 );
 console.log(`import entities/s: ${Math.round(summary.entitiesPerSecond)} (target ≥ 50000)`);
 console.log(
+  `import phases: read, prepare and write ${((summary.elapsedMs - summary.keyIndexMs) / 1000).toFixed(1)} s, ` +
+    `then index retrieval keys ${(summary.keyIndexMs / 1000).toFixed(1)} s`,
+);
+console.log(
   `import CPU: ${cpuS.toFixed(1)} s user+system in all threads, ${mainS.toFixed(1)} s of it in the main (store) thread; ` +
     `${((cpuS * 1e6) / summary.linesRead).toFixed(1)} µs per line; load average ${loadBefore.toFixed(1)} → ` +
     `${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`,

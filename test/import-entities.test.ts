@@ -78,6 +78,33 @@ for (const workers of [2, 0]) {
       storage.close();
     });
 
+    test('onIndexing is called once, after every entity is written and before its keys are indexed', async () => {
+      const storage = freshStorage();
+      const seen: { organizations: number; findable: number }[] = [];
+      const summary = await run(
+        storage,
+        lines(
+          { id: 'ORG-1', type: 'Organization', name: 'Acme', homepageUri: 'acme.example' },
+          { id: 'ORG-2', type: 'Organization', name: 'Globex', homepageUri: 'globex.example' },
+        ),
+        {
+          workers,
+          onIndexing: () =>
+            seen.push({
+              organizations: storage.entities.counts().organizations,
+              findable: storage.entities.refsForKey('d:acme.example', 10).length,
+            }),
+        },
+      );
+      assert.deepEqual(seen, [{ organizations: 2, findable: 0 }]);
+      assert.equal(storage.entities.refsForKey('d:acme.example', 10).length, 1);
+      assert.ok(
+        summary.keyIndexMs >= 0 && summary.keyIndexMs <= summary.elapsedMs,
+        `${summary.keyIndexMs} ms`,
+      );
+      storage.close();
+    });
+
     test('skips a huge line without aborting; the lines around it import', async () => {
       const storage = freshStorage();
       const huge = JSON.stringify({

@@ -39,10 +39,12 @@ function parsePositiveInt(value: string): number {
 
 function formatSummary(summary: ImportSummary): string {
   const seconds = (summary.elapsedMs / 1000).toFixed(1);
+  const keySeconds = (summary.keyIndexMs / 1000).toFixed(1);
   const rate = Math.round(summary.entitiesPerSecond).toLocaleString('en-US');
   return (
     `${summary.file}: ${summary.linesRead} lines read, ${summary.created} created, ${summary.updated} updated, ` +
-    `${summary.unchanged} unchanged, ${summary.rejected} rejected (${seconds} s, ${rate} entities/s)`
+    `${summary.unchanged} unchanged, ${summary.rejected} rejected ` +
+    `(${seconds} s, ${rate} entities/s; keys indexed in ${keySeconds} s of it)`
   );
 }
 
@@ -107,12 +109,12 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
           }
           const bar = new cliProgress.SingleBar(
             {
-              format: `${fileName} [{bar}] {percentage}% | {value}/{total} bytes | ETA {eta}s`,
+              format: `${fileName} [{bar}] {percentage}% | {value}/{total} bytes | ETA {eta}s{phase}`,
               stream: process.stderr,
             },
             cliProgress.Presets.shades_classic,
           );
-          bar.start(total, 0);
+          bar.start(total, 0, { phase: '' });
           try {
             const summary = await importEntities(storage.entities, input, {
               fileName,
@@ -123,6 +125,12 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
               ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
               keepRejects: SHOWN_REJECTS,
               onProgress: (bytes) => bar.update(total > 0 ? Math.min(bytes, total) : bytes),
+              // The last pass has no progress of its own and blocks the event loop: the bar says
+              // what runs, drawn now (it redraws on a timer) and only on a terminal, as always.
+              onIndexing: () => {
+                bar.update({ phase: ' | indexing retrieval keys…' });
+                if (process.stderr.isTTY) bar.render();
+              },
               onReject: (rejection: Rejection) =>
                 rejectsOut?.write(`${JSON.stringify({ file: fileName, ...rejection })}\n`),
             });
