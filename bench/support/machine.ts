@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import { Random } from '../../src/match/training/random.ts';
 
 /** The CPU model with its family, model and stepping when /proc/cpuinfo tells them. */
 export function cpuDescription(): string {
@@ -27,18 +28,6 @@ export function cpuDescription(): string {
   return parts.length > 0 ? `${name} (${parts.map(([k, v]) => `${k} ${v}`).join(', ')})` : name;
 }
 
-/** A deterministic pseudo-random generator (mulberry32), so every run does the same work. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Times of the reference workload over several rounds. */
 export interface ReferenceTimes {
   readonly bestMs: number;
@@ -52,8 +41,9 @@ export interface ReferenceTimes {
  * times differ.
  */
 export function referenceTimes(rounds = 9): ReferenceTimes {
-  const next = random(42);
-  const words = Array.from({ length: 2_000 }, () => Math.floor(next() * 2 ** 40).toString(36));
+  // Seeded: every run does the same work.
+  const random = new Random(42);
+  const words = Array.from({ length: 2_000 }, () => random.int(2 ** 40).toString(36));
   const lines = Array.from({ length: 20_000 }, (_, i) =>
     JSON.stringify({
       id: `REF-${i}`,
