@@ -158,7 +158,7 @@ function webFacts(entity: Entity): { hosts: string[]; domains: string[] } {
 function contactFacts(
   entity: Entity,
   regionHint: string | undefined,
-): { emails: string[]; normalizedEmails: NormalizedEmail[]; phones: string[] } {
+): { emails: NormalizedEmail[]; phones: string[] } {
   // Each address normalised once: its parts also give the e-mail keys (`addEmailKeys`).
   const emails = new Map<string, NormalizedEmail>();
   for (const email of Array.isArray(entity.emailAddresses) ? entity.emailAddresses : []) {
@@ -172,7 +172,7 @@ function contactFacts(
     const normalized = typeof raw === 'string' ? normalizePhone(raw, regionHint) : undefined;
     if (normalized) phones.add(normalized);
   }
-  return { emails: [...emails.keys()], normalizedEmails: [...emails.values()], phones: [...phones] };
+  return { emails: [...emails.values()], phones: [...phones] };
 }
 
 // Words of addresses that are in almost every address: no retrieval value.
@@ -264,7 +264,7 @@ function indexOrganization(entity: Entity): EntityIndex {
   for (const domain of web.domains) keys.add(KEY.domain + domain);
   const place = placeFacts(entity);
   const contact = contactFacts(entity, place.country);
-  addEmailKeys(keys, contact.normalizedEmails, false);
+  addEmailKeys(keys, contact.emails, false);
   for (const phone of contact.phones) keys.add(KEY.phone + phone);
   const ranges = strings(Array.isArray(entity.ipRanges) ? entity.ipRanges : []);
   for (const range of ranges) for (const key of ipKeysForRange(range)) keys.add(KEY.ip + key);
@@ -277,7 +277,7 @@ function indexOrganization(entity: Entity): EntityIndex {
     ...(place.regions.length ? { r: place.regions } : {}),
     ...(place.cities.length ? { ci: place.cities } : {}),
     ...(contact.phones.length ? { p: contact.phones } : {}),
-    ...(contact.emails.length ? { e: contact.emails } : {}),
+    ...(contact.emails.length ? { e: contact.emails.map((email) => email.address) } : {}),
     ...(ranges.length ? { ip: ranges } : {}),
   };
   return { profile, keys: [...keys] };
@@ -313,7 +313,7 @@ function indexPerson(entity: Entity): EntityIndex {
   const last = typeof detail?.lastName === 'string' ? foldText(detail.lastName).trim() : primary.last;
   const place = placeFacts(entity);
   const contact = contactFacts(entity, place.country);
-  addEmailKeys(keys, contact.normalizedEmails, true);
+  addEmailKeys(keys, contact.emails, true);
   for (const phone of contact.phones) keys.add(KEY.phone + phone);
   const titles: string[] = [];
   const employers: string[] = [];
@@ -342,7 +342,7 @@ function indexPerson(entity: Entity): EntityIndex {
     n: names,
     ...(first ? { f: first } : {}),
     ...(last ? { l: last } : {}),
-    ...(contact.emails.length ? { e: contact.emails } : {}),
+    ...(contact.emails.length ? { e: contact.emails.map((email) => email.address) } : {}),
     ...(place.country ? { c: place.country } : {}),
     ...(place.regions.length ? { r: place.regions } : {}),
     ...(place.cities.length ? { ci: place.cities } : {}),
