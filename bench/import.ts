@@ -5,7 +5,10 @@
  *
  *   npx node bench/import.ts [--organizations N] [--persons N] [--seed S] [--batch N] [--keep]
  *
- * Files go to .bench-out/import/ (removed at the end unless --keep). Never fails on timing.
+ * With --keep, the files go to .bench-out/import/ and stay: the graph the enhance, HTTP and bulk
+ * benchmarks run against (`npm run bench` passes it). Without, they go to a directory of their own
+ * under .bench-out/ that is removed at the end, so a small run never replaces the kept graph.
+ * Never fails on timing.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,7 +38,12 @@ const sizes = {
   persons: Number(values.persons),
   seed: Number(values.seed),
 };
-const dir = path.join(import.meta.dirname, '..', '.bench-out', 'import');
+const dir = path.join(
+  import.meta.dirname,
+  '..',
+  '.bench-out',
+  values.keep ? 'import' : `import-${process.pid}`,
+);
 fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir, { recursive: true });
 const file = path.join(dir, 'demo.jsonl');
