@@ -58,8 +58,10 @@ test('import: JSON Lines and CSV files, summary and rejects on stderr, all rejec
   assert.equal(run.stdout, '');
   assert.match(
     run.stderr,
-    /orgs\.jsonl: 3 lines read, 2 created, 0 updated, 0 unchanged, 1 rejected \(\d+\.\d s, [\d,]+ entities\/s; keys indexed in \d+\.\d s of it\)/,
+    /orgs\.jsonl: 3 lines read, 2 created, 0 updated, 0 unchanged, 1 rejected \(\d+\.\d s, [\d,]+ entities\/s; keys indexed after the last file\)/,
   );
+  // Several files: one key pass after the last.
+  assert.match(run.stderr, /indexing the retrieval keys of every file…\nkeys indexed in \d+\.\d s\n/);
   assert.match(run.stderr, /line 2: invalid JSON/);
   assert.match(run.stderr, /people\.csv: 3 lines read, 2 created/);
   assert.match(run.stderr, /total: 4 lines imported, 1 rejected/);
@@ -74,6 +76,7 @@ test('import: JSON Lines and CSV files, summary and rejects on stderr, all rejec
   const storage = openSqliteStorage(sqliteFileFor(path.join(dir, 'data')));
   assert.equal(storage.entities.getById('PER-2')?.doc.employments?.[1].employer?.name, 'Initech');
   assert.equal(storage.entities.refsForKey('d:acme.example', 5).length, 1);
+  assert.equal(storage.entities.refsForKey('pt:jane', 5).length, 1);
   storage.close();
 });
 
@@ -89,7 +92,8 @@ test('import: exit 2 when every line is rejected, 1 when a file cannot be read; 
   assert.match(missing.stderr, /nope\.jsonl: cannot read/);
   const stdin = quarry(['import', '-', '--source', 'crm'], dir, '{"id":"ORG-s","type":"Organization"}\n');
   assert.equal(stdin.status, 0, stdin.stderr);
-  assert.match(stdin.stderr, /stdin: 1 lines read, 1 created/);
+  assert.match(stdin.stderr, /stdin: 1 lines read, 1 created, .*; keys indexed in \d+\.\d s of it\)/);
+  assert.doesNotMatch(stdin.stderr, /indexing the retrieval keys of every file/);
   const long = path.join(dir, 'long.jsonl');
   fs.writeFileSync(
     long,

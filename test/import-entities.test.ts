@@ -105,6 +105,28 @@ for (const workers of [2, 0]) {
       storage.close();
     });
 
+    test('indexKeys false leaves every key pending, earlier ones too, until indexPendingKeys', async () => {
+      const storage = freshStorage();
+      const first = await run(
+        storage,
+        lines({ id: 'ORG-1', type: 'Organization', name: 'Acme', homepageUri: 'acme.example' }),
+        { workers, indexKeys: false, onIndexing: () => assert.fail('no key pass was asked for') },
+      );
+      const second = await run(
+        storage,
+        lines({ id: 'ORG-2', type: 'Organization', name: 'Globex', homepageUri: 'globex.example' }),
+        { workers, indexKeys: false },
+      );
+      assert.deepEqual([first.created, second.created, first.keyIndexMs, second.keyIndexMs], [1, 1, 0, 0]);
+      assert.ok(storage.entities.getById('ORG-1') !== undefined, 'stored');
+      assert.equal(storage.entities.refsForKey('d:acme.example', 10).length, 0, 'not indexed by the second');
+      assert.equal(storage.entities.refsForKey('d:globex.example', 10).length, 0);
+      assert.equal(storage.entities.indexPendingKeys(), 2);
+      assert.equal(storage.entities.refsForKey('d:acme.example', 10).length, 1);
+      assert.equal(storage.entities.refsForKey('d:globex.example', 10).length, 1);
+      storage.close();
+    });
+
     test('skips a huge line without aborting; the lines around it import', async () => {
       const storage = freshStorage();
       const huge = JSON.stringify({

@@ -37,14 +37,16 @@ function parsePositiveInt(value: string): number {
   return n;
 }
 
-function formatSummary(summary: ImportSummary): string {
+/** The summary line of one file; `keysLater` when its keys are indexed after the last file. */
+function formatSummary(summary: ImportSummary, keysLater: boolean): string {
   const seconds = (summary.elapsedMs / 1000).toFixed(1);
-  const keySeconds = (summary.keyIndexMs / 1000).toFixed(1);
+  const keys = keysLater
+    ? 'keys indexed after the last file'
+    : `keys indexed in ${(summary.keyIndexMs / 1000).toFixed(1)} s of it`;
   const rate = Math.round(summary.entitiesPerSecond).toLocaleString('en-US');
   return (
     `${summary.file}: ${summary.linesRead} lines read, ${summary.created} created, ${summary.updated} updated, ` +
-    `${summary.unchanged} unchanged, ${summary.rejected} rejected ` +
-    `(${seconds} s, ${rate} entities/s; keys indexed in ${keySeconds} s of it)`
+    `${summary.unchanged} unchanged, ${summary.rejected} rejected (${seconds} s, ${rate} entities/s; ${keys})`
   );
 }
 
@@ -90,6 +92,9 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
       let failed = false;
       let accepted = 0;
       let rejected = 0;
+      // Several files: their keys are indexed once, after the last (one pass instead of a pass
+      // per file, each merging into the whole key index).
+      const keysLater = files.length > 1;
       try {
         for (const file of files) {
           const fileName = file === '-' ? 'stdin' : path.basename(file);
@@ -124,6 +129,7 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
               ...(options.source !== undefined ? { source: options.source } : {}),
               ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
               keepRejects: SHOWN_REJECTS,
+              indexKeys: !keysLater,
               onProgress: (bytes) => bar.update(total > 0 ? Math.min(bytes, total) : bytes),
               // The last pass has no progress of its own and blocks the event loop: the bar says
               // what runs, drawn now (it redraws on a timer) and only on a terminal, as always.
@@ -137,7 +143,7 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
             bar.stop();
             accepted += summary.created + summary.updated + summary.unchanged;
             rejected += summary.rejected;
-            process.stderr.write(`${formatSummary(summary)}\n`);
+            process.stderr.write(`${formatSummary(summary, keysLater)}\n`);
             for (const rejection of summary.rejects) {
               process.stderr.write(`  line ${rejection.line}: ${rejection.reason}\n`);
             }
@@ -150,6 +156,18 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
           } catch (error) {
             bar.stop();
             process.stderr.write(`${file}: import stopped: ${(error as Error).message}\n`);
+            failed = true;
+          }
+        }
+        if (keysLater) {
+          process.stderr.write('indexing the retrieval keys of every file…\n');
+          const started = performance.now();
+          try {
+            storage.entities.indexPendingKeys();
+            process.stderr.write(`keys indexed in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+          } catch (error) {
+            // What was written stays; the next import indexes the keys left pending.
+            process.stderr.write(`indexing keys stopped: ${(error as Error).message}\n`);
             failed = true;
           }
         }

@@ -49,6 +49,14 @@ export interface ImportOptions extends SessionOptions {
    */
   readonly onIndexing?: () => void;
   /**
+   * Index retrieval keys (default true): first those an earlier import left pending, then, at
+   * the end, those of what this import wrote. `false` leaves them all pending, so that a caller
+   * importing several inputs indexes once after the last (`EntityStore.indexPendingKeys`): one
+   * pass costs less than a pass per input, each of which merges into the whole key index. Until
+   * then the entities are stored but not found by enhance.
+   */
+  readonly indexKeys?: boolean;
+  /**
    * Worker threads preparing records (default: the number of cores, at most 2, and 0 on one
    * core); 0 prepares everything on the calling thread.
    */
@@ -61,7 +69,7 @@ export interface ImportSummary extends ImportCounts {
   readonly format: ImportFormat;
   readonly bytesRead: number;
   readonly elapsedMs: number;
-  /** The part of `elapsedMs` spent indexing retrieval keys at the end (see `onIndexing`). */
+  /** The part of `elapsedMs` spent indexing retrieval keys at the end (0 with `indexKeys: false`). */
   readonly keyIndexMs: number;
   /** Accepted lines (created + updated + unchanged) per second of the whole import. */
   readonly entitiesPerSecond: number;
@@ -106,7 +114,8 @@ export async function importEntities(
   const batcher = new LineBatcher(prepareOptions);
   const session = new ImportSession(store, options);
   // Keys left pending by an import that crashed are indexed first.
-  store.indexPendingKeys();
+  const indexKeys = options.indexKeys !== false;
+  if (indexKeys) store.indexPendingKeys();
   const workers = options.workers ?? defaultWorkers();
   // Jobs in flight cover a whole batch: while the main thread writes one (seconds, synchronous),
   // the workers prepare the next instead of idling.
@@ -142,12 +151,15 @@ export async function importEntities(
       // The preparation itself failed: keep what was taken so far.
     }
     await preparer.close();
-    session.finish();
+    session.finish({ indexKeys });
     throw error;
   }
   await preparer.close();
   session.counts.linesRead = batcher.linesRead;
-  const keyIndexMs = session.finish(options.onIndexing);
+  const keyIndexMs = session.finish({
+    indexKeys,
+    ...(options.onIndexing !== undefined ? { onIndexing: options.onIndexing } : {}),
+  });
   const elapsedMs = performance.now() - started;
   const accepted = session.counts.created + session.counts.updated + session.counts.unchanged;
   return {

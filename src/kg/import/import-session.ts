@@ -205,12 +205,13 @@ export class ImportSession {
   }
 
   /**
-   * Writes the rest and indexes the keys of everything written; `onIndexing` is called in
-   * between. Returns the milliseconds the key indexing took.
+   * Writes the rest and, unless `indexKeys` is false, indexes the keys of everything written
+   * (`onIndexing` is called in between). Returns the milliseconds the key indexing took.
    */
-  finish(onIndexing?: () => void): number {
+  finish(options: { readonly indexKeys?: boolean; readonly onIndexing?: () => void } = {}): number {
     this.flush();
-    onIndexing?.();
+    if (options.indexKeys === false) return 0;
+    options.onIndexing?.();
     const started = performance.now();
     this.#store.indexPendingKeys();
     return performance.now() - started;
