@@ -164,7 +164,8 @@ function contactFacts(
   for (const email of Array.isArray(entity.emailAddresses) ? entity.emailAddresses : []) {
     const normalized =
       typeof email?.contactString === 'string' ? normalizeEmail(email.contactString) : undefined;
-    if (normalized && !emails.has(normalized.address)) emails.set(normalized.address, normalized);
+    // A repeated address keeps its first place (its parts are the same).
+    if (normalized) emails.set(normalized.address, normalized);
   }
   const phones = new Set<string>();
   for (const phone of Array.isArray(entity.phoneNumbers) ? entity.phoneNumbers : []) {
