@@ -156,10 +156,7 @@ export async function importEntities(
   }
   await preparer.close();
   session.counts.linesRead = batcher.linesRead;
-  const keyIndexMs = session.finish({
-    indexKeys,
-    ...(options.onIndexing !== undefined ? { onIndexing: options.onIndexing } : {}),
-  });
+  const keyIndexMs = session.finish({ indexKeys, onIndexing: options.onIndexing });
   const elapsedMs = performance.now() - started;
   const accepted = session.counts.created + session.counts.updated + session.counts.unchanged;
   return {

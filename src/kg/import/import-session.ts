@@ -208,7 +208,9 @@ export class ImportSession {
    * Writes the rest and, unless `indexKeys` is false, indexes the keys of everything written
    * (`onIndexing` is called in between). Returns the milliseconds the key indexing took.
    */
-  finish(options: { readonly indexKeys?: boolean; readonly onIndexing?: () => void } = {}): number {
+  finish(
+    options: { readonly indexKeys?: boolean; readonly onIndexing?: (() => void) | undefined } = {},
+  ): number {
     this.flush();
     if (options.indexKeys === false) return 0;
     options.onIndexing?.();
