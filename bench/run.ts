@@ -10,7 +10,7 @@
  * keeps in .bench-out/import (the seeded demo graph, 1M organizations + 1M people).
  *
  * The report starts and ends with the machine: its CPU and the time of a fixed reference workload
- * (bench/support/machine.ts). Same-size machines differ by up to ~1.8x in these figures, so
+ * (bench/support/machine.ts). Same-size machines differed by 1.2-1.9x in these figures, so
  * compare runs of different machines through that time, and distrust a run whose reference time
  * changed much between the start and the end.
  */
