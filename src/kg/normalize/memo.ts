@@ -13,7 +13,9 @@ export class BoundedMemo<T> {
 
   /** The value remembered for `key`, else `compute()` (then remembered). */
   get(key: string, compute: () => T): T {
-    if (this.#values.has(key)) return this.#values.get(key) as T;
+    // One lookup for a remembered value; `has` only to tell a remembered `undefined` from none.
+    const known = this.#values.get(key);
+    if (known !== undefined || this.#values.has(key)) return known as T;
     const value = compute();
     if (this.#values.size >= this.#capacity) this.#values.clear();
     this.#values.set(key, value);
