@@ -3,7 +3,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { importEntities } from '../src/kg/index.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/index.ts';
+import { startServerProcess } from './support/server-process.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const MAIN = path.join(import.meta.dirname, '..', 'src', 'main.ts');
@@ -169,4 +171,66 @@ test('a crash (SIGKILL) mid-import leaves a valid store; the next import complet
   const any = reopened.entities.getById(JSON.parse(fs.readFileSync(file, 'utf8').split('\n', 1)[0]).id)!;
   assert.ok(reopened.entities.refsForKey(`d:${any.doc.homepageUri}`, 5).includes(any.ref));
   reopened.close();
+});
+
+test('index-keys finishes an import stopped before its key pass; serve warns until it runs', async () => {
+  const data = fresh();
+  const storage = openSqliteStorage(sqliteFileFor(data));
+  // An import whose key pass never ran: what a kill between the last batch and that pass leaves.
+  const lines = [
+    { id: 'ORG-P1', type: 'Organization', name: 'Pendleton Mills', homepageUri: 'pendleton-mills.example' },
+    { id: 'ORG-P2', type: 'Organization', name: 'Quillfeather Inks', homepageUri: 'quillfeather.example' },
+  ];
+  const input = (async function* () {
+    yield lines.map((line) => JSON.stringify(line)).join('\n');
+  })();
+  await importEntities(storage.entities, input, {
+    fileName: 'pending.jsonl',
+    indexKeys: false,
+  });
+  assert.equal(storage.entities.pendingKeyCount(), 2);
+  storage.close();
+  const token = quarry(['token', 'create', '--unlimited'], data).stdout.trim();
+  const enhance = async (url: string) => {
+    const query = new URLSearchParams({
+      type: 'Organization',
+      url: 'https://pendleton-mills.example',
+      token,
+    });
+    const response = await fetch(`${url}/kg/v3/enhance?${query}`);
+    assert.equal(response.status, 200);
+    return ((await response.json()) as { hits: number }).hits;
+  };
+
+  let server = await startServerProcess(data);
+  try {
+    const warning = server.startupLog
+      .split('\n')
+      .filter((line) => line.includes('quarry index-keys'))
+      .map((line) => JSON.parse(line) as { level: number; entities: number });
+    assert.deepEqual(
+      warning.map(({ level, entities }) => ({ level, entities })),
+      [{ level: 40, entities: 2 }],
+      server.startupLog,
+    );
+    assert.equal(await enhance(server.url), 0, 'not found by enhance before its keys are indexed');
+  } finally {
+    await server.kill();
+  }
+
+  const run = quarry(['index-keys'], data);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stderr, /indexing the retrieval keys of 2 entities/);
+  assert.match(run.stderr, /indexed the retrieval keys of 2 entities in \d+\.\d s/);
+  const again = quarry(['index-keys'], data);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stderr, /nothing to index/);
+
+  server = await startServerProcess(data);
+  try {
+    assert.doesNotMatch(server.startupLog, /index-keys/);
+    assert.equal(await enhance(server.url), 1);
+  } finally {
+    await server.kill();
+  }
 });

@@ -31,17 +31,20 @@ export function runKgImportStorageContract(adapter: string, open: OpenStorage): 
 
     test('deferred keys: readable by id at once, found by key only after indexPendingKeys', () => {
       const version = storage.entities.version();
+      assert.equal(storage.entities.pendingKeyCount(), 0);
       storage.entities.writeBatch(
         [write('D-1', ['t:deferred', 'd:d1.example']), write('D-2', ['t:deferred'])],
         {
           deferKeys: true,
         },
       );
+      assert.equal(storage.entities.pendingKeyCount(), 2);
       assert.notEqual(storage.entities.version(), version);
       assert.equal(storage.entities.getById('D-1')?.doc.name, 'D-1');
       assert.deepEqual(storage.entities.getById('D-1')?.ledger, { sources: [{ source: 'test' }] });
       assert.equal(storage.entities.refsForKey('t:deferred', 10).length, 0);
       assert.equal(storage.entities.indexPendingKeys(), 2);
+      assert.equal(storage.entities.pendingKeyCount(), 0);
       assert.equal(storage.entities.refsForKey('t:deferred', 10).length, 2);
       assert.equal(storage.entities.refsForKey('d:d1.example', 10).length, 1);
       assert.equal(storage.entities.indexPendingKeys(), 0, 'idempotent');
@@ -53,6 +56,7 @@ export function runKgImportStorageContract(adapter: string, open: OpenStorage): 
       });
       assert.equal(storage.entities.refsForKey('d:d1.example', 10).length, 0);
       assert.equal(storage.entities.getById('D-1')?.doc.name, 'Renamed');
+      assert.equal(storage.entities.pendingKeyCount(), 1, 'the replaced entity waits, once');
       storage.entities.indexPendingKeys();
       assert.equal(storage.entities.refsForKey('d:d1.test', 10).length, 1);
       assert.equal(storage.entities.refsForKey('t:deferred', 10).length, 2);

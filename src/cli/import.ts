@@ -166,8 +166,10 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
             storage.entities.indexPendingKeys();
             process.stderr.write(`keys indexed in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
           } catch (error) {
-            // What was written stays; the next import indexes the keys left pending.
-            process.stderr.write(`indexing keys stopped: ${(error as Error).message}\n`);
+            // What was written stays; `quarry index-keys` (or the next import) indexes the rest.
+            process.stderr.write(
+              `indexing keys stopped: ${(error as Error).message}; \`quarry index-keys\` indexes the rest\n`,
+            );
             failed = true;
           }
         }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerBulk } from './bulk.ts';
 import { registerDemoData } from './demo-data.ts';
 import { registerImport } from './import.ts';
+import { registerIndexKeys } from './index-keys.ts';
 import { registerCalibrate } from './calibrate.ts';
 import { registerEval } from './eval.ts';
 import { registerFit } from './fit.ts';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerBulk(program);
   registerToken(program);
   registerImport(program);
+  registerIndexKeys(program);
   registerDemoData(program);
   registerEval(program);
   registerFit(program);

@@ -34,6 +34,15 @@ export function registerServe(program: Command): void {
         }
         demoToken = ensureDemoToken(config.dataDir, runtime.services.tokens);
       }
+      const pending = runtime.storage.entities.pendingKeyCount();
+      if (pending > 0) {
+        // Served as they are (by id, not by enhance): indexing blocks the store for minutes, so
+        // the operator chooses when (`quarry index-keys`, or the next import).
+        logger.warn(
+          { entities: pending },
+          'entities an import stopped before indexing are not found by enhance yet: run `quarry index-keys`',
+        );
+      }
       const address = await runtime.listen();
       logger.info({ address, dataDir: config.dataDir }, 'quarry listening');
       if (demoToken) printDemoBanner(config.port, demoToken);

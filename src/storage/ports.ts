@@ -123,6 +123,11 @@ export interface EntityStore {
    * crashed before indexing). Idempotent; returns how many entities it indexed (0 when none).
    */
   indexPendingKeys(): number;
+  /**
+   * How many entities wait for `indexPendingKeys` (written with `deferKeys` by an import that
+   * stopped or skipped its key pass): readable by id, not yet found by key. Cheap.
+   */
+  pendingKeyCount(): number;
   /** The stored entities among `ids` (absent ids are left out), keyed by id: one query per call. */
   getByIds(ids: readonly string[]): Map<string, StoredEntity>;
   getById(id: string): StoredEntity | undefined;

@@ -7,6 +7,8 @@ const MAIN = path.join(import.meta.dirname, '..', '..', 'src', 'main.ts');
 export interface ServerProcess {
   readonly url: string;
   readonly child: ChildProcess;
+  /** What the server wrote on stdout (its log lines) up to and including the address line. */
+  readonly startupLog: string;
   /** Sends `signal` and waits for the process to exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -39,6 +41,7 @@ export function startServerProcess(
       const match = /"address":"(http:\/\/[^"]+)"/.exec(buffered);
       if (match) {
         clearTimeout(timer);
+        const startupLog = buffered;
         // Keep draining output so the child never blocks on a full pipe.
         buffered = '';
         child.stdout!.removeAllListeners('data');
@@ -46,6 +49,7 @@ export function startServerProcess(
         resolve({
           url: match[1],
           child,
+          startupLog,
           async kill(signal = 'SIGTERM') {
             if (child.exitCode === null && child.signalCode === null) child.kill(signal);
             await exited;

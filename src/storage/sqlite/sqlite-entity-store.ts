@@ -88,6 +88,7 @@ export class SqliteEntityStore implements EntityStore {
   readonly #insertIfAbsent: StatementSync;
   readonly #markPending: StatementSync;
   readonly #pendingChunk: StatementSync;
+  readonly #pendingCount: StatementSync;
   readonly #indexPendingRange: StatementSync;
   readonly #clearPendingRange: StatementSync;
   readonly #byIds: StatementSync;
@@ -145,6 +146,7 @@ export class SqliteEntityStore implements EntityStore {
     this.#pendingChunk = db.prepare(
       'SELECT min(ref) AS lo, max(ref) AS hi, count(*) AS n FROM (SELECT ref FROM entity_keys_pending ORDER BY ref LIMIT ?)',
     );
+    this.#pendingCount = db.prepare('SELECT count(*) AS n FROM entity_keys_pending');
     // Keys sorted before insertion: the (key, ref) b-tree is then filled page after page instead
     // of at random places, which is what makes bulk loading fast (measured ~10x on 2M keys).
     this.#indexPendingRange = db.prepare(`
@@ -223,6 +225,10 @@ export class SqliteEntityStore implements EntityStore {
       this.#bumpVersion.run(`${now.toString(36)}-${randomBytes(4).toString('hex')}`);
       this.#pinnedVersion = undefined;
     });
+  }
+
+  pendingKeyCount(): number {
+    return Number((this.#pendingCount.get() as { n: number }).n);
   }
 
   indexPendingKeys(): number {
