@@ -153,6 +153,29 @@ describe('validateEntity', () => {
     assert.equal(cleanEntity({ id: 'a', type: 'Person', name: '東京 🎓 Zoë' }).name, '東京 🎓 Zoë');
   });
 
+  test('cleans the record in place; a record not listing id and type first gets a new object', () => {
+    const record = JSON.parse(
+      '{"id":"a","type":"Person","name":" Zoe ","allNames":[null,"Zoe"],"location":{"city":{"name":""},"address":"1 Rue"},' +
+        '"__proto__":{"note":" x "},"nonCanonicalFacts":[]}',
+    );
+    const entity = cleanEntity(record);
+    assert.equal(entity, record, 'the same object');
+    assert.deepEqual(Object.keys(entity), ['id', 'type', 'name', 'allNames', 'location', '__proto__']);
+    assert.deepEqual([entity.name, entity.allNames, entity.location], ['Zoe', ['Zoe'], { address: '1 Rue' }]);
+    // An own key named __proto__ stays a key (as JSON.parse made it), never the prototype.
+    assert.equal(Object.getPrototypeOf(entity), Object.prototype);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(entity, '__proto__')?.value, { note: ' x ' });
+    assert.equal(
+      JSON.stringify(entity),
+      '{"id":"a","type":"Person","name":"Zoe","allNames":["Zoe"],"location":{"address":"1 Rue"},"__proto__":{"note":" x "}}',
+    );
+    const reordered = { type: 'Person', name: 'Zoe', id: 'b' };
+    const rewritten = cleanEntityTracked(reordered);
+    assert.notEqual(rewritten.entity, reordered);
+    assert.deepEqual(Object.keys(rewritten.entity), ['id', 'type', 'name']);
+    assert.equal(rewritten.changed, true);
+  });
+
   test('tracks whether cleaning changed anything, so the input text can stand for the entity', () => {
     const base = {
       id: 'a',
