@@ -125,7 +125,8 @@ export interface EntityStore {
   indexPendingKeys(): number;
   /**
    * How many entities wait for `indexPendingKeys` (written with `deferKeys` by an import that
-   * stopped or skipped its key pass): readable by id, not yet found by key. Cheap.
+   * stopped or skipped its key pass): readable by id, not yet found by key. A count: instant
+   * when none wait, ~0.15 s for 390k waiting on a cold SQLite store.
    */
   pendingKeyCount(): number;
   /** The stored entities among `ids` (absent ids are left out), keyed by id: one query per call. */
