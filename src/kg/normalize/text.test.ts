@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Random } from '../../match/training/random.ts';
 import { foldText, textTokens } from './text.ts';
 
 test('foldText folds accents and special letters and lowercases', () => {
@@ -24,6 +25,14 @@ test('textTokens gives plain ASCII text the same tokens as the general (Unicode)
   // the same text down the general path, whose tokens must then be the ASCII path's plus one.
   const samples = ["O'Brien & Sons-Ltd. (42)", 'a`b', 'x_y', 'AT&T', '', '   '];
   for (let code = 32; code < 127; code++) samples.push(`ab${String.fromCharCode(code)}cd`);
+  // And seeded random strings over the characters the rules treat specially.
+  const random = new Random(7);
+  const alphabet = "aZq09'`&& .-_/\t,";
+  for (let n = 0; n < 3000; n++) {
+    let sample = '';
+    for (let length = random.int(12); length > 0; length--) sample += alphabet[random.int(alphabet.length)];
+    samples.push(sample);
+  }
   for (const sample of samples) {
     assert.deepEqual([...textTokens(sample), 'ete'], textTokens(`${sample} été`), JSON.stringify(sample));
   }
