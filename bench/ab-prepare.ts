@@ -7,8 +7,9 @@
  *
  * The ref is checked out in a temporary git worktree, and both `JobPreparer`s run over the same
  * blocks of 500 lines, alternating which goes first. Timing them side by side in one process is
- * what makes a 3% change measurable on a shared host, where one workload's time varies by
- * 1.5x from process to process (bench/support/machine.ts); separate runs cannot show it.
+ * what makes a change of a few percent measurable on a shared host, where one workload's time
+ * varies by 1.5x from process to process (bench/support/machine.ts): separate runs cannot show
+ * it. The ratio still moves between runs (by 2-4% on a noisy 2-core host): run it twice or more.
  * Without --file, the input is the first lines of the organizations and of the persons of the
  * seeded demo graph with --graph of each (generating it takes ~30 s).
  * Prints each side's thread CPU per line, their ratio, and whether a SHA-256 over every prepared
