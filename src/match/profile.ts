@@ -215,9 +215,19 @@ const PLACE_NOISE: ReadonlySet<string> = new Set([
 
 /** Place tokens a person is found by: city and address words and postcodes, not street numbers. */
 export function placeTokens(tokens: readonly string[]): string[] {
-  return tokens.filter(
-    (t) => !PLACE_NOISE.has(t) && (/^\d{4,6}$/.test(t) || (t.length >= 3 && !/^\d/.test(t))),
-  );
+  return tokens.filter((t) => !PLACE_NOISE.has(t) && isPlaceWord(t));
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** A postcode (4–6 digits), or a word of 3+ characters that does not start with a digit. */
+function isPlaceWord(token: string): boolean {
+  if (!isDigit(token.charCodeAt(0))) return token.length >= 3;
+  if (token.length < 4 || token.length > 6) return false;
+  for (let i = 1; i < token.length; i++) if (!isDigit(token.charCodeAt(i))) return false;
+  return true;
 }
 
 // Top-level labels of e-mail domains: in every address, no retrieval value.
@@ -236,9 +246,27 @@ const EMAIL_NOISE: ReadonlySet<string> = new Set([
   'www',
 ]);
 
-/** Word-like runs of an e-mail address (local part and domain labels), for typo-tolerant lookup. */
+/**
+ * Word-like runs of an e-mail address (local part and domain labels), for typo-tolerant lookup:
+ * runs of a–z of 3+ letters that are not noise, each once, in order. One scan (the import runs
+ * this for every address).
+ */
 export function emailTokens(address: string): string[] {
-  return [...new Set(address.split(/[^a-z]+/).filter((t) => t.length >= 3 && !EMAIL_NOISE.has(t)))];
+  const tokens = new Set<string>();
+  let start = -1;
+  for (let i = 0; i <= address.length; i++) {
+    const c = i < address.length ? address.charCodeAt(i) : 0;
+    if (c >= 97 && c <= 122) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0 && i - start >= 3) {
+      const token = address.slice(start, i);
+      if (!EMAIL_NOISE.has(token)) tokens.add(token);
+    }
+    start = -1;
+  }
+  return [...tokens];
 }
 
 function addEmailKeys(keys: Set<string>, emails: readonly NormalizedEmail[], withLocal: boolean): void {
