@@ -230,8 +230,8 @@ function isPlaceWord(token: string): boolean {
   return true;
 }
 
-// Top-level labels of e-mail domains: in every address, no retrieval value.
-const EMAIL_NOISE: ReadonlySet<string> = new Set([
+/** Top-level labels of e-mail domains: in every address, no retrieval value. */
+export const EMAIL_NOISE: ReadonlySet<string> = new Set([
   'com',
   'org',
   'net',
