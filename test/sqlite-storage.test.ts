@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
@@ -251,6 +252,52 @@ test('sqlite: indexing pending keys sorts with its own settings and gives the co
   assert.equal(entities.refsForKey('t:k3', 100).length, 7);
   assert.deepEqual(settings(), before);
   db.close();
+});
+
+test('sqlite: a large bulk load checkpoints the WAL from a thread of its own while the writer goes on', async () => {
+  const dir = tempDir();
+  const file = path.join(dir.path, 'quarry.sqlite');
+  const storage = openSqliteStorage(file);
+  const batch = (from: number) =>
+    Array.from({ length: 10_000 }, (_, i) => {
+      const id = `B-${from + i}`;
+      const doc = {
+        id,
+        type: 'Organization' as const,
+        name: `Bulk ${from + i}`,
+        description: 'x'.repeat(500),
+      };
+      return {
+        id,
+        type: 'Organization' as const,
+        doc,
+        ledger: null,
+        profile: { k: 'O' as const, n: [id] },
+        keys: [`t:${id}`],
+      };
+    });
+  const databaseBytes = () => fs.statSync(file).size;
+  const before = databaseBytes();
+  // ~6 MB of WAL: under the writer's own auto-checkpoint threshold of a bulk load (64 MiB), so
+  // only another thread copies it into the database file meanwhile.
+  storage.entities.writeBatch(batch(0), { deferKeys: true });
+  const deadline = Date.now() + 20_000;
+  while (databaseBytes() < before + 5 * 2 ** 20 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.ok(
+    databaseBytes() >= before + 5 * 2 ** 20,
+    `database file ${databaseBytes()} bytes: not checkpointed`,
+  );
+  storage.entities.writeBatch(batch(10_000), { deferKeys: true });
+  assert.equal(storage.entities.indexPendingKeys(), 20_000);
+  assert.deepEqual(storage.entities.refsForKey('t:B-19999', 10).length, 1);
+  storage.close();
+  const reopened = openSqliteStorage(file);
+  assert.equal(reopened.entities.counts().organizations, 20_000);
+  assert.equal(reopened.entities.getById('B-12345')?.doc.name, 'Bulk 12345');
+  reopened.close();
+  dir.remove();
 });
 
 test('sqlite: withPragmas gives back numeric and word pragmas as they were, also when its function throws', () => {

@@ -41,6 +41,9 @@ export function openSqliteStorage(file: string, options: SqliteOpenOptions = {})
         if (db.isTransaction) db.exec('COMMIT');
       }
     },
-    close: () => db.close(),
+    close: () => {
+      entities.stopBackgroundCheckpoints();
+      db.close();
+    },
   };
 }

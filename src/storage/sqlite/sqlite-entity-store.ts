@@ -12,6 +12,7 @@ import type {
   WriteBatchOptions,
 } from '../ports.ts';
 import { withPragmas } from './sqlite-database.ts';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.ts';
 
 interface EntityRow {
   ref: number;
@@ -67,6 +68,21 @@ const DEFAULT_WAL_PAGES = 1000;
  * 600k-entity import 10.5 s → 8.8 s).
  */
 const BULK_WAL_BYTES = 64 * 2 ** 20;
+/**
+ * A deferred batch of at least this many entities is a large load: from then on a thread of its
+ * own checkpoints the WAL (`startWalCheckpointer`) until the load ends. The checkpoint that a
+ * commit runs on the writing thread syncs the WAL, copies it into the database and syncs that:
+ * with 50,000-entity batches (~85 MB of WAL each) the import's main thread, which paces the whole
+ * import, waited about 0.3 s per batch on the disk. Measured on the 1M + 1M demo graph (2 cores):
+ * the import before its key pass took 65.6 → 56.8 s; cores busy 1.3-1.7 → 1.8-1.9 of 2.
+ */
+const BACKGROUND_CHECKPOINT_BATCH = 10_000;
+/**
+ * WAL auto-checkpoint (bytes) while the background thread checkpoints: above a batch's WAL, so
+ * commits leave the copying to that thread; a ceiling in case it falls behind (a long reader
+ * pins the WAL), where the writer checkpoints by itself as before.
+ */
+const BACKGROUND_WAL_CEILING_BYTES = 1024 * 2 ** 20;
 
 /** The knowledge graph in the embedded store: one row per entity plus a (key, ref) index. */
 export class SqliteEntityStore implements EntityStore {
@@ -95,6 +111,8 @@ export class SqliteEntityStore implements EntityStore {
   readonly #countByType: StatementSync;
   /** Set while deferred-key writes await `indexPendingKeys` (bulk loading settings applied). */
   #bulkLoading = false;
+  /** The thread checkpointing the WAL during a large bulk load (`BACKGROUND_CHECKPOINT_BATCH`). */
+  #checkpointer: WalCheckpointer | undefined;
   /** Inside a read snapshot the version cannot change: read once (`pinnedVersion`). */
   #pinned = false;
   #pinnedVersion: string | undefined;
@@ -169,9 +187,16 @@ export class SqliteEntityStore implements EntityStore {
     const now = Date.now();
     const defer = options.deferKeys === true;
     if (defer && !this.#bulkLoading) {
-      const { page_size: pageSize } = this.#db.prepare('PRAGMA page_size').get() as { page_size: number };
-      this.#db.exec(`PRAGMA wal_autocheckpoint = ${Math.ceil(BULK_WAL_BYTES / Number(pageSize))}`);
+      this.#setAutoCheckpoint(BULK_WAL_BYTES);
       this.#bulkLoading = true;
+    }
+    if (defer && entities.length >= BACKGROUND_CHECKPOINT_BATCH && this.#checkpointer === undefined) {
+      // A file-backed store only: an in-memory one has no WAL.
+      const file = this.#db.location();
+      if (file !== null) {
+        this.#checkpointer = startWalCheckpointer(file);
+        this.#setAutoCheckpoint(BACKGROUND_WAL_CEILING_BYTES);
+      }
     }
     this.#transaction(() => {
       for (const entity of entities) {
@@ -260,10 +285,27 @@ export class SqliteEntityStore implements EntityStore {
     });
     if (this.#bulkLoading) {
       this.#bulkLoading = false;
+      this.stopBackgroundCheckpoints();
       this.#db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_PAGES}`);
       this.#db.exec('PRAGMA wal_checkpoint(PASSIVE)');
     }
     return indexed;
+  }
+
+  /**
+   * Ends the checkpointing thread of a large bulk load, if one runs (the load ended, or the store
+   * closes before its keys were indexed). Its thread closes its connection and exits on its own;
+   * the process waits for that, not this call.
+   */
+  stopBackgroundCheckpoints(): void {
+    const checkpointer = this.#checkpointer;
+    this.#checkpointer = undefined;
+    void checkpointer?.stop();
+  }
+
+  #setAutoCheckpoint(bytes: number): void {
+    const { page_size: pageSize } = this.#db.prepare('PRAGMA page_size').get() as { page_size: number };
+    this.#db.exec(`PRAGMA wal_autocheckpoint = ${Math.ceil(bytes / Number(pageSize))}`);
   }
 
   /** Bulk lookup for imports: the stored entities among `ids`, in one query. */
