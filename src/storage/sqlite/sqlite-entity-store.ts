@@ -258,6 +258,13 @@ export class SqliteEntityStore implements EntityStore {
 
   indexPendingKeys(): number {
     let indexed = 0;
+    // The key pass is one long transaction per chunk: a background checkpoint has nothing to copy
+    // until it commits, and the copy after it stays on this thread (so the pass's time includes
+    // it). The writer checkpoints by itself again, as before a large load.
+    if (this.#checkpointer !== undefined) {
+      this.stopBackgroundCheckpoints();
+      this.#setAutoCheckpoint(BULK_WAL_BYTES);
+    }
     // Sorted on disk, not in memory: SQLite's external merge sort keeps the memory bounded by the
     // page cache however many keys are pending. These pragmas are per connection: restored after.
     const sorting = { temp_store: 'FILE', cache_size: -SORT_CACHE_KIB, threads: SORT_THREADS };
@@ -285,7 +292,6 @@ export class SqliteEntityStore implements EntityStore {
     });
     if (this.#bulkLoading) {
       this.#bulkLoading = false;
-      this.stopBackgroundCheckpoints();
       this.#db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_PAGES}`);
       this.#db.exec('PRAGMA wal_checkpoint(PASSIVE)');
     }
@@ -293,9 +299,9 @@ export class SqliteEntityStore implements EntityStore {
   }
 
   /**
-   * Ends the checkpointing thread of a large bulk load, if one runs (the load ended, or the store
-   * closes before its keys were indexed). Its thread closes its connection and exits on its own;
-   * the process waits for that, not this call.
+   * Ends the checkpointing thread of a large bulk load, if one runs (its keys are being indexed,
+   * or the store closes before). The thread finishes the checkpoint it may be in, closes its
+   * connection and exits on its own; the process waits for that, not this call.
    */
   stopBackgroundCheckpoints(): void {
     const checkpointer = this.#checkpointer;
