@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
-import { openSqliteStorage } from '../src/storage/index.ts';
+import { openSqliteStorage, startWalCheckpointer } from '../src/storage/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
 import {
   createTransactionRunner,
@@ -297,6 +297,17 @@ test('sqlite: a large bulk load checkpoints the WAL from a thread of its own whi
   assert.equal(reopened.entities.counts().organizations, 20_000);
   assert.equal(reopened.entities.getById('B-12345')?.doc.name, 'Bulk 12345');
   reopened.close();
+  dir.remove();
+});
+
+test('sqlite: a WAL checkpointer whose thread fails neither ends the process nor hangs stop()', async () => {
+  const dir = tempDir();
+  // A path under a file, not a directory: the thread's connection cannot open.
+  fs.writeFileSync(path.join(dir.path, 'plain'), '');
+  const checkpointer = startWalCheckpointer(path.join(dir.path, 'plain', 'quarry.sqlite'), 10);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await checkpointer.stop();
+  await checkpointer.stop();
   dir.remove();
 });
 

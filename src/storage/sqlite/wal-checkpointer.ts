@@ -31,12 +31,23 @@ export function startWalCheckpointer(file: string, intervalMs = 100): WalCheckpo
     `,
     { eval: true, workerData: { file, intervalMs } },
   );
+  // Checkpointing is an optimisation: should the thread fail (its connection cannot open), the
+  // writers' own automatic checkpoints still bound the WAL, so the failure must not end the process.
+  worker.on('error', () => {});
+  let running = true;
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      running = false;
+      resolve();
+    }),
+  );
   worker.unref();
   return {
     async stop() {
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      worker.ref();
-      worker.postMessage('stop');
+      if (running) {
+        worker.ref();
+        worker.postMessage('stop');
+      }
       await exited;
     },
   };
