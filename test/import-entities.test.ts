@@ -1,16 +1,23 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import {
+  applyStatement,
   type Entity,
+  type FactLedger,
   factOriginsOf,
   type ImportOptions,
   ImportSession,
   importEntities,
+  type PreparedRecord,
   prepareRecord,
 } from '../src/kg/index.ts';
+import { indexEntity } from '../src/match/index.ts';
 import { openSqliteStorage, type Storage } from '../src/storage/index.ts';
+import { createTransactionRunner } from '../src/storage/sqlite/sqlite-database.ts';
+import { SqliteEntityStore } from '../src/storage/sqlite/sqlite-entity-store.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const dirs: { remove(): void }[] = [];
@@ -400,6 +407,71 @@ describe('ImportSession into an empty store', () => {
     session.finish();
     assert.deepEqual([session.counts.created, session.counts.updated], [1, 1]);
     assert.deepEqual(sourcesOf(storage, 'ORG-2'), ['https://c.example', 'https://b.example']);
+    storage.close();
+  });
+
+  test('a writer that states an entity while a batch merges with it loses nothing: no merge overwrites its statement', () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const file = path.join(dir.path, 'quarry.sqlite');
+    const storage = openSqliteStorage(file);
+    // A second connection to the same file, as the server (crawl ingestion) or another import
+    // has; it gives up on a held write lock after 50 ms instead of 10 s.
+    const db = new DatabaseSync(file, { timeout: 50 });
+    const other = new SqliteEntityStore(db, createTransactionRunner(db));
+    /** The other writer's read-merge-write of its statement, in one transaction. */
+    const otherStates = (record: PreparedRecord) =>
+      other.exclusively(() => {
+        const stored = other.getById(record.id);
+        const before = stored && { doc: stored.doc, ledger: stored.ledger as FactLedger | null };
+        const next = applyStatement(before, record.source, JSON.parse(record.json.doc) as Entity);
+        other.writeBatch([
+          {
+            id: record.id,
+            type: next.doc.type,
+            doc: next.doc,
+            ledger: next.ledger,
+            ...indexEntity(next.doc),
+          },
+        ]);
+      });
+    const first = new ImportSession(storage.entities);
+    first.add([statement('ORG-1', 'https://a.example', '1990')]);
+    first.finish();
+    // The other writer tries to state ORG-1 right after the session has read it for its merge.
+    let refused: unknown;
+    const racing = new Proxy(storage.entities, {
+      get(target, property) {
+        if (property === 'getByIds') {
+          return (ids: readonly string[]) => {
+            const found = target.getByIds(ids);
+            try {
+              otherStates(statement('ORG-1', 'https://c.example', '1992'));
+            } catch (error) {
+              refused = error;
+            }
+            return found;
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const session = new ImportSession(racing);
+    session.add([statement('ORG-1', 'https://b.example', '1991')]);
+    session.finish();
+    // Refused while the batch held the lock (busy), the other writer states it again afterwards;
+    // had it got in, its statement would already be stored. Either way none may be lost.
+    if (refused !== undefined) {
+      assert.match(String(refused), /locked|busy/i);
+      otherStates(statement('ORG-1', 'https://c.example', '1992'));
+    }
+    assert.deepEqual(sourcesOf(storage, 'ORG-1'), [
+      'https://a.example',
+      'https://b.example',
+      'https://c.example',
+    ]);
+    db.close();
     storage.close();
   });
 });

@@ -111,5 +111,33 @@ export function runKgImportStorageContract(adapter: string, open: OpenStorage): 
       assert.equal(storage.entities.getByIds([]).size, 0);
       assert.equal(storage.entities.getByIds(['Ω "quoted" \\ id']).size, 0);
     });
+
+    test('exclusively: reads inside see its own writes; they commit together, or not at all when it throws', () => {
+      const result = storage.entities.exclusively(() => {
+        storage.entities.writeBatch([write('X-1', ['t:exclusive'])], { deferKeys: true });
+        storage.entities.writeBatch([write('X-2', ['t:exclusive'])]);
+        return storage.entities.getByIds(['X-1', 'X-2']).size;
+      });
+      assert.equal(result, 2);
+      assert.equal(storage.entities.getById('X-1')?.doc.name, 'X-1');
+      const version = storage.entities.version();
+      assert.throws(
+        () =>
+          storage.entities.exclusively(() => {
+            storage.entities.writeBatch([
+              write('X-3', ['t:exclusive']),
+              write('X-1', [], { name: 'Changed' }),
+            ]);
+            assert.equal(storage.entities.getById('X-3')?.doc.name, 'X-3');
+            throw new Error('merge failed');
+          }),
+        /merge failed/,
+      );
+      assert.equal(storage.entities.getById('X-3'), undefined);
+      assert.equal(storage.entities.getById('X-1')?.doc.name, 'X-1');
+      assert.equal(storage.entities.version(), version);
+      assert.equal(storage.entities.indexPendingKeys(), 1);
+      assert.equal(storage.entities.refsForKey('t:exclusive', 5).length, 2);
+    });
   });
 }

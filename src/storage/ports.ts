@@ -119,6 +119,12 @@ export interface EntityStore {
    */
   writeBatch(entities: readonly (EntityWrite | SerializedEntityWrite)[], options?: WriteBatchOptions): void;
   /**
+   * Runs `fn` holding the store's write lock, as one transaction: what `fn` reads is what it
+   * writes over (no other writer commits in between), and its writes commit together or, when it
+   * throws, not at all. Writes inside it join it. For read-merge-write cycles (imports).
+   */
+  exclusively<T>(fn: () => T): T;
+  /**
    * Indexes the keys of every entity written with `deferKeys` (by any process, also one that
    * crashed before indexing). Idempotent; returns how many entities it indexed (0 when none).
    */

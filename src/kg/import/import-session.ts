@@ -132,11 +132,20 @@ export class ImportSession {
     }
   }
 
-  /** Writes what is queued, as one atomic batch. */
+  /**
+   * Writes what is queued, as one atomic batch. The stored entities it merges with are read
+   * under the same write lock as the batch is written: another writer (the server ingesting
+   * crawled pages, a second import) cannot commit a statement in between that the batch would
+   * then overwrite with a merge made without it.
+   */
   flush(): void {
     if (this.#queue.length === 0) return;
     const queue = this.#queue;
     this.#queue = [];
+    this.#store.exclusively(() => this.#write(queue));
+  }
+
+  #write(queue: readonly PreparedRecord[]): void {
     // Another writer since this session's last write: its ids are unknown, look everything up.
     if (this.#written !== undefined && this.#store.version() !== this.#writtenVersion) {
       this.#written = undefined;

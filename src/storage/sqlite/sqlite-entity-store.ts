@@ -252,6 +252,11 @@ export class SqliteEntityStore implements EntityStore {
     });
   }
 
+  exclusively<T>(fn: () => T): T {
+    // BEGIN IMMEDIATE: the write lock is taken before `fn` reads anything.
+    return this.#transaction(fn);
+  }
+
   pendingKeyCount(): number {
     return Number((this.#pendingCount.get() as { n: number }).n);
   }
