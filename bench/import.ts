@@ -85,11 +85,18 @@ const sampler = setInterval(() => {
 const cpuBefore = process.cpuUsage();
 const mainBefore = process.threadCpuUsage();
 const loadBefore = os.loadavg()[0];
+// CPU of all threads when the key pass begins: how busy the cores were in each phase tells a
+// pipeline stall (threads waiting on one another or on the disk) from work that fills them.
+let atIndexing: { cpu: NodeJS.CpuUsage; wallMs: number } | undefined;
+const wallBefore = performance.now();
 const summary = await importEntities(
   storage.entities,
   fs.createReadStream(file, { highWaterMark: 1 << 20 }),
   {
     fileName: 'demo.jsonl',
+    onIndexing: () => {
+      atIndexing = { cpu: process.cpuUsage(cpuBefore), wallMs: performance.now() - wallBefore };
+    },
     ...(values.batch !== undefined ? { batchSize: Number(values.batch) } : {}),
   },
 );
@@ -107,9 +114,17 @@ console.log(
   `import: ${summary.linesRead} lines, ${summary.created} created, ${summary.updated} updated, ${summary.rejected} rejected in ${(summary.elapsedMs / 1000).toFixed(1)} s`,
 );
 console.log(`import entities/s: ${Math.round(summary.entitiesPerSecond)} (target ≥ 50000)`);
+const busy = (cpu: NodeJS.CpuUsage, wallMs: number) =>
+  `${((cpu.user + cpu.system) / 1000 / wallMs).toFixed(2)} of ${os.availableParallelism()} cores busy`;
+const phaseOne = atIndexing ?? { cpu, wallMs: performance.now() - wallBefore };
+const keyPass = {
+  cpu: { user: cpu.user - phaseOne.cpu.user, system: cpu.system - phaseOne.cpu.system },
+  wallMs: Math.max(1, summary.keyIndexMs),
+};
 console.log(
-  `import phases: read, prepare and write ${((summary.elapsedMs - summary.keyIndexMs) / 1000).toFixed(1)} s, ` +
-    `then index retrieval keys ${(summary.keyIndexMs / 1000).toFixed(1)} s`,
+  `import phases: read, prepare and write ${((summary.elapsedMs - summary.keyIndexMs) / 1000).toFixed(1)} s ` +
+    `(${busy(phaseOne.cpu, phaseOne.wallMs)}), then index retrieval keys ${(summary.keyIndexMs / 1000).toFixed(1)} s ` +
+    `(${busy(keyPass.cpu, keyPass.wallMs)})`,
 );
 console.log(
   `import CPU: ${cpuS.toFixed(1)} s user+system in all threads, ${mainS.toFixed(1)} s of it in the main (store) thread; ` +
