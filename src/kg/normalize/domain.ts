@@ -39,8 +39,17 @@ const BARE_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)+\.?$/;
 // it rarely hits, the two differ by 0.5% (bench/ab-prepare.ts).
 const registrables = new BoundedMemo<string>(100_000);
 
+/**
+ * Two labels of letters, digits and hyphens (`acme.example`, most organizations' hosts): the host
+ * is its own registrable domain whatever the public-suffix list says. Under a one-label suffix
+ * the domain is the whole host; a host that is itself a suffix (`co.uk`, `github.io`) has no
+ * domain and keeps the host. So no suffix lookup (an import did one per organization).
+ */
+const TWO_LABELS = /^[a-z0-9-]+\.[a-z0-9-]+$/;
+
 function fromHostname(name: string): NormalizedDomain | undefined {
   const hostname = name.replace(/\.$/, '').replace(/^www\d?\./, '');
+  if (TWO_LABELS.test(hostname)) return { host: hostname, registrable: hostname };
   if (!hostname.includes('.') && !hostname.includes(':')) return undefined;
   const registrable = registrables.get(hostname, () => {
     const parsed = parse(hostname);

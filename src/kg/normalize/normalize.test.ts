@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { parse } from 'tldts';
 import { hostAncestors, normalizeDomain } from './domain.ts';
 import { isFreeMailDomain, normalizeEmail } from './email.ts';
 import { looksLikeAcronym, normalizeOrganizationName, organizationAcronyms } from './organization-name.ts';
@@ -70,6 +71,27 @@ test('domains: scheme, www, port, path dropped; registrable domain is public-suf
   assert.equal(normalizeDomain('not a url'), undefined);
   assert.equal(normalizeDomain('localhost'), undefined);
   assert.equal(normalizeDomain(''), undefined);
+});
+
+test('domains: a two-label host gets the registrable domain the public-suffix list gives it, without a lookup', () => {
+  // The suffix list's own answer (tldts), as the lookup that two-label hosts skip computes it.
+  const listed = (host: string) => {
+    const parsed = parse(host);
+    return parsed.isIp ? host : (parsed.domain ?? host);
+  };
+  const hosts = [
+    ...['acme.example', 'co.uk', 'github.io', 'blogspot.com', 'appspot.com', 'ck.ck', 'a.ck'],
+    ...['1.2', '255.255', '-a.b', 'a-.b', 'a--b.c-d', 'xn--bcher-kva.ch', 'localhost.localdomain'],
+  ];
+  for (const host of hosts) {
+    assert.deepEqual(normalizeDomain(host), { host, registrable: listed(host) }, host);
+    // In a URL, all-digit hosts are IPv4 addresses (`1.2` → `1.0.0.2`): those only bare.
+    if (!/^[\d.]+$/.test(host)) {
+      assert.deepEqual(normalizeDomain(`https://${host}/x`), { host, registrable: listed(host) }, host);
+    }
+  }
+  // Three labels still go through the list.
+  assert.equal(normalizeDomain('s3.amazonaws.com')?.registrable, 'amazonaws.com');
 });
 
 test('e-mails: split, lowercased, free-mail providers recognised', () => {
