@@ -160,7 +160,10 @@ export class ImportSession {
     });
   }
 
-  /** Merges `queue` with what is stored now; changes nothing (`#write` applies the result). */
+  /**
+   * Merges `queue` with what is stored now. Writes and counts nothing (`#write` applies the
+   * result); it only drops the written-ids filter once another writer has written.
+   */
   #merge(queue: readonly PreparedRecord[]): MergedBatch {
     // Another writer since this session's last write: its ids are unknown, look everything up.
     if (this.#written !== undefined && this.#store.version() !== this.#writtenVersion) {

@@ -33,10 +33,10 @@ export function normalizeDomain(url: string): NormalizedDomain | undefined {
 }
 
 const BARE_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)+\.?$/;
-// Bounded: a cache, not a copy of every host ever seen. Large enough to hold the hosts of a
-// graph of up to 100k organizations, whose people's e-mail domains then hit: 3% less import
-// preparation CPU on a 50k + 50k demo graph than with 4,096 entries; on a 1M + 1M graph, where
-// it rarely hits, the two differ by 0.5% (bench/ab-prepare.ts).
+// Bounded: a cache, not a copy of every host ever seen; for hosts of three labels or more (two
+// need no lookup, `TWO_LABELS`). Its size was chosen when every host went through it: 100k
+// entries held the hosts of a 100k-organization graph, whose people's e-mail domains then hit
+// (3% less import preparation CPU on a 50k + 50k demo graph than 4,096 entries).
 const registrables = new BoundedMemo<string>(100_000);
 
 /**
