@@ -15,7 +15,7 @@ import {
   prepareRecord,
 } from '../src/kg/index.ts';
 import { indexEntity } from '../src/match/index.ts';
-import { openSqliteStorage, type Storage } from '../src/storage/index.ts';
+import { type EntityStore, openSqliteStorage, type Storage } from '../src/storage/index.ts';
 import { createTransactionRunner } from '../src/storage/sqlite/sqlite-database.ts';
 import { SqliteEntityStore } from '../src/storage/sqlite/sqlite-entity-store.ts';
 import { tempDir } from './support/temp-dir.ts';
@@ -410,16 +410,18 @@ describe('ImportSession into an empty store', () => {
     storage.close();
   });
 
-  test('a writer that states an entity while a batch merges with it loses nothing: no merge overwrites its statement', () => {
+  /**
+   * A store on a file, and another writer on a second connection to it, as the server (crawl
+   * ingestion) or another import has. The other writer gives up on a held write lock after
+   * 50 ms instead of 10 s; `otherStates` is its read-merge-write of a statement.
+   */
+  function twoWriters() {
     const dir = tempDir();
     dirs.push(dir);
     const file = path.join(dir.path, 'quarry.sqlite');
     const storage = openSqliteStorage(file);
-    // A second connection to the same file, as the server (crawl ingestion) or another import
-    // has; it gives up on a held write lock after 50 ms instead of 10 s.
     const db = new DatabaseSync(file, { timeout: 50 });
     const other = new SqliteEntityStore(db, createTransactionRunner(db));
-    /** The other writer's read-merge-write of its statement, in one transaction. */
     const otherStates = (record: PreparedRecord) =>
       other.exclusively(() => {
         const stored = other.getById(record.id);
@@ -435,33 +437,57 @@ describe('ImportSession into an empty store', () => {
           },
         ]);
       });
-    const first = new ImportSession(storage.entities);
-    first.add([statement('ORG-1', 'https://a.example', '1990')]);
-    first.finish();
-    // The other writer tries, once, to state ORG-1 right after the session has read it.
-    let tried = false;
-    let refused: unknown;
-    const racing = new Proxy(storage.entities, {
+    const close = () => {
+      db.close();
+      storage.close();
+    };
+    return { storage, otherStates, close };
+  }
+
+  /** `store` with `act` run once, right after the first `getByIds` (the batch has read). */
+  function actingAfterFirstRead(store: EntityStore, act: () => void) {
+    let acted = false;
+    let exclusive = 0;
+    const proxy = new Proxy(store, {
       get(target, property) {
         if (property === 'getByIds') {
           return (ids: readonly string[]) => {
             const found = target.getByIds(ids);
-            if (!tried) {
-              tried = true;
-              try {
-                otherStates(statement('ORG-1', 'https://c.example', '1992'));
-              } catch (error) {
-                refused = error;
-              }
+            if (!acted) {
+              acted = true;
+              act();
             }
             return found;
+          };
+        }
+        if (property === 'exclusively') {
+          return <T>(fn: () => T) => {
+            exclusive++;
+            return target.exclusively(fn);
           };
         }
         const value = Reflect.get(target, property, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const session = new ImportSession(racing);
+    return { store: proxy, transactions: () => exclusive };
+  }
+
+  test('a writer that states an entity while a batch merges with it loses nothing: no merge overwrites its statement', () => {
+    const { storage, otherStates, close } = twoWriters();
+    const first = new ImportSession(storage.entities);
+    first.add([statement('ORG-1', 'https://a.example', '1990')]);
+    first.finish();
+    // The other writer tries, once, to state ORG-1 right after the session has read it.
+    let refused: unknown;
+    const racing = actingAfterFirstRead(storage.entities, () => {
+      try {
+        otherStates(statement('ORG-1', 'https://c.example', '1992'));
+      } catch (error) {
+        refused = error;
+      }
+    });
+    const session = new ImportSession(racing.store);
     session.add([statement('ORG-1', 'https://b.example', '1991')]);
     session.finish();
     // Refused while the batch held the lock (busy), the other writer states it again afterwards;
@@ -476,7 +502,32 @@ describe('ImportSession into an empty store', () => {
       'https://b.example',
       'https://c.example',
     ]);
-    db.close();
-    storage.close();
+    close();
+  });
+
+  test('a batch merged again after another writer wrote is merged in slices, each its own transaction, and loses nothing', () => {
+    const { storage, otherStates, close } = twoWriters();
+    const first = new ImportSession(storage.entities);
+    first.add([statement('ORG-1', 'https://a.example', '1990')]);
+    first.finish();
+    // Meanwhile the other writer states ORG-1 (stored) and ORG-5500 (new, in the second slice).
+    const racing = actingAfterFirstRead(storage.entities, () => {
+      otherStates(statement('ORG-1', 'https://c.example', '1992'));
+      otherStates(statement('ORG-5500', 'https://c.example', '1992'));
+    });
+    const session = new ImportSession(racing.store);
+    session.add(Array.from({ length: 6_000 }, (_, i) => statement(`ORG-${i}`, 'https://b.example', '1991')));
+    session.finish();
+    // The attempt that found the version moved, then two slices of at most 5,000.
+    assert.equal(racing.transactions(), 3);
+    assert.deepEqual([session.counts.created, session.counts.updated], [5_998, 2]);
+    assert.deepEqual(sourcesOf(storage, 'ORG-1').sort(), [
+      'https://a.example',
+      'https://b.example',
+      'https://c.example',
+    ]);
+    assert.deepEqual(sourcesOf(storage, 'ORG-5500').sort(), ['https://b.example', 'https://c.example']);
+    assert.equal(storage.entities.counts().organizations, 6_000);
+    close();
   });
 });

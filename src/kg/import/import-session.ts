@@ -34,6 +34,13 @@ export interface SessionOptions {
   readonly onReject?: (rejection: Rejection) => void;
 }
 
+/**
+ * Records merged per transaction when a batch must be merged under the write lock (another
+ * writer wrote entities while it was merged outside): at ~110 µs per stored entity merged, other
+ * writers wait at most ~0.5 s for a slice instead of ~5.8 s for a 50,000-update batch.
+ */
+const RELOCKED_SLICE = 5_000;
+
 /** Entities per transaction unless `batchSize` says otherwise. */
 export const DEFAULT_BATCH_SIZE = 50_000;
 
@@ -146,8 +153,10 @@ export class ImportSession {
    * costly part (~110 µs per stored entity: a re-import's batch of 50,000 took ~5.8 s), so it is
    * done before taking the write lock, which other writers (the server charging credits,
    * storing bulk results) wait for. Under the lock the batch is written as merged if nobody has
-   * written entities meanwhile; otherwise it is merged again there, from what is stored then, so
-   * that no statement committed meanwhile (crawl ingestion, a second import) is overwritten.
+   * written entities meanwhile; otherwise it is merged again under the lock, from what is stored
+   * then, slice by slice (`RELOCKED_SLICE`), so that no statement committed meanwhile (crawl
+   * ingestion, a second import) is overwritten. Each slice commits on its own: the batch is then
+   * several atomic steps, each whole.
    */
   flush(): void {
     if (this.#queue.length === 0) return;
@@ -155,9 +164,17 @@ export class ImportSession {
     this.#queue = [];
     const version = this.#store.version();
     const merged = this.#merge(queue);
-    this.#store.exclusively(() => {
-      this.#write(this.#store.version() === version ? merged : this.#merge(queue));
+    const written = this.#store.exclusively(() => {
+      if (this.#store.version() !== version) return false;
+      this.#write(merged);
+      return true;
     });
+    if (written) return;
+    // Merged again under the lock, in slices: a slice's merge is all another writer waits for.
+    for (let start = 0; start < queue.length; start += RELOCKED_SLICE) {
+      const slice = queue.slice(start, start + RELOCKED_SLICE);
+      this.#store.exclusively(() => this.#write(this.#merge(slice)));
+    }
   }
 
   /**
