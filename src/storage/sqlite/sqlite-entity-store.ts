@@ -74,7 +74,7 @@ const BULK_WAL_BYTES = 64 * 2 ** 20;
  * commit runs on the writing thread syncs the WAL, copies it into the database and syncs that:
  * with 50,000-entity batches (~85 MB of WAL each) the import's main thread, which paces the whole
  * import, waited about 0.3 s per batch on the disk. Measured on the 1M + 1M demo graph (2 cores):
- * the import before its key pass took 65.6 → 56.8 s; cores busy 1.3-1.7 → 1.8-1.9 of 2.
+ * the import before its key pass took 65.6 → 56.8 s; cores busy 1.5-1.7 → 1.8-1.9 of 2.
  */
 const BACKGROUND_CHECKPOINT_BATCH = 10_000;
 /**
