@@ -215,7 +215,11 @@ const PLACE_NOISE: ReadonlySet<string> = new Set([
 
 /** Place tokens a person is found by: city and address words and postcodes, not street numbers. */
 export function placeTokens(tokens: readonly string[]): string[] {
-  return tokens.filter((t) => !PLACE_NOISE.has(t) && isPlaceWord(t));
+  return tokens.filter(isPlaceToken);
+}
+
+function isPlaceToken(token: string): boolean {
+  return !PLACE_NOISE.has(token) && isPlaceWord(token);
 }
 
 function isDigit(code: number): boolean {
@@ -317,6 +321,20 @@ function indexOrganization(entity: Entity): EntityIndex {
   return { profile, keys: [...keys] };
 }
 
+/**
+ * `[...new Set(tokens)].sort()` without the set for the usual one or two tokens (the import runs
+ * this for every name).
+ */
+function sortedDistinct(tokens: readonly string[]): string[] {
+  if (tokens.length === 1) return [tokens[0]];
+  if (tokens.length === 2) {
+    const [a, b] = tokens;
+    if (a === b) return [a];
+    return a < b ? [a, b] : [b, a];
+  }
+  return [...new Set(tokens)].sort();
+}
+
 /** Folded person-name tokens with titles removed, plus the formal forms of nicknames. */
 export function personNameTokens(name: string): string[] {
   return textTokens(name).filter((token) => !isPersonNameNoise(token));
@@ -335,11 +353,14 @@ function indexPerson(entity: Entity): EntityIndex {
     const tokens = personNameTokens(name);
     if (tokens.length === 0) continue;
     names.push(tokens.join(' '));
+    const formal: string[] = [];
     for (const token of tokens) {
+      const canonical = canonicalGivenName(token);
       keys.add(KEY.personToken + token);
-      keys.add(KEY.personToken + canonicalGivenName(token));
+      keys.add(KEY.personToken + canonical);
+      formal.push(canonical);
     }
-    keys.add(KEY.personName + [...new Set(tokens.map(canonicalGivenName))].sort().join(' '));
+    keys.add(KEY.personName + sortedDistinct(formal).join(' '));
   }
   const primary = normalizePersonName(entity.name ?? names[0] ?? '');
   const detail = entity.nameDetail;
@@ -367,9 +388,11 @@ function indexPerson(entity: Entity): EntityIndex {
     const school = linkedName(education?.institution);
     if (school) schools.push(normalizeOrganizationName(school).tokens.join(' '));
   }
-  for (const token of placeTokens([...place.cities.flatMap((c) => c.split(' ')), ...place.address])) {
-    keys.add(KEY.personPlace + token);
+  // The words of every city, then the address words (as `placeTokens` would keep them).
+  for (const city of place.cities) {
+    for (const token of city.split(' ')) if (isPlaceToken(token)) keys.add(KEY.personPlace + token);
   }
+  for (const token of place.address) if (isPlaceToken(token)) keys.add(KEY.personPlace + token);
   const year = birthYear(entity);
   const profile: Writable<PersonProfile> = { k: 'P', n: names };
   if (first) profile.f = first;
