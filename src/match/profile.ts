@@ -17,6 +17,7 @@ import {
   normalizePhone,
   organizationAcronyms,
   regionName,
+  sortedDistinct,
   textTokens,
 } from '../kg/index.ts';
 import { ipKeysForRange } from './ip.ts';
@@ -319,20 +320,6 @@ function indexOrganization(entity: Entity): EntityIndex {
   if (contact.emails.length) profile.e = contact.emails.map((email) => email.address);
   if (ranges.length) profile.ip = ranges;
   return { profile, keys: [...keys] };
-}
-
-/**
- * `[...new Set(tokens)].sort()` without the set for the usual one or two tokens (the import runs
- * this for every name).
- */
-function sortedDistinct(tokens: readonly string[]): string[] {
-  if (tokens.length === 1) return [tokens[0]];
-  if (tokens.length === 2) {
-    const [a, b] = tokens;
-    if (a === b) return [a];
-    return a < b ? [a, b] : [b, a];
-  }
-  return [...new Set(tokens)].sort();
 }
 
 /** Folded person-name tokens with titles removed, plus the formal forms of nicknames. */

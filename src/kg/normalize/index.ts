@@ -18,4 +18,4 @@ export {
 } from './person-name.ts';
 export { normalizePhone } from './phone.ts';
 export { cityName, countryCode, type ParsedLocation, parseLocation, regionName } from './place.ts';
-export { foldText, textTokens } from './text.ts';
+export { foldText, sortedDistinct, textTokens } from './text.ts';

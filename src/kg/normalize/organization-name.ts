@@ -2,7 +2,7 @@
  * Organization names: abbreviations and their foreign-language equivalents mapped to one
  * canonical English word, legal suffixes and stopwords recognised, acronyms derived.
  */
-import { textTokens } from './text.ts';
+import { sortedDistinct, textTokens } from './text.ts';
 
 // Each canonical word with its abbreviations and common translations (after folding).
 const CANONICAL_GROUPS: Readonly<Record<string, readonly string[]>> = {
@@ -186,12 +186,16 @@ export interface NormalizedOrganizationName {
  */
 export function normalizeOrganizationName(name: string): NormalizedOrganizationName {
   const written = textTokens(name);
-  const raw = written.map(canonicalOrganizationToken);
-  // A legal suffix is dropped only when something else remains ("AG" alone is a name).
-  const tokens = raw.filter((token, i) => !(LEGAL_SUFFIXES.has(token) && i > 0));
-  const significant = tokens.filter((token) => !STOPWORDS.has(token));
-  const key = [...new Set(significant)].sort().join(' ');
-  return { tokens, significant, key, written };
+  const tokens: string[] = [];
+  const significant: string[] = [];
+  for (let i = 0; i < written.length; i++) {
+    const token = canonicalOrganizationToken(written[i]);
+    // A legal suffix is dropped only when something else remains ("AG" alone is a name).
+    if (i > 0 && LEGAL_SUFFIXES.has(token)) continue;
+    tokens.push(token);
+    if (!STOPWORDS.has(token)) significant.push(token);
+  }
+  return { tokens, significant, key: sortedDistinct(significant).join(' '), written };
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Random } from '../../match/training/random.ts';
-import { foldText, textTokens } from './text.ts';
+import { foldText, sortedDistinct, textTokens } from './text.ts';
 
 test('foldText folds accents and special letters and lowercases', () => {
   assert.equal(foldText('Fundação Hermínio Ometto'), 'fundacao herminio ometto');
@@ -35,5 +35,29 @@ test('textTokens gives plain ASCII text the same tokens as the general (Unicode)
   }
   for (const sample of samples) {
     assert.deepEqual([...textTokens(sample), 'ete'], textTokens(`${sample} été`), JSON.stringify(sample));
+  }
+});
+
+test('sortedDistinct gives the distinct tokens in code-unit order, like a Set then sort()', () => {
+  const cases = [
+    [],
+    ['acme'],
+    ['b', 'a'],
+    ['a', 'b'],
+    ['a', 'a'],
+    ['Zeta', 'alpha'],
+    ['é', 'e'],
+    ['𝔸', 'ｚ'],
+    ['c', 'a', 'b', 'a'],
+    ['x', 'x', 'x'],
+  ];
+  for (const tokens of cases) {
+    assert.deepEqual(sortedDistinct(tokens), [...new Set(tokens)].sort(), JSON.stringify(tokens));
+  }
+  const random = new Random(7);
+  const alphabet = ['a', 'b', 'ab', 'B', 'ä', '1', ''];
+  for (let round = 0; round < 500; round++) {
+    const tokens = Array.from({ length: random.int(4) }, () => alphabet[random.int(alphabet.length)]);
+    assert.deepEqual(sortedDistinct(tokens), [...new Set(tokens)].sort(), JSON.stringify(tokens));
   }
 });

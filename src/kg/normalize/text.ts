@@ -75,3 +75,17 @@ function asciiTokens(lower: string): string[] {
   }
   return tokens;
 }
+
+/**
+ * The distinct tokens, sorted: `[...new Set(tokens)].sort()` without the set for the usual one
+ * or two tokens (order-free name keys; the import builds several per entity).
+ */
+export function sortedDistinct(tokens: readonly string[]): string[] {
+  if (tokens.length === 1) return [tokens[0]];
+  if (tokens.length === 2) {
+    const [a, b] = tokens;
+    if (a === b) return [a];
+    return a < b ? [a, b] : [b, a];
+  }
+  return [...new Set(tokens)].sort();
+}
