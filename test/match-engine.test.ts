@@ -193,6 +193,39 @@ test('the matcher sees writes made after it was created (caches follow the graph
   assert.equal(matcher.match(query)[0]?.id, 'ORG-kunitachi');
 });
 
+test('postings are read once per graph version: a repeated query reads none and answers the same', () => {
+  const entities = storage.entities;
+  const read: string[][] = [];
+  // The store itself, recording which keys the matcher asks it for.
+  const recording = createMatcher({
+    keyCounts: (keys, cap) => entities.keyCounts(keys, cap),
+    refsForKeys: (keys, limit) => {
+      read.push([...keys]);
+      return entities.refsForKeys(keys, limit);
+    },
+    profiles: (refs) => entities.profiles(refs),
+    termCounts: (prefix) => entities.termCounts(prefix),
+    counts: () => entities.counts(),
+    version: () => entities.version(),
+  });
+  const query = q({ type: 'Organization', names: ['Univ. of Pecs'], urls: ['pte.hu'] });
+  const first = recording.match(query);
+  assert.equal(first[0]?.id, 'ORG-pecs');
+  assert.ok(read.flat().length > 0);
+  const readBefore = read.length;
+  assert.deepEqual(recording.match(query), first);
+  assert.equal(read.length, readBefore, 'no postings read again');
+  // A query sharing some keys reads only the others.
+  recording.match(q({ type: 'Organization', names: ['University of Pecs'], urls: ['mit.edu'] }));
+  const again = read.slice(readBefore).flat();
+  assert.ok(again.length > 0 && !again.includes('h:pte.hu'), again.join(' '));
+  // A write changes the graph version: everything is read again.
+  write([{ id: 'ORG-pecs-2', type: 'Organization', name: 'Pécs Music School', allUris: ['zenede.pte.hu'] }]);
+  const readAfterWrite = read.length;
+  assert.equal(recording.match(query)[0]?.id, 'ORG-pecs');
+  assert.ok(read.slice(readAfterWrite).flat().includes('h:pte.hu'));
+});
+
 test('an ip finds the organization owning the range and, for a person, its current employees', () => {
   write([
     {
