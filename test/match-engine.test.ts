@@ -193,21 +193,29 @@ test('the matcher sees writes made after it was created (caches follow the graph
   assert.equal(matcher.match(query)[0]?.id, 'ORG-kunitachi');
 });
 
-test('postings are read once per graph version: a repeated query reads none and answers the same', () => {
+/** A matcher over the test store that records the keys whose postings it reads. */
+function recordingMatcher(postingsCacheRefs?: number): { matcher: Matcher; read: string[][] } {
   const entities = storage.entities;
   const read: string[][] = [];
-  // The store itself, recording which keys the matcher asks it for.
-  const recording = createMatcher({
-    keyCounts: (keys, cap) => entities.keyCounts(keys, cap),
-    refsForKeys: (keys, limit) => {
-      read.push([...keys]);
-      return entities.refsForKeys(keys, limit);
+  const matcher = createMatcher(
+    {
+      keyCounts: (keys, cap) => entities.keyCounts(keys, cap),
+      refsForKeys: (keys, limit) => {
+        read.push([...keys]);
+        return entities.refsForKeys(keys, limit);
+      },
+      profiles: (refs) => entities.profiles(refs),
+      termCounts: (prefix) => entities.termCounts(prefix),
+      counts: () => entities.counts(),
+      version: () => entities.version(),
     },
-    profiles: (refs) => entities.profiles(refs),
-    termCounts: (prefix) => entities.termCounts(prefix),
-    counts: () => entities.counts(),
-    version: () => entities.version(),
-  });
+    { postingsCacheRefs },
+  );
+  return { matcher, read };
+}
+
+test('postings are read once per graph version: a repeated query reads none and answers the same', () => {
+  const { matcher: recording, read } = recordingMatcher();
   const query = q({ type: 'Organization', names: ['Univ. of Pecs'], urls: ['pte.hu'] });
   const first = recording.match(query);
   assert.equal(first[0]?.id, 'ORG-pecs');
@@ -224,6 +232,21 @@ test('postings are read once per graph version: a repeated query reads none and 
   const readAfterWrite = read.length;
   assert.equal(recording.match(query)[0]?.id, 'ORG-pecs');
   assert.ok(read.slice(readAfterWrite).flat().includes('h:pte.hu'));
+});
+
+test('the postings kept are bounded: past the bound they are dropped and read again', () => {
+  const query = q({ type: 'Organization', names: ['Univ. of Pecs'], urls: ['pte.hu'] });
+  const { matcher: bounded, read } = recordingMatcher(3);
+  const first = bounded.match(query);
+  const readOnce = read.length;
+  // More postings than the bound: the second query finds the cache emptied and reads them again.
+  assert.deepEqual(bounded.match(query), first);
+  assert.ok(read.length > readOnce);
+  const { matcher: roomy, read: readRoomy } = recordingMatcher(1_000);
+  roomy.match(query);
+  const roomyOnce = readRoomy.length;
+  roomy.match(query);
+  assert.equal(readRoomy.length, roomyOnce);
 });
 
 test('an ip finds the organization owning the range and, for a person, its current employees', () => {

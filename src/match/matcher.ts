@@ -79,6 +79,8 @@ export interface MatcherOptions {
   readonly limits?: RetrievalLimits;
   /** Vocabularies shared with the other threads matching against the same store. */
   readonly share?: VocabularyShare;
+  /** Most postings (refs) the matcher keeps between queries (default 500,000). */
+  readonly postingsCacheRefs?: number;
 }
 
 /** A candidate with its profile, before scoring. */
@@ -129,11 +131,13 @@ export class MatchContext {
   /** Postings per lookup limit, then per key (see `refsForKeys`). */
   #postings = new Map<number, Map<string, number[]>>();
   #postingsHeld = 0;
+  readonly #postingsCap: number;
   #counts: EntityCounts | undefined;
 
-  constructor(source: CandidateSource, share?: VocabularyShare) {
+  constructor(source: CandidateSource, share?: VocabularyShare, postingsCacheRefs = POSTINGS_CACHE_REFS) {
     this.#source = source;
     this.#share = share;
+    this.#postingsCap = postingsCacheRefs;
   }
 
   /** The vocabularies for `type` at the current graph version (rebuilt after writes). */
@@ -171,32 +175,34 @@ export class MatchContext {
   }
 
   /**
-   * `source.refsForKeys`, remembering the postings read while the graph version holds (at most
-   * `POSTINGS_CACHE_REFS` refs; the cache is emptied when full). The arrays returned are shared:
-   * callers only read them.
+   * `source.refsForKeys`, remembering the postings read while the graph version holds: up to
+   * the cap (`POSTINGS_CACHE_REFS` by default), which a read that does not fit empties first (so
+   * the cache exceeds it by at most that one read). The arrays returned are shared: callers only
+   * read them.
    */
   refsForKeys(keys: readonly string[], limitPerKey: number): Map<string, number[]> {
     this.#checkVersion();
-    let cache = this.#postings.get(limitPerKey);
-    if (!cache) {
-      cache = new Map();
-      this.#postings.set(limitPerKey, cache);
-    }
     const out = new Map<string, number[]>();
     const missing: string[] = [];
+    const known = this.#postings.get(limitPerKey);
     for (const key of keys) {
-      const cached = cache.get(key);
+      const cached = known?.get(key);
       if (cached) out.set(key, cached);
       else missing.push(key);
     }
     if (missing.length === 0) return out;
     const read = this.#source.refsForKeys(missing, limitPerKey);
+    // Each key counts as one ref more, so that keys without postings are bounded too.
     let size = 0;
     for (const refs of read.values()) size += refs.length + 1;
-    if (this.#postingsHeld + size > POSTINGS_CACHE_REFS) {
-      this.#postings = new Map([[limitPerKey, cache]]);
-      cache.clear();
+    if (this.#postingsHeld + size > this.#postingsCap) {
+      this.#postings = new Map();
       this.#postingsHeld = 0;
+    }
+    let cache = this.#postings.get(limitPerKey);
+    if (!cache) {
+      cache = new Map();
+      this.#postings.set(limitPerKey, cache);
     }
     for (const [key, refs] of read) {
       cache.set(key, refs);
@@ -460,7 +466,7 @@ function hasEvidence(query: AnalyzedQuery): boolean {
 export function createMatcher(source: CandidateSource, options: MatcherOptions = {}): Matcher {
   const model = options.model ?? loadDefaultModel();
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const context = new MatchContext(source, options.share);
+  const context = new MatchContext(source, options.share, options.postingsCacheRefs);
   // The store, with postings read through the context's cache.
   const cached: CandidateSource = {
     keyCounts: (keys, cap) => source.keyCounts(keys, cap),
