@@ -467,7 +467,7 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
   const model = options.model ?? loadDefaultModel();
   const limits = options.limits ?? DEFAULT_LIMITS;
   const context = new MatchContext(source, options.share, options.postingsCacheRefs);
-  // The store, with postings read through the context's cache.
+  // The store, with postings and profiles read through the context's caches.
   const cached: CandidateSource = {
     keyCounts: (keys, cap) => source.keyCounts(keys, cap),
     refsForKeys: (keys, limitPerKey) => context.refsForKeys(keys, limitPerKey),
@@ -484,11 +484,10 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
     },
     match(query, matchOptions = {}) {
       const limit = matchOptions.limit ?? 10;
-      const fetchProfiles = (refs: readonly number[]) => context.profiles(refs);
-      const analyzed = withIpOrganizations(analyzeQuery(query), cached, fetchProfiles);
+      const analyzed = withIpOrganizations(analyzeQuery(query), cached);
       if (!hasEvidence(analyzed)) return [];
       const vocabularies = context.vocabularies(analyzed.type);
-      const candidates = collectCandidates(analyzed, cached, vocabularies, limits, undefined, fetchProfiles);
+      const candidates = collectCandidates(analyzed, cached, vocabularies, limits);
       return scoreCandidates(analyzed, candidates, vocabularies, model.models[analyzed.type], limit);
     },
   };
