@@ -9,13 +9,21 @@ test('a term table finds every term with its count, and nothing else', () => {
     ['zürich', 7],
     ['日本', 2],
     ['a', 9],
+    // Longer than the buffer `get` starts with.
+    ['l'.repeat(200), 4],
   ];
   for (let i = 0; i < 5000; i++) entries.push([`t${i.toString(36)}x`, i]);
   const table = TermTable.build(entries);
   assert.equal(table.size, entries.length);
   for (const [term, count] of entries) assert.equal(table.get(term), count, term);
-  for (const absent of ['', 'acm', 'acmee', 'zurich', 'globeX', 't0', '日'])
+  for (const absent of ['', 'acm', 'acmee', 'zurich', 'globeX', 't0', '日', 'l'.repeat(199)])
     assert.equal(table.get(absent), undefined);
+  // The same lookups by code units (the buffer may be longer than the term).
+  const codes = new Uint16Array(300);
+  for (const [term, count] of [...entries.slice(0, 6), ['acmee', undefined] as const]) {
+    for (let j = 0; j < term.length; j++) codes[j] = term.charCodeAt(j);
+    assert.equal(table.getCodes(codes, term.length), count, term);
+  }
   // Terms are stored by first letter and length: a bucket holds exactly those.
   const [start, end] = table.bucket('t'.charCodeAt(0), 3);
   assert.ok(end > start);

@@ -42,6 +42,8 @@ export class TermTable {
   readonly data: TermTableData;
   readonly #mask: number;
   readonly #buckets: Map<number, readonly [number, number]>;
+  /** `get`'s buffer for the code units of the term looked up. */
+  #scratch = new Uint16Array(64);
 
   /** Builds a table from `(term, count)` pairs (terms distinct and non-empty). */
   static build(entries: Iterable<readonly [string, number]>): TermTable {
@@ -106,9 +108,22 @@ export class TermTable {
 
   /** The count of `term`, undefined when the table does not hold it. */
   get(term: string): number | undefined {
-    const { slots, offsets, chars, counts } = this.data;
     const length = term.length;
-    let slot = hashOf(term) & this.#mask;
+    if (this.#scratch.length < length) this.#scratch = new Uint16Array(length * 2);
+    const codes = this.#scratch;
+    for (let j = 0; j < length; j++) codes[j] = term.charCodeAt(j);
+    return this.getCodes(codes, length);
+  }
+
+  /**
+   * The count of the term whose UTF-16 code units are `codes[0, length)`, without making it a
+   * string (typo tolerance looks up hundreds of variants of a token, most of them no term).
+   */
+  getCodes(codes: Uint16Array, length: number): number | undefined {
+    const { slots, offsets, chars, counts } = this.data;
+    let h = 0x811c9dc5;
+    for (let j = 0; j < length; j++) h = Math.imul(h ^ codes[j], 0x01000193);
+    let slot = (h >>> 0) & this.#mask;
     for (;;) {
       const entry = slots[slot];
       if (entry === 0) return undefined;
@@ -117,7 +132,7 @@ export class TermTable {
       if (offsets[index + 1] - start === length) {
         let same = true;
         for (let j = 0; j < length; j++) {
-          if (chars[start + j] !== term.charCodeAt(j)) {
+          if (chars[start + j] !== codes[j]) {
             same = false;
             break;
           }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Random } from './training/random.ts';
 import { Vocabulary } from './vocabulary.ts';
 
 test('vocabulary weighs rare tokens more and finds typo neighbours, most frequent first', () => {
@@ -21,4 +22,47 @@ test('vocabulary weighs rare tokens more and finds typo neighbours, most frequen
   assert.deepEqual(vocabulary.neighbours('salaamanxa'), ['salamanca']);
   assert.deepEqual(vocabulary.neighbours('guadzpajara'), ['guadalajara']);
   assert.deepEqual(vocabulary.neighbours('oxf'), []);
+});
+
+/** Every vocabulary token one edit from `token`, spelled out as strings (the plain way). */
+function oneEditNeighbours(token: string, counts: ReadonlyMap<string, number>, limit: number): string[] {
+  const found = new Map<string, number>();
+  const consider = (candidate: string) => {
+    const n = counts.get(candidate);
+    if (candidate !== token && n !== undefined) found.set(candidate, n);
+  };
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  for (let i = 0; i < token.length; i++) {
+    consider(token.slice(0, i) + token.slice(i + 1));
+    if (i + 1 < token.length) consider(token.slice(0, i) + token[i + 1] + token[i] + token.slice(i + 2));
+    for (const ch of letters) consider(token.slice(0, i) + ch + token.slice(i + 1));
+  }
+  for (let i = 0; i <= token.length; i++)
+    for (const ch of letters) consider(token.slice(0, i) + ch + token.slice(i));
+  return [...found.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, limit)
+    .map(([candidate]) => candidate);
+}
+
+test('typo neighbours are every token one edit away, as spelling each variant out finds them', () => {
+  const random = new Random(11);
+  // Few letters, so that one-edit neighbours are common; some non-ASCII and astral code units.
+  const alphabet = ['a', 'b', 'c', 'd', 'e', 'é', 'ж', '𝔸'];
+  const word = (length: number) => Array.from({ length }, () => random.pick(alphabet)).join('');
+  const counts = new Map<string, number>();
+  while (counts.size < 3000) counts.set(word(3 + random.int(5)), 1 + random.int(50));
+  const vocabulary = new Vocabulary(counts, 10_000);
+  let compared = 0;
+  for (let round = 0; round < 3000; round++) {
+    const token = random.chance(0.5) ? random.pick([...counts.keys()]) : word(4 + random.int(4));
+    if (token.length < 4) continue;
+    const limit = 1 + random.int(6);
+    const expected = oneEditNeighbours(token, counts, limit);
+    // Without one-edit neighbours, long tokens fall back to two edits (tested above).
+    if (expected.length === 0 && token.length >= 6) continue;
+    assert.deepEqual(vocabulary.neighbours(token, limit), expected, token);
+    compared++;
+  }
+  assert.ok(compared > 1000, `${compared} tokens compared`);
 });

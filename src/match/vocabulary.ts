@@ -7,7 +7,7 @@
 import { editDistance } from './similarity.ts';
 import { TermTable } from './term-table.ts';
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+const ALPHABET_CODES = Uint16Array.from('abcdefghijklmnopqrstuvwxyz', (ch) => ch.charCodeAt(0));
 /** Tokens whose neighbours are remembered, per vocabulary (queries repeat common tokens). */
 const NEIGHBOUR_CACHE_SIZE = 20_000;
 /** Most vocabulary tokens compared when looking for two-edit corrections. */
@@ -56,18 +56,45 @@ export class Vocabulary {
 
   #findNeighbours(token: string, limit: number): string[] {
     const found = new Map<string, number>();
-    const consider = (candidate: string) => {
-      if (candidate === token || found.has(candidate)) return;
-      const n = this.table.get(candidate);
-      if (n !== undefined) found.set(candidate, n);
+    // Each variant is written into `codes` and looked up as code units: only the few that are
+    // terms become strings (a 7-letter token has ~400 variants).
+    const n = token.length;
+    const codes = new Uint16Array(n + 1);
+    const consider = (length: number) => {
+      const count = this.table.getCodes(codes, length);
+      if (count === undefined) return;
+      const candidate = String.fromCharCode(...codes.subarray(0, length));
+      if (candidate !== token && !found.has(candidate)) found.set(candidate, count);
     };
-    for (let i = 0; i < token.length; i++) {
-      consider(token.slice(0, i) + token.slice(i + 1));
-      if (i + 1 < token.length) consider(token.slice(0, i) + token[i + 1] + token[i] + token.slice(i + 2));
-      for (const ch of ALPHABET) consider(token.slice(0, i) + ch + token.slice(i + 1));
+    const spell = (from: number, to: number, at: number) => {
+      for (let j = from; j < to; j++) codes[at + j - from] = token.charCodeAt(j);
+    };
+    for (let i = 0; i < n; i++) {
+      // Deleted, then transposed with the next, then substituted.
+      spell(0, i, 0);
+      spell(i + 1, n, i);
+      consider(n - 1);
+      spell(0, n, 0);
+      if (i + 1 < n) {
+        codes[i] = token.charCodeAt(i + 1);
+        codes[i + 1] = token.charCodeAt(i);
+        consider(n);
+        spell(i, i + 2, i);
+      }
+      for (let c = 0; c < ALPHABET_CODES.length; c++) {
+        codes[i] = ALPHABET_CODES[c];
+        consider(n);
+      }
     }
-    for (let i = 0; i <= token.length; i++)
-      for (const ch of ALPHABET) consider(token.slice(0, i) + ch + token.slice(i));
+    for (let i = 0; i <= n; i++) {
+      // Inserted before position i.
+      spell(0, i, 0);
+      spell(i, n, i + 1);
+      for (let c = 0; c < ALPHABET_CODES.length; c++) {
+        codes[i] = ALPHABET_CODES[c];
+        consider(n + 1);
+      }
+    }
     if (found.size === 0 && token.length >= 6) this.#twoEdits(token, found);
     return [...found.entries()]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
