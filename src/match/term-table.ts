@@ -20,12 +20,10 @@ export interface TermTableData {
   readonly buckets: Int32Array;
 }
 
-function hashOf(term: string): number {
+/** FNV-1a of the code units `codes[start, start + length)`: what the slots are indexed by. */
+function hashOf(codes: Uint16Array, start: number, length: number): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < term.length; i++) {
-    h ^= term.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
+  for (let j = start; j < start + length; j++) h = Math.imul(h ^ codes[j], 0x01000193);
   return h >>> 0;
 }
 
@@ -77,7 +75,7 @@ export class TermTable {
       for (let j = 0; j < term.length; j++) chars[at + j] = term.charCodeAt(j);
       at += term.length;
       counts[i] = termCounts[i];
-      let slot = hashOf(term) & (capacity - 1);
+      let slot = hashOf(chars, offsets[i], term.length) & (capacity - 1);
       while (slots[slot] !== 0) slot = (slot + 1) & (capacity - 1);
       slots[slot] = i + 1;
       const first = term.charCodeAt(0);
@@ -121,9 +119,7 @@ export class TermTable {
    */
   getCodes(codes: Uint16Array, length: number): number | undefined {
     const { slots, offsets, chars, counts } = this.data;
-    let h = 0x811c9dc5;
-    for (let j = 0; j < length; j++) h = Math.imul(h ^ codes[j], 0x01000193);
-    let slot = (h >>> 0) & this.#mask;
+    let slot = hashOf(codes, 0, length) & this.#mask;
     for (;;) {
       const entry = slots[slot];
       if (entry === 0) return undefined;
