@@ -179,7 +179,10 @@ export async function createRuntime(
   const crawl = createCrawlService(config, logger, storage, services, options.crawl);
   const app = await buildApp({ config, logger, storage, ...services, crawl });
   // Checkpoints off the main thread: bulk jobs write results at tens of MB/s.
-  const checkpointer = startWalCheckpointer(sqliteFileFor(config.dataDir));
+  const checkpointer = startWalCheckpointer(sqliteFileFor(config.dataDir), {
+    onFailure: (error) =>
+      logger.warn({ err: error }, 'the WAL checkpointing thread failed: commits checkpoint by themselves'),
+  });
   // Resumes the bulk jobs a stop or crash interrupted.
   services.bulk.start();
   services.bulkExports.resume();

@@ -300,14 +300,61 @@ test('sqlite: a large bulk load checkpoints the WAL from a thread of its own whi
   dir.remove();
 });
 
-test('sqlite: a WAL checkpointer whose thread fails neither ends the process nor hangs stop()', async () => {
+test('sqlite: a WAL checkpointer whose thread fails tells its owner once, and neither ends the process nor hangs stop()', async () => {
   const dir = tempDir();
   // A path under a file, not a directory: the thread's connection cannot open.
   fs.writeFileSync(path.join(dir.path, 'plain'), '');
-  const checkpointer = startWalCheckpointer(path.join(dir.path, 'plain', 'quarry.sqlite'), 10);
+  const failures: Error[] = [];
+  const checkpointer = startWalCheckpointer(path.join(dir.path, 'plain', 'quarry.sqlite'), {
+    intervalMs: 10,
+    onFailure: (error) => failures.push(error),
+  });
   await new Promise((resolve) => setTimeout(resolve, 300));
   await checkpointer.stop();
   await checkpointer.stop();
+  assert.equal(failures.length, 1);
+  assert.match(failures[0].message, /unable to open/);
+  dir.remove();
+});
+
+test('sqlite: when the checkpointing thread of a bulk load fails, the writer checkpoints by itself at the bulk threshold again', async () => {
+  const dir = tempDir();
+  const storeDir = path.join(dir.path, 'store');
+  fs.mkdirSync(storeDir);
+  const db = openSqliteDatabase(path.join(storeDir, 'quarry.sqlite'));
+  const entities = new SqliteEntityStore(db, createTransactionRunner(db));
+  // The store's path disappears: this connection keeps its open files, a new one cannot open.
+  fs.renameSync(storeDir, path.join(dir.path, 'moved'));
+  const batch = (from: number) =>
+    Array.from({ length: 10_000 }, (_, i) => {
+      const id = `F-${from + i}`;
+      const doc = { id, type: 'Organization' as const, name: `Failing ${from + i}` };
+      return {
+        id,
+        type: 'Organization' as const,
+        doc,
+        ledger: null,
+        profile: { k: 'O' as const, n: [id] },
+        keys: [`t:${id}`],
+      };
+    });
+  const pageSize = Number(db.prepare('PRAGMA page_size').get()?.page_size);
+  const threshold = () => Number(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint);
+  entities.writeBatch(batch(0), { deferKeys: true });
+  // A thread was started: the writer's own threshold is the 1 GiB ceiling until it fails.
+  assert.equal(threshold(), 2 ** 30 / pageSize);
+  const deadline = Date.now() + 20_000;
+  while (threshold() !== (64 * 2 ** 20) / pageSize && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.equal(threshold(), (64 * 2 ** 20) / pageSize);
+  // The next large batch starts no thread again, and the load completes.
+  entities.writeBatch(batch(10_000), { deferKeys: true });
+  assert.equal(threshold(), (64 * 2 ** 20) / pageSize);
+  assert.equal(entities.indexPendingKeys(), 20_000);
+  assert.equal(entities.refsForKey('t:F-12345', 10).length, 1);
+  fs.renameSync(path.join(dir.path, 'moved'), storeDir);
+  db.close();
   dir.remove();
 });
 

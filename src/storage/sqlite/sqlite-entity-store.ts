@@ -114,6 +114,8 @@ export class SqliteEntityStore implements EntityStore {
   #bulkLoading = false;
   /** The thread checkpointing the WAL during a large bulk load (`BACKGROUND_CHECKPOINT_BATCH`). */
   #checkpointer: WalCheckpointer | undefined;
+  /** Set once that thread has failed: later loads do without one (`startWalCheckpointer`). */
+  #checkpointerFailed = false;
   /** Inside a read snapshot the version cannot change: read once (`pinnedVersion`). */
   #pinned = false;
   #pinnedVersion: string | undefined;
@@ -195,11 +197,25 @@ export class SqliteEntityStore implements EntityStore {
       this.#setAutoCheckpoint(BULK_WAL_BYTES);
       this.#bulkLoading = true;
     }
-    if (defer && entities.length >= BACKGROUND_CHECKPOINT_BATCH && this.#checkpointer === undefined) {
+    if (
+      defer &&
+      entities.length >= BACKGROUND_CHECKPOINT_BATCH &&
+      this.#checkpointer === undefined &&
+      !this.#checkpointerFailed
+    ) {
       // A file-backed store only: an in-memory one has no WAL.
       const file = this.#db.location();
       if (file !== null) {
-        this.#checkpointer = startWalCheckpointer(file);
+        const checkpointer = startWalCheckpointer(file, {
+          // The thread is gone: the writer checkpoints by itself again, at the bulk threshold.
+          onFailure: () => {
+            this.#checkpointerFailed = true;
+            if (this.#checkpointer !== checkpointer) return;
+            this.#checkpointer = undefined;
+            if (this.#bulkLoading && this.#db.isOpen) this.#setAutoCheckpoint(BULK_WAL_BYTES);
+          },
+        });
+        this.#checkpointer = checkpointer;
         this.#setAutoCheckpoint(BACKGROUND_WAL_CEILING_BYTES);
       }
     }
