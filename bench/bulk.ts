@@ -25,6 +25,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { type BenchQuery, sampleQueries, seededRandom, toQueryString } from './support/queries.ts';
 import { warmPageCache } from './support/page-cache.ts';
 import { type BenchServer, mib, quarryCli, startServer } from './support/server.ts';
+import { printTarget } from './support/targets.ts';
 
 interface Options {
   readonly records: number;
@@ -223,6 +224,41 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
     console.log(
       `  server RSS: peak ${mib(rssPeak)} over ${rssSamples.length} samples (VmHWM ${mib(server.peakRss())}; target ≤ 2 GiB)`,
     );
+    printTarget({
+      name: 'bulk CSV download rows/s (issue 3)',
+      value: (csv.lines - 1) / csv.seconds,
+      bound: 'min',
+      limit: 100_000,
+      unit: 'rows/s',
+    });
+    printTarget({
+      name: 'bulk end to end records/s (issue 3)',
+      value: options.records / endToEnd,
+      bound: 'min',
+      limit: 5000,
+      unit: 'records/s',
+    });
+    printTarget({
+      name: `bulk xlsx of ${options.xlsxRows.toLocaleString('en')} records (issue 3)`,
+      value: xlsx.seconds,
+      bound: 'max',
+      limit: 5,
+      unit: 's',
+    });
+    printTarget({
+      name: 'single enhance p99 during a bulk job (issue 3)',
+      value: percentile(sorted, 99),
+      bound: 'max',
+      limit: 50,
+      unit: 'ms',
+    });
+    printTarget({
+      name: 'server peak RSS during a bulk job (issue 3)',
+      value: Math.max(rssPeak, server.peakRss()) / 2 ** 20,
+      bound: 'max',
+      limit: 2048,
+      unit: 'MiB',
+    });
     await fetch(`${server.url}/kg/v3/enhance/bulk/${id}/delete?token=${token}`);
   } finally {
     clearInterval(sampler);

@@ -18,6 +18,7 @@ import { respond, startFixtureServer } from '../test/support/fixture-server.ts';
 import { tempDir } from '../test/support/temp-dir.ts';
 import { mib, quarryCli, startServer } from './support/server.ts';
 import { seededRandom } from './support/queries.ts';
+import { printTarget } from './support/targets.ts';
 
 const WORDS = (
   'quarry lake valley herald restoration council swimmers summer water report town river bridge ' +
@@ -155,6 +156,20 @@ export async function benchCrawl(pages: number, pageKib: number, api: string): P
     console.log(
       `  RSS growth        ${mib(last.rss - at1k.rss)}  (target ≤ 100 MiB); peak ${mib(server.peakRss())}`,
     );
+    printTarget({
+      name: 'crawl pages/s (issue 5)',
+      value: record.pageProcessSuccesses / seconds,
+      bound: 'min',
+      limit: 500,
+      unit: 'pages/s',
+    });
+    printTarget({
+      name: 'crawl RSS growth (issue 5)',
+      value: (last.rss - at1k.rss) / 2 ** 20,
+      bound: 'max',
+      limit: 100,
+      unit: 'MiB',
+    });
   } finally {
     await server.stop();
     await site.close();

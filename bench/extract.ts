@@ -19,6 +19,7 @@ import { applyRulesets, removePrefiltered } from '../src/extract/rule-engine.ts'
 import { parseRuleset } from '../src/extract/ruleset.ts';
 import { openSqliteStorage } from '../src/storage/index.ts';
 import { seededRandom } from './support/queries.ts';
+import { printTarget } from './support/targets.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -248,3 +249,10 @@ console.log(
   `extract.full_pages_per_cpu_second=${full.pagesPerCpuSecond.toFixed(0)} (target >= 300 per core; bare parse ${bare.pagesPerCpuSecond.toFixed(0)}; ` +
     `service ${servicePages.pagesPerCpuSecond.toFixed(0)})`,
 );
+printTarget({
+  name: 'extraction pages per CPU-second (issue 4)',
+  value: full.pagesPerCpuSecond,
+  bound: 'min',
+  limit: 300,
+  unit: 'pages/CPU-s',
+});

@@ -14,6 +14,7 @@ import { sqliteFileFor } from '../src/storage/index.ts';
 import { warmPageCache } from './support/page-cache.ts';
 import { mib, quarryCli, startServer } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';
+import { printTarget } from './support/targets.ts';
 
 interface LoadResult {
   rps: number;
@@ -81,6 +82,20 @@ export async function benchHttp(dataDir: string, seconds: number, connections: n
     console.log(`  enhance/healthz   ${((enhance.rps / health.rps) * 100).toFixed(1)} %`);
     console.log(`  errors ${enhance.errors + health.errors}, non-2xx ${enhance.non2xx + health.non2xx}`);
     console.log(`  server RSS now ${mib(server.rss())}, peak ${mib(server.peakRss())} (target ≤ 2 GiB)`);
+    printTarget({
+      name: 'HTTP enhance req/s (issue 2)',
+      value: enhance.rps,
+      bound: 'min',
+      limit: 2000,
+      unit: 'req/s',
+    });
+    printTarget({
+      name: 'server peak RSS under HTTP load (issue 2)',
+      value: server.peakRss() / 2 ** 20,
+      bound: 'max',
+      limit: 2048,
+      unit: 'MiB',
+    });
   } finally {
     await server.stop();
   }

@@ -23,6 +23,7 @@ import {
 } from '../src/kg/index.ts';
 import { indexEntity } from '../src/match/index.ts';
 import { openSqliteStorage } from '../src/storage/index.ts';
+import { printTarget } from './support/targets.ts';
 
 const { values } = parseArgs({
   options: {
@@ -114,6 +115,13 @@ console.log(
   `import: ${summary.linesRead} lines, ${summary.created} created, ${summary.updated} updated, ${summary.rejected} rejected in ${(summary.elapsedMs / 1000).toFixed(1)} s`,
 );
 console.log(`import entities/s: ${Math.round(summary.entitiesPerSecond)} (target ≥ 50000)`);
+printTarget({
+  name: 'import entities/s (issue 2)',
+  value: summary.entitiesPerSecond,
+  bound: 'min',
+  limit: 50_000,
+  unit: 'entities/s',
+});
 const busy = (cpu: NodeJS.CpuUsage, wallMs: number) =>
   `${((cpu.user + cpu.system) / 1000 / wallMs).toFixed(2)} of ${os.availableParallelism()} cores busy`;
 const phaseOne = atIndexing ?? { cpu, wallMs: performance.now() - wallBefore };

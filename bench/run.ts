@@ -10,16 +10,20 @@
  * keeps in .bench-out/import (the seeded demo graph, 1M organizations + 1M people).
  *
  * The report starts and ends with the machine: its CPU and the time of a fixed reference workload
- * (bench/support/machine.ts). Same-size machines differed by 1.2-1.9x in these figures, so
+ * (bench/support/machine.ts), and ends with the issues' targets, each met or short on this machine
+ * (the `target:` lines the benchmarks print, bench/support/targets.ts). Same-size machines differed by 1.2-1.9x in these figures, so
  * compare runs of different machines through that time, and distrust a run whose reference time
  * changed much between the start and the end.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { cpuDescription, describeReference } from './support/machine.ts';
+import { TARGET_PREFIX } from './support/targets.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const GRAPH = path.join(ROOT, '.bench-out', 'import');
@@ -68,6 +72,8 @@ console.log(
 );
 // Figures of runs on different machines compare only through the machine's own speed.
 console.log(`machine: ${cpuDescription()}; ${describeReference()}`);
+/** The `target:` lines the benchmarks printed, with the benchmark that printed each. */
+const targets: { bench: string; line: string }[] = [];
 for (const bench of selected) {
   if (bench.args.includes(GRAPH) && !fs.existsSync(path.join(GRAPH, 'quarry.sqlite'))) {
     console.log(`\n== ${bench.name}: skipped, no graph in ${GRAPH} (run the import benchmark first)`);
@@ -75,11 +81,40 @@ for (const bench of selected) {
   }
   console.log(`\n== ${bench.name}: npx node bench/${bench.file} ${bench.args.join(' ')}`);
   const started = performance.now();
-  const run = spawnSync(process.execPath, [path.join(import.meta.dirname, bench.file), ...bench.args], {
-    stdio: 'inherit',
-    cwd: ROOT,
+  const status = await runBench(bench.file, bench.args, (line) => {
+    if (line.startsWith(TARGET_PREFIX))
+      targets.push({ bench: bench.name, line: line.slice(TARGET_PREFIX.length) });
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
-  console.log(`== ${bench.name}: ${run.status === 0 ? 'done' : `exited with ${run.status}`} in ${seconds} s`);
+  console.log(`== ${bench.name}: ${status === 0 ? 'done' : `exited with ${status}`} in ${seconds} s`);
 }
-console.log(`\nmachine after the run: ${describeReference()}`);
+const reference = describeReference();
+console.log(`\nmachine after the run: ${reference}`);
+const short = targets.filter((target) => target.line.endsWith(' short')).length;
+console.log(
+  `\n== targets: ${targets.length - short} met, ${short} short, on this machine (${cpuDescription()}; ${reference})` +
+    (quick ? '; quick sizes, not the sizes the targets are stated for' : ''),
+);
+for (const { bench, line } of targets) console.log(`  ${bench.padEnd(8)} ${line}`);
+
+/**
+ * Runs one benchmark in a process of its own, passing its output through as it comes and each
+ * line of its standard output to `onLine`. Resolves with its exit status.
+ */
+async function runBench(
+  file: string,
+  args: string[],
+  onLine: (line: string) => void,
+): Promise<number | null> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, file), ...args], {
+    stdio: ['inherit', 'pipe', 'inherit'],
+    cwd: ROOT,
+  });
+  const exited = once(child, 'exit');
+  for await (const line of readline.createInterface({ input: child.stdout, crlfDelay: Infinity })) {
+    console.log(line);
+    onLine(line);
+  }
+  const [code] = (await exited) as [number | null];
+  return code;
+}
