@@ -254,28 +254,35 @@ test('sqlite: indexing pending keys sorts with its own settings and gives the co
   db.close();
 });
 
+/**
+ * 10,000 organizations `<prefix>-<from>`… as a bulk load writes them (a batch this large makes the
+ * store checkpoint from a thread of its own), each with one key `t:<id>`.
+ */
+function bulkBatch(prefix: string, from: number, description?: string) {
+  return Array.from({ length: 10_000 }, (_, i) => {
+    const id = `${prefix}-${from + i}`;
+    const doc = {
+      id,
+      type: 'Organization' as const,
+      name: `Bulk ${from + i}`,
+      ...(description !== undefined ? { description } : {}),
+    };
+    return {
+      id,
+      type: 'Organization' as const,
+      doc,
+      ledger: null,
+      profile: { k: 'O' as const, n: [id] },
+      keys: [`t:${id}`],
+    };
+  });
+}
+
 test('sqlite: a large bulk load checkpoints the WAL from a thread of its own while the writer goes on', async () => {
   const dir = tempDir();
   const file = path.join(dir.path, 'quarry.sqlite');
   const storage = openSqliteStorage(file);
-  const batch = (from: number) =>
-    Array.from({ length: 10_000 }, (_, i) => {
-      const id = `B-${from + i}`;
-      const doc = {
-        id,
-        type: 'Organization' as const,
-        name: `Bulk ${from + i}`,
-        description: 'x'.repeat(500),
-      };
-      return {
-        id,
-        type: 'Organization' as const,
-        doc,
-        ledger: null,
-        profile: { k: 'O' as const, n: [id] },
-        keys: [`t:${id}`],
-      };
-    });
+  const batch = (from: number) => bulkBatch('B', from, 'x'.repeat(500));
   const databaseBytes = () => fs.statSync(file).size;
   const before = databaseBytes();
   // ~6 MB of WAL: under the writer's own auto-checkpoint threshold of a bulk load (64 MiB), so
@@ -325,19 +332,7 @@ test('sqlite: when the checkpointing thread of a bulk load fails, the writer che
   const entities = new SqliteEntityStore(db, createTransactionRunner(db));
   // The store's path disappears: this connection keeps its open files, a new one cannot open.
   fs.renameSync(storeDir, path.join(dir.path, 'moved'));
-  const batch = (from: number) =>
-    Array.from({ length: 10_000 }, (_, i) => {
-      const id = `F-${from + i}`;
-      const doc = { id, type: 'Organization' as const, name: `Failing ${from + i}` };
-      return {
-        id,
-        type: 'Organization' as const,
-        doc,
-        ledger: null,
-        profile: { k: 'O' as const, n: [id] },
-        keys: [`t:${id}`],
-      };
-    });
+  const batch = (from: number) => bulkBatch('F', from);
   const pageSize = Number(db.prepare('PRAGMA page_size').get()?.page_size);
   const threshold = () => Number(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint);
   entities.writeBatch(batch(0), { deferKeys: true });
