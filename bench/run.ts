@@ -10,10 +10,10 @@
  * keeps in .bench-out/import (the seeded demo graph, 1M organizations + 1M people).
  *
  * The report starts and ends with the machine: its CPU and the time of a fixed reference workload
- * (bench/support/machine.ts), and ends with the issues' targets, each met or short on this machine
- * (the `target:` lines the benchmarks print, bench/support/targets.ts). Same-size machines differed by 1.2-1.9x in these figures, so
+ * (bench/support/machine.ts). Same-size machines differed by 1.2-1.9x in these figures, so
  * compare runs of different machines through that time, and distrust a run whose reference time
- * changed much between the start and the end.
+ * changed much between the start and the end. Last come the issues' targets, each met or short
+ * on this machine (the `target:` lines the benchmarks print, bench/support/targets.ts).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
