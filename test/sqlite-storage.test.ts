@@ -353,6 +353,29 @@ test('sqlite: when the checkpointing thread of a bulk load fails, the writer che
   dir.remove();
 });
 
+test('sqlite: the connection that creates a store caches what it was asked to, in its 16 KiB pages', () => {
+  const dir = tempDir();
+  const file = path.join(dir.path, 'quarry.sqlite');
+  const db = openSqliteDatabase(file, { cacheMiB: 8 });
+  assert.equal(Number(db.prepare('PRAGMA page_size').get()?.page_size), 16_384);
+  db.exec('CREATE TABLE filler (v TEXT)');
+  const walBytes = () => fs.statSync(`${file}-wal`).size;
+  const before = walBytes();
+  const insert = db.prepare('INSERT INTO filler (v) VALUES (?)');
+  db.exec('BEGIN');
+  // ~20 MB of rows: more than the 8 MiB asked for, less than the ~31 MiB that SQLite's page count
+  // made with 4 KiB pages would allow. A full cache spills pages to the WAL before the commit.
+  for (let i = 0; i < 20_000; i++) insert.run('x'.repeat(1000));
+  const during = walBytes();
+  db.exec('COMMIT');
+  assert.ok(
+    during > before + 4 * 2 ** 20,
+    `WAL ${before} → ${during} bytes before the commit: nothing spilled`,
+  );
+  db.close();
+  dir.remove();
+});
+
 test('sqlite: withPragmas gives back numeric and word pragmas as they were, also when its function throws', () => {
   const db = openSqliteDatabase(':memory:');
   db.exec('PRAGMA cache_size = -3000');

@@ -27,8 +27,7 @@ const PAGE_SIZE = 16_384;
 export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}): DatabaseSync {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new DatabaseSync(file, { readOnly: options.readOnly ?? false, timeout: 10_000 });
-  const cacheKiB = (options.cacheMiB ?? 64) * 1024;
-  db.exec(`PRAGMA cache_size = -${cacheKiB}; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = ON;`);
+  db.exec('PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = ON;');
   if (!options.readOnly) {
     // Only a new, empty file takes the page size (a WAL database keeps the one it was made with).
     db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
@@ -37,6 +36,10 @@ export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     applyMigrations(db, MIGRATIONS);
   }
+  // Last, once the page size is in force: SQLite turns a cache size in KiB into pages with the
+  // page size of the moment and keeps that count when a new file's pages grow from 4 to 16 KiB,
+  // so a connection that created its store cached up to 256 MiB instead of 64.
+  db.exec(`PRAGMA cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
   return db;
 }
 
