@@ -353,6 +353,47 @@ test('sqlite: when the checkpointing thread of a bulk load fails, the writer che
   dir.remove();
 });
 
+test('sqlite: a large key pass runs on a thread of its own; the calling thread stays free and gets its settings back', async () => {
+  const dir = tempDir();
+  const db = openSqliteDatabase(path.join(dir.path, 'quarry.sqlite'));
+  // Every pass goes to the thread, however small.
+  const entities = new SqliteEntityStore(db, createTransactionRunner(db), { offThreadMinPending: 0 });
+  entities.writeBatch(bulkBatch('T', 0), { deferKeys: true });
+  entities.writeBatch(bulkBatch('T', 10_000), { deferKeys: true });
+  const version = entities.version();
+  const cacheSize = () => Number(db.prepare('PRAGMA cache_size').get()?.cache_size);
+  const cacheBefore = cacheSize();
+  const cacheWhileRunning = new Set<number>();
+  const timer = setInterval(() => cacheWhileRunning.add(cacheSize()), 1);
+  const indexed = await entities.indexPendingKeysOffThread();
+  clearInterval(timer);
+  assert.equal(indexed, 20_000);
+  // Timers of the calling thread fired while the pass ran, and saw its page cache shrunk.
+  assert.deepEqual([...cacheWhileRunning], [-4096]);
+  assert.equal(cacheSize(), cacheBefore);
+  // What the other connection committed is what this one reads.
+  assert.equal(entities.pendingKeyCount(), 0);
+  assert.equal(entities.refsForKey('t:T-12345', 10).length, 1);
+  assert.notEqual(entities.version(), version);
+  // The bulk load's settings are given back: the default auto-checkpoint of 1000 pages.
+  assert.equal(Number(db.prepare('PRAGMA wal_autocheckpoint').get()?.wal_autocheckpoint), 1000);
+  db.close();
+  dir.remove();
+});
+
+test('sqlite: a key pass that fails on its thread rejects with the reason and leaves the entities pending', async () => {
+  const dir = tempDir();
+  const db = openSqliteDatabase(path.join(dir.path, 'quarry.sqlite'));
+  const entities = new SqliteEntityStore(db, createTransactionRunner(db), { offThreadMinPending: 0 });
+  entities.writeBatch(bulkBatch('X', 0), { deferKeys: true });
+  db.exec("UPDATE entities SET keys = 'not json' WHERE id = 'X-42'");
+  await assert.rejects(entities.indexPendingKeysOffThread(), /malformed JSON/);
+  assert.equal(entities.pendingKeyCount(), 10_000, 'the pass rolled back as a whole');
+  assert.equal(entities.refsForKey('t:X-7', 10).length, 0);
+  db.close();
+  dir.remove();
+});
+
 test('sqlite: the connection that creates a store caches what it was asked to, in its 16 KiB pages', () => {
   const dir = tempDir();
   const file = path.join(dir.path, 'quarry.sqlite');
@@ -395,5 +436,30 @@ test('sqlite: withPragmas gives back numeric and word pragmas as they were, also
     /boom/,
   );
   assert.deepEqual(read(), [-3000, 'normal']);
+  db.close();
+});
+
+test('sqlite: withPragmas keeps the settings of an async function until its promise settles', async () => {
+  const db = openSqliteDatabase(':memory:');
+  db.exec('PRAGMA cache_size = -3000');
+  const cacheSize = () => db.prepare('PRAGMA cache_size').get()?.cache_size;
+  let release: (value: string) => void = () => {};
+  const pending = withPragmas(
+    db,
+    { cache_size: -1024 },
+    () => new Promise<string>((resolve) => (release = resolve)),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(cacheSize(), -1024, 'still in force while the promise is pending');
+  release('done');
+  assert.equal(await pending, 'done');
+  assert.equal(cacheSize(), -3000);
+  await assert.rejects(
+    withPragmas(db, { cache_size: -1024 }, async () => {
+      throw new Error('late boom');
+    }),
+    /late boom/,
+  );
+  assert.equal(cacheSize(), -3000, 'given back after a rejection too');
   db.close();
 });

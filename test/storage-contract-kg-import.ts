@@ -50,6 +50,18 @@ export function runKgImportStorageContract(adapter: string, open: OpenStorage): 
       assert.equal(storage.entities.indexPendingKeys(), 0, 'idempotent');
     });
 
+    test('indexPendingKeysOffThread: the same pass as indexPendingKeys, awaited', async () => {
+      storage.entities.writeBatch([write('O-1', ['t:offthread']), write('O-2', ['t:offthread'])], {
+        deferKeys: true,
+      });
+      const version = storage.entities.version();
+      assert.equal(await storage.entities.indexPendingKeysOffThread(), 2);
+      assert.equal(storage.entities.pendingKeyCount(), 0);
+      assert.equal(storage.entities.refsForKey('t:offthread', 10).length, 2);
+      assert.notEqual(storage.entities.version(), version);
+      assert.equal(await storage.entities.indexPendingKeysOffThread(), 0, 'idempotent');
+    });
+
     test('a deferred replacement drops stale keys at once and indexes the new ones later', () => {
       storage.entities.writeBatch([write('D-1', ['t:deferred', 'd:d1.test'], { name: 'Renamed' })], {
         deferKeys: true,

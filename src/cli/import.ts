@@ -6,6 +6,7 @@ import { InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.ts';
 import { type ImportSummary, importEntities, type Rejection } from '../kg/index.ts';
 import { openServices } from '../runtime.ts';
+import { secondsSince, withElapsed } from './elapsed.ts';
 
 interface ImportCliOptions {
   format?: 'jsonl' | 'csv';
@@ -120,6 +121,7 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
             cliProgress.Presets.shades_classic,
           );
           bar.start(total, 0, { phase: '' });
+          let indexing: NodeJS.Timeout | undefined;
           try {
             const summary = await importEntities(storage.entities, input, {
               fileName,
@@ -131,11 +133,14 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
               keepRejects: SHOWN_REJECTS,
               indexKeys: !keysLater,
               onProgress: (bytes) => bar.update(total > 0 ? Math.min(bytes, total) : bytes),
-              // The last pass has no progress of its own and blocks the event loop: the bar says
-              // what runs, drawn now (it redraws on a timer) and only on a terminal, as always.
+              // The last pass has no progress of its own: the bar says what runs and for how
+              // long (it runs off this thread, so the bar keeps redrawing, on a terminal only).
               onIndexing: () => {
-                bar.update({ phase: ' | indexing retrieval keys…' });
-                if (process.stderr.isTTY) bar.render();
+                const started = performance.now();
+                const show = () =>
+                  bar.update({ phase: ` | indexing retrieval keys… ${secondsSince(started)} s` });
+                show();
+                indexing = setInterval(show, 1000);
               },
               onReject: (rejection: Rejection) =>
                 rejectsOut?.write(`${JSON.stringify({ file: fileName, ...rejection })}\n`),
@@ -157,13 +162,17 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
             bar.stop();
             process.stderr.write(`${file}: import stopped: ${(error as Error).message}\n`);
             failed = true;
+          } finally {
+            clearInterval(indexing);
           }
         }
         if (keysLater) {
           process.stderr.write('indexing the retrieval keys of every file…\n');
           const started = performance.now();
           try {
-            storage.entities.indexPendingKeys();
+            await withElapsed('indexing the retrieval keys of every file…', () =>
+              storage.entities.indexPendingKeysOffThread(),
+            );
             process.stderr.write(`keys indexed in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
           } catch (error) {
             // What was written stays; `quarry index-keys` (or the next import) indexes the rest.

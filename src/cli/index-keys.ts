@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { openSqliteStorage, sqliteFileFor } from '../storage/index.ts';
+import { withElapsed } from './elapsed.ts';
 
 /**
  * `quarry index-keys [--data DIR]`: indexes the retrieval keys an import left pending. An import
@@ -14,7 +15,7 @@ export function registerIndexKeys(program: Command): void {
     .command('index-keys')
     .description('index the retrieval keys an interrupted import left pending')
     .option('--data <dir>', 'data directory (default: $QUARRY_DATA_DIR or ./data)')
-    .action((options: { data?: string }) => {
+    .action(async (options: { data?: string }) => {
       const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
       const storage = openSqliteStorage(sqliteFileFor(config.dataDir));
       try {
@@ -23,10 +24,11 @@ export function registerIndexKeys(program: Command): void {
           process.stderr.write('no entity waits for its retrieval keys: nothing to index\n');
           return;
         }
-        // One blocking pass (minutes for tens of millions of keys): say what runs before it.
+        // One pass (minutes for tens of millions of keys): say what runs before it, and on a
+        // terminal for how long it has run.
         process.stderr.write(`indexing the retrieval keys of ${pending} entities…\n`);
         const started = performance.now();
-        const indexed = storage.entities.indexPendingKeys();
+        const indexed = await withElapsed('indexing…', () => storage.entities.indexPendingKeysOffThread());
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         process.stderr.write(`indexed the retrieval keys of ${indexed} entities in ${seconds} s\n`);
       } finally {

@@ -130,6 +130,12 @@ export interface EntityStore {
    */
   indexPendingKeys(): number;
   /**
+   * `indexPendingKeys`, leaving the calling thread free while it runs where the adapter can (the
+   * embedded store runs the pass on a thread and connection of its own): a progress display or
+   * a server's requests go on meanwhile. Resolves with how many entities it indexed.
+   */
+  indexPendingKeysOffThread(): Promise<number>;
+  /**
    * How many entities wait for `indexPendingKeys` (written with `deferKeys` by an import that
    * stopped or skipped its key pass): readable by id, not yet found by key. A count: instant
    * when none wait, ~0.15 s for 390k waiting on a cold SQLite store.

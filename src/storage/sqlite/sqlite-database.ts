@@ -111,7 +111,8 @@ export function createTransactionRunner(db: DatabaseSync): <T>(fn: () => T) => T
 
 /**
  * Runs `fn` with the connection's `settings` (pragma name → value) in force, then gives each
- * pragma back the value it had, also when `fn` throws. For per-connection pragmas only.
+ * pragma back the value it had, also when `fn` throws; when `fn` returns a promise, once it
+ * settles. For per-connection pragmas only.
  */
 export function withPragmas<T>(
   db: DatabaseSync,
@@ -128,9 +129,16 @@ export function withPragmas<T>(
       .map(([name, value]) => `PRAGMA ${name} = ${value}`)
       .join('; '),
   );
+  const restore = () => db.exec(previous.join('; '));
+  let result: T;
   try {
-    return fn();
-  } finally {
-    db.exec(previous.join('; '));
+    result = fn();
+  } catch (error) {
+    restore();
+    throw error;
   }
+  // An async `fn` keeps the settings until its promise settles.
+  if (result instanceof Promise) return result.finally(restore) as T;
+  restore();
+  return result;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { Worker } from 'node:worker_threads';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Entity, EntityType } from '../../kg/index.ts';
 import type {
@@ -11,6 +12,7 @@ import type {
   StoredEntity,
   WriteBatchOptions,
 } from '../ports.ts';
+import type { KeyPassAnswer } from './key-pass-worker.ts';
 import { withPragmas } from './sqlite-database.ts';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.ts';
 
@@ -84,6 +86,39 @@ const BACKGROUND_CHECKPOINT_BATCH = 10_000;
  */
 const BACKGROUND_WAL_CEILING_BYTES = 1024 * 2 ** 20;
 
+/**
+ * Fewest pending entities for which `indexPendingKeysOffThread` starts a thread: below, the pass
+ * takes less than a second and runs on the calling thread (a thread and its connection take
+ * ~0.1 s to start).
+ */
+const OFF_THREAD_MIN_PENDING = 100_000;
+
+export interface SqliteEntityStoreOptions {
+  /** See `OFF_THREAD_MIN_PENDING` (its default). */
+  readonly offThreadMinPending?: number;
+}
+
+/**
+ * Runs `indexPendingKeys` on the store file `file` in a worker thread with a connection of its
+ * own (key-pass-worker.ts); resolves with how many entities it indexed.
+ */
+function runKeyPassThread(file: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./key-pass-worker.ts', import.meta.url), { workerData: { file } });
+    let answer: KeyPassAnswer | undefined;
+    worker.once('message', (message: KeyPassAnswer) => {
+      answer = message;
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (answer === undefined)
+        reject(new Error(`the key pass thread exited (code ${code}) before answering`));
+      else if ('error' in answer) reject(new Error(answer.error));
+      else resolve(answer.indexed);
+    });
+  });
+}
+
 /** The knowledge graph in the embedded store: one row per entity plus a (key, ref) index. */
 export class SqliteEntityStore implements EntityStore {
   readonly #db: DatabaseSync;
@@ -114,15 +149,17 @@ export class SqliteEntityStore implements EntityStore {
   #bulkLoading = false;
   /** The thread checkpointing the WAL during a large bulk load (`BACKGROUND_CHECKPOINT_BATCH`). */
   #checkpointer: WalCheckpointer | undefined;
+  readonly #offThreadMinPending: number;
   /** Set once that thread has failed: later loads do without one (`startWalCheckpointer`). */
   #checkpointerFailed = false;
   /** Inside a read snapshot the version cannot change: read once (`pinnedVersion`). */
   #pinned = false;
   #pinnedVersion: string | undefined;
 
-  constructor(db: DatabaseSync, transaction: <T>(fn: () => T) => T) {
+  constructor(db: DatabaseSync, transaction: <T>(fn: () => T) => T, options: SqliteEntityStoreOptions = {}) {
     this.#db = db;
     this.#transaction = transaction;
+    this.#offThreadMinPending = options.offThreadMinPending ?? OFF_THREAD_MIN_PENDING;
     this.#oldKeys = db.prepare('SELECT ref, keys FROM entities WHERE id = ?');
     this.#upsert = db.prepare(`
       INSERT INTO entities (id, type, doc, ledger, profile, keys, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -318,6 +355,30 @@ export class SqliteEntityStore implements EntityStore {
         indexed += done;
       }
     });
+    if (this.#bulkLoading) {
+      this.#bulkLoading = false;
+      this.#db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_PAGES}`);
+      this.#db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+    }
+    return indexed;
+  }
+
+  async indexPendingKeysOffThread(): Promise<number> {
+    const file = this.#db.location();
+    // An in-memory store has no file another connection could open; inside a transaction the
+    // pass must join it; a short pass costs less than starting a thread.
+    if (file === null || this.#db.isTransaction || this.pendingKeyCount() < this.#offThreadMinPending) {
+      return this.indexPendingKeys();
+    }
+    // This connection's share of `indexPendingKeys`: the load's checkpointing thread ends, and
+    // the bulk settings are given back once the pass has committed.
+    this.stopBackgroundCheckpoints();
+    // Meanwhile this connection's page cache shrinks to what the pass's own connection sorts
+    // with: the memory goes to that thread rather than to pages nobody reads until it ends.
+    const indexed = await withPragmas(this.#db, { cache_size: -SORT_CACHE_KIB }, () =>
+      runKeyPassThread(file),
+    );
+    this.#pinnedVersion = undefined;
     if (this.#bulkLoading) {
       this.#bulkLoading = false;
       this.#db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_PAGES}`);
