@@ -170,9 +170,7 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
           process.stderr.write('indexing the retrieval keys of every file…\n');
           const started = performance.now();
           try {
-            await withElapsed('indexing the retrieval keys of every file…', () =>
-              storage.entities.indexPendingKeysOffThread(),
-            );
+            await withElapsed('indexing…', () => storage.entities.indexPendingKeysOffThread());
             process.stderr.write(`keys indexed in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
           } catch (error) {
             // What was written stays; `quarry index-keys` (or the next import) indexes the rest.

@@ -149,6 +149,7 @@ export class SqliteEntityStore implements EntityStore {
   #bulkLoading = false;
   /** The thread checkpointing the WAL during a large bulk load (`BACKGROUND_CHECKPOINT_BATCH`). */
   #checkpointer: WalCheckpointer | undefined;
+  /** Pending entities from which `indexPendingKeysOffThread` starts a thread. */
   readonly #offThreadMinPending: number;
   /** Set once that thread has failed: later loads do without one (`startWalCheckpointer`). */
   #checkpointerFailed = false;
@@ -355,11 +356,7 @@ export class SqliteEntityStore implements EntityStore {
         indexed += done;
       }
     });
-    if (this.#bulkLoading) {
-      this.#bulkLoading = false;
-      this.#db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_PAGES}`);
-      this.#db.exec('PRAGMA wal_checkpoint(PASSIVE)');
-    }
+    this.#endBulkLoad();
     return indexed;
   }
 
@@ -379,12 +376,16 @@ export class SqliteEntityStore implements EntityStore {
       runKeyPassThread(file),
     );
     this.#pinnedVersion = undefined;
-    if (this.#bulkLoading) {
-      this.#bulkLoading = false;
-      this.#db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_PAGES}`);
-      this.#db.exec('PRAGMA wal_checkpoint(PASSIVE)');
-    }
+    this.#endBulkLoad();
     return indexed;
+  }
+
+  /** After a key pass: a bulk load's WAL settings are given back and what it left is copied. */
+  #endBulkLoad(): void {
+    if (!this.#bulkLoading) return;
+    this.#bulkLoading = false;
+    this.#db.exec(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_PAGES}`);
+    this.#db.exec('PRAGMA wal_checkpoint(PASSIVE)');
   }
 
   /**
