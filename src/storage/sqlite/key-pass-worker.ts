@@ -4,20 +4,22 @@
  * entities it indexed, or the error that stopped it. The caller's thread stays free meanwhile.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqliteStorage } from './index.ts';
+import { createTransactionRunner, openSqliteDatabase } from './sqlite-database.ts';
+import { SqliteEntityStore } from './sqlite-entity-store.ts';
 
 /** The thread's answer. */
 export type KeyPassAnswer = { readonly indexed: number } | { readonly error: string };
 
 const port = parentPort;
 if (port === null) throw new Error('key-pass-worker.ts runs only as a worker thread');
-const storage = openSqliteStorage((workerData as { file: string }).file);
+// The connection and the entity store alone: the other stores' statements are not needed here.
+const db = openSqliteDatabase((workerData as { file: string }).file);
 let answer: KeyPassAnswer;
 try {
-  answer = { indexed: storage.entities.indexPendingKeys() };
+  answer = { indexed: new SqliteEntityStore(db, createTransactionRunner(db)).indexPendingKeys() };
 } catch (error) {
   answer = { error: (error as Error).message };
 } finally {
-  storage.close();
+  db.close();
 }
 port.postMessage(answer);
