@@ -353,11 +353,16 @@ test('sqlite: when the checkpointing thread of a bulk load fails, the writer che
   dir.remove();
 });
 
-test('sqlite: a large key pass runs on a thread of its own; the calling thread stays free and gets its settings back', async () => {
+/** A store in a temporary directory whose every key pass, however small, goes to a thread. */
+function threadedKeyPassStore() {
   const dir = tempDir();
   const db = openSqliteDatabase(path.join(dir.path, 'quarry.sqlite'));
-  // Every pass goes to the thread, however small.
   const entities = new SqliteEntityStore(db, createTransactionRunner(db), { offThreadMinPending: 0 });
+  return { dir, db, entities };
+}
+
+test('sqlite: a large key pass runs on a thread of its own; the calling thread stays free and gets its settings back', async () => {
+  const { dir, db, entities } = threadedKeyPassStore();
   entities.writeBatch(bulkBatch('T', 0), { deferKeys: true });
   entities.writeBatch(bulkBatch('T', 10_000), { deferKeys: true });
   const version = entities.version();
@@ -382,9 +387,7 @@ test('sqlite: a large key pass runs on a thread of its own; the calling thread s
 });
 
 test('sqlite: a key pass that fails on its thread rejects with the reason and leaves the entities pending', async () => {
-  const dir = tempDir();
-  const db = openSqliteDatabase(path.join(dir.path, 'quarry.sqlite'));
-  const entities = new SqliteEntityStore(db, createTransactionRunner(db), { offThreadMinPending: 0 });
+  const { dir, db, entities } = threadedKeyPassStore();
   entities.writeBatch(bulkBatch('X', 0), { deferKeys: true });
   db.exec("UPDATE entities SET keys = 'not json' WHERE id = 'X-42'");
   await assert.rejects(entities.indexPendingKeysOffThread(), /malformed JSON/);
