@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -100,6 +101,9 @@ test('quarry eval --kg prints the bench metrics and writes one result line per q
     ['ORG-0', 'ORG-1', 'PER-0'],
   );
   for (const r of results) assert.ok(r.score === null || (r.score >= 0 && r.score <= 1));
+  // The digest printed is that of the --out file: two machines compare answers by one line.
+  const digest = createHash('sha256').update(readFileSync(out)).digest('hex').slice(0, 16);
+  assert.match(run.stdout, new RegExp(`^outcomes +sha256 ${digest} \\(of the 4 --out lines\\)$`, 'm'));
 });
 
 test('quarry eval reads the graph in the data directory, and names a malformed query line', () => {

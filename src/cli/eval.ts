@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
@@ -36,6 +37,17 @@ export function formatMetrics(m: EvaluationMetrics, thresholdLabel = String(m.th
     `ece          ${f(m.ece)}`,
     `counts       tp=${m.truePositives} fp=${m.falsePositives} fn=${m.falseNegatives} tn=${m.trueNegatives}`,
   ].join('\n');
+}
+
+/**
+ * The digest of every answer (the lines `--out` writes): two runs, or two machines, that print
+ * the same digest gave the same top candidate and the same score to every query; when they
+ * differ, `--out` on both shows which queries.
+ */
+export function outcomesLine(lines: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const line of lines) hash.update(line);
+  return `outcomes     sha256 ${hash.digest('hex').slice(0, 16)} (of the ${lines.length} --out lines)`;
 }
 
 /** Reads a labelled queries file (bench format); errors name the file and line. */
@@ -118,9 +130,10 @@ export function registerEval(program: Command): void {
         const outcomes = runLabelledQueries(matcher, labelled, (done) =>
           process.stderr.write(`eval: ${done}/${labelled.length} queries\n`),
         );
+        const lines = outcomes.map((o) => `${JSON.stringify({ top: o.top, score: o.score })}\n`);
         if (options.out) {
           const out = createWriteStream(options.out);
-          for (const o of outcomes) out.write(`${JSON.stringify({ top: o.top, score: o.score })}\n`);
+          for (const line of lines) out.write(line);
           await new Promise<void>((resolve, reject) =>
             out.end((error?: Error | null) => (error ? reject(error) : resolve())),
           );
@@ -142,6 +155,7 @@ export function registerEval(program: Command): void {
         } else {
           for (const metrics of byType.values()) process.stdout.write(`${formatMetrics(metrics)}\n`);
         }
+        process.stdout.write(`${outcomesLine(lines)}\n`);
         process.stderr.write(`eval: ${labelled.length} queries in ${seconds.toFixed(1)} s\n`);
       } finally {
         storage.close();
