@@ -129,15 +129,21 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
   const server = await startServer(dataDir, { logFile: path.join(os.tmpdir(), 'quarry-bench-bulk.log') });
   let rssPeak = 0;
   const rssSamples: number[] = [];
+  // The peak of each phase too: the whole run's peak alone does not say which phase to look at.
+  const phasePeaks: [string, number][] = [['warm-up', 0]];
   const sampler = setInterval(() => {
     const rss = server.rss();
     rssSamples.push(rss);
     rssPeak = Math.max(rssPeak, rss);
+    const phase = phasePeaks[phasePeaks.length - 1];
+    phase[1] = Math.max(phase[1], rss);
   }, 250);
+  const phase = (name: string) => phasePeaks.push([name, server.rss()]);
   try {
     // Warm the server (JIT, page cache) as a client's first requests would.
     for (const probe of probes.slice(0, 200)) await (await fetch(`${server.url}${probe}`)).arrayBuffer();
 
+    phase('submit');
     const t0 = performance.now();
     const submitted = await fetch(`${server.url}/kg/v3/enhance/bulk?token=${token}&name=bench`, {
       method: 'POST',
@@ -150,6 +156,7 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
     const { job_id: id } = (await submitted.json()) as { job_id: string };
     const tSubmitted = performance.now();
     const cpuSubmitted = server.cpuSeconds();
+    phase('processing');
 
     // Single enhance requests, one at a time, while the job runs.
     const latencies: number[] = [];
@@ -185,10 +192,12 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
     probing = false;
     await prober;
 
+    phase('CSV download');
     const cpuCsv = server.cpuSeconds();
     const csv = await download(`${server.url}/kg/v3/enhance/bulk/${id}?token=${token}&format=csv&wait=600`);
     const tDownloaded = performance.now();
     const csvCpuSeconds = server.cpuSeconds() - cpuCsv;
+    phase('xlsx download');
     const xlsx = await download(
       `${server.url}/kg/v3/enhance/bulk/${id}?token=${token}&format=xlsx&head=${options.xlsxRows}&wait=600`,
     );
@@ -223,6 +232,9 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
     );
     console.log(
       `  server RSS: peak ${mib(rssPeak)} over ${rssSamples.length} samples (VmHWM ${mib(server.peakRss())}; target ≤ 2 GiB)`,
+    );
+    console.log(
+      `  server RSS peak per phase: ${phasePeaks.map(([name, peak]) => `${name} ${mib(peak)}`).join(', ')}`,
     );
     printTarget({
       name: 'bulk CSV download rows/s (issue 3)',
