@@ -444,17 +444,23 @@ describe('ImportSession into an empty store', () => {
     return { storage, otherStates, close };
   }
 
-  /** `store` with `act` run once, right after the first `getByIds` (the batch has read). */
-  function actingAfterFirstRead(store: EntityStore, act: () => void) {
-    let acted = false;
+  /**
+   * `store` with `act` run right after each of its first `times` `getByIds` made outside the
+   * write lock (a batch has read, and merges outside), counting its reads and its transactions.
+   */
+  function actingAfterReads(store: EntityStore, act: () => void, times = 1) {
+    let acted = 0;
     let exclusive = 0;
+    let reads = 0;
+    let locked = 0;
     const proxy = new Proxy(store, {
       get(target, property) {
         if (property === 'getByIds') {
           return (ids: readonly string[]) => {
+            reads++;
             const found = target.getByIds(ids);
-            if (!acted) {
-              acted = true;
+            if (locked === 0 && acted < times) {
+              acted++;
               act();
             }
             return found;
@@ -463,14 +469,19 @@ describe('ImportSession into an empty store', () => {
         if (property === 'exclusively') {
           return <T>(fn: () => T) => {
             exclusive++;
-            return target.exclusively(fn);
+            locked++;
+            try {
+              return target.exclusively(fn);
+            } finally {
+              locked--;
+            }
           };
         }
         const value = Reflect.get(target, property, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    return { store: proxy, transactions: () => exclusive };
+    return { store: proxy, transactions: () => exclusive, reads: () => reads };
   }
 
   test('a writer that states an entity while a batch merges with it loses nothing: no merge overwrites its statement', () => {
@@ -480,7 +491,7 @@ describe('ImportSession into an empty store', () => {
     first.finish();
     // The other writer states ORG-1 right after the session has read it: the batch merges
     // outside the write lock, so the other writer gets in (it would throw, busy, otherwise).
-    const racing = actingAfterFirstRead(storage.entities, () =>
+    const racing = actingAfterReads(storage.entities, () =>
       otherStates(statement('ORG-1', 'https://c.example', '1992')),
     );
     const session = new ImportSession(racing.store);
@@ -501,7 +512,7 @@ describe('ImportSession into an empty store', () => {
     first.add([statement('ORG-1', 'https://a.example', '1990')]);
     first.finish();
     // Meanwhile the other writer states ORG-1 (stored) and ORG-5500 (new, in the second slice).
-    const racing = actingAfterFirstRead(storage.entities, () => {
+    const racing = actingAfterReads(storage.entities, () => {
       otherStates(statement('ORG-1', 'https://c.example', '1992'));
       otherStates(statement('ORG-5500', 'https://c.example', '1992'));
     });
@@ -518,6 +529,29 @@ describe('ImportSession into an empty store', () => {
     ]);
     assert.deepEqual(sourcesOf(storage, 'ORG-5500').sort(), ['https://b.example', 'https://c.example']);
     assert.equal(storage.entities.counts().organizations, 6_000);
+    close();
+  });
+
+  test('once another writer got in while a batch merged, the next batches merge once, under the lock, and lose nothing', () => {
+    const { storage, otherStates, close } = twoWriters();
+    // The other writer states an entity of its own whenever a batch merges outside the lock, as
+    // a running crawl would.
+    let stated = 0;
+    const racing = actingAfterReads(
+      storage.entities,
+      () => otherStates(statement(`ORG-other-${stated++}`, 'https://c.example', '1992')),
+      Number.POSITIVE_INFINITY,
+    );
+    const session = new ImportSession(racing.store, { batchSize: 1_000 });
+    session.add(Array.from({ length: 3_000 }, (_, i) => statement(`ORG-${i}`, 'https://b.example', '1991')));
+    session.finish();
+    // The first batch: the attempt the writer got into, then its merge under the lock. The two
+    // others: one merge each, under the lock (merging outside again read and merged them twice).
+    assert.equal(racing.reads(), 4);
+    assert.equal(racing.transactions(), 4);
+    assert.equal(stated, 1, 'the other writer got in once');
+    assert.deepEqual([session.counts.created, session.counts.updated], [3_000, 0]);
+    assert.equal(storage.entities.counts().organizations, 3_001);
     close();
   });
 });

@@ -122,6 +122,11 @@ export class ImportSession {
   #written: WrittenIds | undefined;
   /** The store's version after this session's last write (see `#written`). */
   #writtenVersion: string | undefined;
+  /**
+   * Set once another writer wrote while a batch was merged outside the lock (see `flush`): from
+   * then on batches are merged under the lock straight away, once, instead of twice.
+   */
+  #contended = false;
 
   constructor(store: EntityStore, options: SessionOptions = {}) {
     this.#store = store;
@@ -157,21 +162,26 @@ export class ImportSession {
    * written entities meanwhile; otherwise it is merged again under the lock, from what is stored
    * then, slice by slice (`RELOCKED_SLICE`), so that no statement committed meanwhile (crawl
    * ingestion, a second import) is overwritten. Each slice commits on its own: the batch is then
-   * several atomic steps, each whole.
+   * several atomic steps, each whole. A writer that got in once (a crawl ingests pages all along)
+   * would get in during every batch, so after the first time the session goes straight to the
+   * slices: every batch is merged once, not twice.
    */
   flush(): void {
     if (this.#queue.length === 0) return;
     const queue = this.#queue;
     this.#queue = [];
-    const version = this.#store.version();
-    const merged = this.#merge(queue);
-    const written = this.#store.exclusively(() => {
-      if (this.#store.version() !== version) return false;
-      this.#write(merged);
-      return true;
-    });
-    if (written) return;
-    // Merged again under the lock, in slices: a slice's merge is all another writer waits for.
+    if (!this.#contended) {
+      const version = this.#store.version();
+      const merged = this.#merge(queue);
+      const written = this.#store.exclusively(() => {
+        if (this.#store.version() !== version) return false;
+        this.#write(merged);
+        return true;
+      });
+      if (written) return;
+      this.#contended = true;
+    }
+    // Merged under the lock, in slices: a slice's merge is all another writer waits for.
     for (let start = 0; start < queue.length; start += RELOCKED_SLICE) {
       const slice = queue.slice(start, start + RELOCKED_SLICE);
       this.#store.exclusively(() => this.#write(this.#merge(slice)));
