@@ -7,12 +7,27 @@ import { createVocabularyShareData, VocabularyShare } from './vocabulary-share.t
 const SHARE_URL = new URL('./vocabulary-share.ts', import.meta.url).href;
 const TABLE_URL = new URL('./term-table.ts', import.meta.url).href;
 
-/** A worker that asks the share for `prefix` at `version`, building (slowly) if it has to. */
-function joinInWorker(data: ReturnType<typeof createVocabularyShareData>, version: string) {
+/**
+ * A worker that asks the share for `prefix` at `version`, building (slowly) if it has to. With a
+ * `barrier` of n, it asks only once n workers have joined the share: a worker that joins after
+ * another has announced its table does not hear of it (a thread started later gets the tables
+ * through `handoff()`), and a loaded machine can start one worker 300 ms after the other.
+ */
+function joinInWorker(
+  data: ReturnType<typeof createVocabularyShareData>,
+  version: string,
+  barrier?: { readonly joined: Int32Array; readonly n: number },
+) {
   const worker = new Worker(
     `const { workerData, parentPort } = require('node:worker_threads');
      Promise.all([import('${SHARE_URL}'), import('${TABLE_URL}')]).then(([{ VocabularyShare }, { TermTable }]) => {
        const share = new VocabularyShare(workerData.data);
+       const barrier = workerData.barrier;
+       if (barrier) {
+         Atomics.add(barrier.joined, 0, 1);
+         Atomics.notify(barrier.joined, 0);
+         for (let seen; (seen = Atomics.load(barrier.joined, 0)) < barrier.n; ) Atomics.wait(barrier.joined, 0, seen);
+       }
        const table = share.table('ot:', workerData.version, () => {
          const until = Date.now() + 300; while (Date.now() < until);
          return TermTable.build([['built-in-worker', 1]]);
@@ -20,7 +35,7 @@ function joinInWorker(data: ReturnType<typeof createVocabularyShareData>, versio
        parentPort.postMessage({ built: share.built, worker: table.get('built-in-worker'), main: table.get('built-in-main'),
          shared: table.data.chars.buffer instanceof SharedArrayBuffer });
      });`,
-    { eval: true, workerData: { data, version } },
+    { eval: true, workerData: { data, version, barrier } },
   );
   return new Promise<{ built: number; worker?: number; main?: number; shared: boolean }>(
     (resolve, reject) => {
@@ -36,8 +51,9 @@ function joinInWorker(data: ReturnType<typeof createVocabularyShareData>, versio
 test('threads sharing vocabularies build each one once and read the same table', async () => {
   const data = createVocabularyShareData();
   const main = new VocabularyShare(data);
-  const answers = await Promise.all([joinInWorker(data, 'v1'), joinInWorker(data, 'v1')]);
-  // Exactly one worker built; the other got its table.
+  // Both have joined before either asks; exactly one builds, the other gets its table.
+  const barrier = { joined: new Int32Array(new SharedArrayBuffer(4)), n: 2 };
+  const answers = await Promise.all([joinInWorker(data, 'v1', barrier), joinInWorker(data, 'v1', barrier)]);
   assert.deepEqual(answers.map((a) => a.built).sort(), [0, 1]);
   for (const answer of answers) {
     assert.equal(answer.worker, 1);
