@@ -44,7 +44,7 @@ export function formatMetrics(m: EvaluationMetrics, thresholdLabel = String(m.th
  * the same digest gave the same top candidate and the same score to every query; when they
  * differ, `--out` on both shows which queries.
  */
-export function outcomesLine(lines: readonly string[]): string {
+function outcomesLine(lines: readonly string[]): string {
   const hash = createHash('sha256');
   for (const line of lines) hash.update(line);
   return `outcomes     sha256 ${hash.digest('hex').slice(0, 16)} (of the ${lines.length} --out lines)`;
