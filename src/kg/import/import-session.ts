@@ -163,8 +163,8 @@ export class ImportSession {
    * then, slice by slice (`RELOCKED_SLICE`), so that no statement committed meanwhile (crawl
    * ingestion, a second import) is overwritten. Each slice commits on its own: the batch is then
    * several atomic steps, each whole. A writer that got in once (a crawl ingests pages all along)
-   * would get in during every batch, so after the first time the session goes straight to the
-   * slices: every batch is merged once, not twice.
+   * is likely to get in during the next batches too, so after the first time the session goes
+   * straight to the slices: each later batch is merged once, not twice.
    */
   flush(): void {
     if (this.#queue.length === 0) return;
