@@ -270,17 +270,11 @@ export class ImportSession {
   }
 
   /**
-   * Writes the rest and, unless `indexKeys` is false, indexes the keys of everything written
-   * (`onIndexing` is called in between). Returns the milliseconds the key indexing took.
+   * Writes the rest and, unless `indexKeys` is false, indexes the keys of everything written on
+   * the calling thread (`importEntities` runs its own pass, off the thread where it can).
    */
-  finish(
-    options: { readonly indexKeys?: boolean; readonly onIndexing?: (() => void) | undefined } = {},
-  ): number {
+  finish(options: { readonly indexKeys?: boolean } = {}): void {
     this.flush();
-    if (options.indexKeys === false) return 0;
-    options.onIndexing?.();
-    const started = performance.now();
-    this.#store.indexPendingKeys();
-    return performance.now() - started;
+    if (options.indexKeys !== false) this.#store.indexPendingKeys();
   }
 }
