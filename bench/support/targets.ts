@@ -28,7 +28,10 @@ export function isMet(target: Target): boolean {
   return target.bound === 'min' ? target.value >= target.limit : target.value <= target.limit;
 }
 
-/** The target's line, e.g. `target: import entities/s: 36,557 (≥ 50,000) short`. */
+/**
+ * The target's line, e.g.
+ * `target: import entities/s (issue 2): 36,557 entities/s (≥ 50,000 entities/s) short`.
+ */
 export function targetLine(target: Target): string {
   const sign = target.bound === 'min' ? '≥' : '≤';
   const unit = target.unit === '' ? '' : ` ${target.unit}`;
