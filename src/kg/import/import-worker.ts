@@ -5,11 +5,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   JobPreparer,
-  type PreparedColumns,
+  type PreparedBlock,
   type PrepareJob,
   type PrepareOptions,
   type Rejection,
-  toColumns,
 } from './record-preparer.ts';
 
 /** A job as posted by the main thread. */
@@ -17,11 +16,11 @@ export interface WorkerJob extends PrepareJob {
   readonly seq: number;
 }
 
-/** A worker's answer to a job: its records as columns, or the error that stopped it. */
+/** A worker's answer to a job: its records as a block, or the error that stopped it. */
 export type WorkerAnswer =
   | {
       readonly seq: number;
-      readonly columns: PreparedColumns;
+      readonly block: PreparedBlock;
       readonly rejects: Rejection[];
       readonly error?: undefined;
     }
@@ -32,9 +31,10 @@ if (port === null) throw new Error('import-worker.ts runs only as a worker threa
 const preparer = new JobPreparer(workerData as PrepareOptions);
 port.on('message', (job: WorkerJob) => {
   try {
-    const { prepared, rejects } = preparer.prepare(job);
-    const answer: WorkerAnswer = { seq: job.seq, columns: toColumns(prepared), rejects };
-    port.postMessage(answer);
+    const { block, rejects } = preparer.prepare(job);
+    const answer: WorkerAnswer = { seq: job.seq, block, rejects };
+    // The block's bytes move to the main thread: transferred, not copied.
+    port.postMessage(answer, [block.bytes.buffer as ArrayBuffer]);
   } catch (error) {
     const answer: WorkerAnswer = {
       seq: job.seq,
