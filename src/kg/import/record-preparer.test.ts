@@ -140,35 +140,3 @@ test('CSV: the header row is taken on the main thread, rows are prepared from by
     ],
   );
 });
-
-test('jobs taken a few lines at a time, while more input arrives, hold each line once and whole', () => {
-  const line = (n: number) => JSON.stringify({ id: `ORG-${n}`, type: 'Organization', name: `Acme ${n} Zoë` });
-  const batcher = new LineBatcher(options);
-  const taken: string[] = [];
-  const takeSome = (max: number) => {
-    const job = batcher.take(max);
-    if (job === undefined) return false;
-    const bytes = Buffer.from(job.bytes);
-    let from = 0;
-    for (let i = 0; i < job.lines.length; i++) {
-      taken.push(`${job.lines[i]}:${bytes.toString('utf8', from, job.ends[i])}`);
-      from = job.ends[i];
-    }
-    return true;
-  };
-  let text = '';
-  for (let n = 1; n <= 10; n++) text += `${line(n)}\n`;
-  batcher.push(Buffer.from(text));
-  takeSome(2);
-  // Far more than the packer's first buffer, pushed while 8 lines still wait behind taken ones.
-  text = '';
-  for (let n = 11; n <= 3000; n++) text += `${line(n)}\n`;
-  batcher.push(Buffer.from(text));
-  while (takeSome(7));
-  batcher.end();
-  assert.equal(batcher.take(7), undefined);
-  assert.deepEqual(
-    taken,
-    Array.from({ length: 3000 }, (_, i) => `${i + 1}:${line(i + 1)}`),
-  );
-});

@@ -219,13 +219,10 @@ function shorten(reason: string): string {
 /** Lines being packed into a job's buffer (see `PrepareJob`). */
 class JobPacker {
   #bytes = Buffer.allocUnsafeSlow(1 << 16);
-  /** The bytes of lines already taken end here; those of the lines waiting, at `#at`. */
-  #from = 0;
   #at = 0;
   #lines: number[] = [];
-  /** Where each waiting line's bytes end in `#bytes`. */
   #ends: number[] = [];
-  #unreadable: [index: number, reason: string][] = [];
+  #unreadable: [number, string][] = [];
 
   get size(): number {
     return this.#lines.length;
@@ -233,7 +230,11 @@ class JobPacker {
 
   line(line: number, bytes: Buffer, from: number, to: number): void {
     const length = to - from;
-    if (this.#bytes.length - this.#at < length) this.#grow(length);
+    if (this.#bytes.length - this.#at < length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(this.#bytes.length * 2, this.#at + length));
+      this.#bytes.copy(grown, 0, 0, this.#at);
+      this.#bytes = grown;
+    }
     bytes.copy(this.#bytes, this.#at, from, to);
     this.#at += length;
     this.#lines.push(line);
@@ -246,50 +247,27 @@ class JobPacker {
     this.#ends.push(this.#at);
   }
 
-  /**
-   * The job of the first `count` waiting lines (at least one). Taking them all hands over the
-   * buffer itself (the usual case: jobs are taken as soon as a chunk is split); taking fewer
-   * copies only theirs, so taking a few at a time from a large input stays linear.
-   */
+  /** The job of the first `count` lines; the packer keeps the rest. */
   take(count: number, header: readonly string[] | undefined): PrepareJob {
-    const all = count >= this.#lines.length;
-    const end = all ? this.#at : this.#ends[count - 1];
-    const from = this.#from;
-    let bytes: Uint8Array;
-    if (all) {
-      bytes = new Uint8Array(this.#bytes.buffer, from, end - from);
-      this.#bytes = Buffer.allocUnsafeSlow(1 << 16);
-      this.#from = 0;
-      this.#at = 0;
-    } else {
-      bytes = Buffer.allocUnsafeSlow(end - from);
-      this.#bytes.copy(bytes, 0, from, end);
-      this.#from = end;
-    }
+    const end = count < this.#lines.length ? this.#ends[count - 1] : this.#at;
     const job: PrepareJob = {
-      bytes,
+      bytes: new Uint8Array(this.#bytes.buffer, 0, end),
       lines: Float64Array.from(this.#lines.slice(0, count)),
-      ends: Float64Array.from(this.#ends.slice(0, count), (at) => at - from),
+      ends: Float64Array.from(this.#ends.slice(0, count)),
       unreadable: this.#unreadable.filter(([index]) => index < count),
       header,
     };
+    // The job's buffer is handed over (transferred): the rest moves to a buffer of its own.
+    const rest = Buffer.allocUnsafeSlow(Math.max(1 << 16, this.#at - end));
+    this.#bytes.copy(rest, 0, end, this.#at);
+    this.#bytes = rest;
+    this.#at -= end;
     this.#lines = this.#lines.slice(count);
-    this.#ends = this.#ends.slice(count);
+    this.#ends = this.#ends.slice(count).map((at) => at - end);
     this.#unreadable = this.#unreadable
       .filter(([index]) => index >= count)
       .map(([index, reason]) => [index - count, reason]);
     return job;
-  }
-
-  /** Room for `length` more bytes; the bytes of lines already taken are dropped meanwhile. */
-  #grow(length: number): void {
-    const waiting = this.#at - this.#from;
-    const grown = Buffer.allocUnsafeSlow(Math.max(this.#bytes.length * 2, waiting + length));
-    this.#bytes.copy(grown, 0, this.#from, this.#at);
-    for (let i = 0; i < this.#ends.length; i++) this.#ends[i] -= this.#from;
-    this.#bytes = grown;
-    this.#from = 0;
-    this.#at = waiting;
   }
 }
 
