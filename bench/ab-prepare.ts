@@ -14,10 +14,6 @@
  * seeded demo graph with --graph of each (generating it takes ~30 s).
  * Prints each side's thread CPU per line, their ratio, and whether a SHA-256 over every prepared
  * record and rejection is the same. Never fails on timing; exits 1 when the outputs differ.
- * Each side makes its jobs with its own `LineBatcher`. Since jobs and answers are bytes
- * (2026-11-26), a side's time includes decoding its lines and encoding its block; a ref from
- * before that did neither here (its main thread decoded, its worker posted strings), so against
- * such a ref compare the whole import instead.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,8 +22,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_DEMO_SEED, demoRecords } from '../src/kg/index.ts';
-import * as workingTree from '../src/kg/import/record-preparer.ts';
-import type { PrepareOptions } from '../src/kg/import/record-preparer.ts';
+import type { PrepareJob, PrepareOptions } from '../src/kg/import/record-preparer.ts';
+import { JobPreparer } from '../src/kg/import/record-preparer.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const BLOCK = 500;
@@ -62,42 +58,11 @@ function inputLines(): string[] {
   return lines;
 }
 
-/** The preparation module of one side (a ref may predate the jobs and answers of today). */
-type PreparerModule = typeof workingTree;
-
 interface Side {
   readonly name: string;
-  readonly module: PreparerModule;
-  readonly preparer: workingTree.JobPreparer;
-  /** The side's jobs of `BLOCK` lines, made by its own `LineBatcher` from the same bytes. */
-  jobs: workingTree.PrepareJob[];
+  readonly preparer: { prepare(job: PrepareJob): ReturnType<JobPreparer['prepare']> };
   readonly hash: ReturnType<typeof createHash>;
   cpuMicros: number;
-}
-
-/** Jobs of `BLOCK` lines of `input`, as the side's main thread would hand them out. */
-function jobsOf(module: PreparerModule, options: PrepareOptions, input: Buffer): workingTree.PrepareJob[] {
-  const batcher = new module.LineBatcher(options);
-  const jobs: workingTree.PrepareJob[] = [];
-  batcher.push(input);
-  batcher.end();
-  for (let job = batcher.take(BLOCK); job !== undefined; job = batcher.take(BLOCK)) jobs.push(job);
-  return jobs;
-}
-
-/** A job's prepared records with their JSON text as strings, whichever form the side answers in. */
-function recordsOf(module: PreparerModule, chunk: unknown): unknown[] {
-  const old = chunk as { prepared?: workingTree.PreparedRecord[] };
-  const records = old.prepared ?? module.fromBlock((chunk as workingTree.PreparedChunk).block);
-  return records.map((record) => ({
-    ...record,
-    json: Object.fromEntries(
-      Object.entries(record.json).map(([field, value]) => [
-        field,
-        value === null || typeof value === 'string' ? value : Buffer.from(value).toString('utf8'),
-      ]),
-    ),
-  }));
 }
 
 const worktree = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-ab-'));
@@ -108,42 +73,37 @@ try {
     cwd: ROOT,
     encoding: 'utf8',
   }).trim();
-  const refModule = (await import(path.join(worktree, 'src/kg/import/record-preparer.ts'))) as PreparerModule;
+  const refModule = (await import(path.join(worktree, 'src/kg/import/record-preparer.ts'))) as {
+    JobPreparer: typeof JobPreparer;
+  };
   const options: PrepareOptions = { format: 'jsonl', fileName: 'ab.jsonl' };
   const sides: Side[] = [
     {
       name: `ref ${commit}`,
-      module: refModule,
       preparer: new refModule.JobPreparer(options),
-      jobs: [],
       hash: createHash('sha256'),
       cpuMicros: 0,
     },
-    {
-      name: 'working tree',
-      module: workingTree,
-      preparer: new workingTree.JobPreparer(options),
-      jobs: [],
-      hash: createHash('sha256'),
-      cpuMicros: 0,
-    },
+    { name: 'working tree', preparer: new JobPreparer(options), hash: createHash('sha256'), cpuMicros: 0 },
   ];
   const lines = inputLines();
-  const input = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
-  for (const side of sides) side.jobs = jobsOf(side.module, options, input);
   console.log(
     `ab-prepare: ${lines.length} lines (${values.file ?? 'demo graph'}), ${rounds} rounds, blocks of ${BLOCK}`,
   );
   for (let round = 0; round < rounds; round++) {
-    for (let block = 0; block < sides[0].jobs.length; block++) {
-      const order = (block + round) % 2 === 0 ? sides : [...sides].reverse();
+    for (let start = 0; start < lines.length; start += BLOCK) {
+      const job: PrepareJob = {
+        lines: lines.slice(start, start + BLOCK).map((text, i) => ({ line: start + i + 1, text })),
+        header: undefined,
+      };
+      const order = (start / BLOCK + round) % 2 === 0 ? sides : [...sides].reverse();
       for (const side of order) {
         const before = process.threadCpuUsage();
-        const chunk = side.preparer.prepare(side.jobs[block]);
+        const chunk = side.preparer.prepare(job);
         const used = process.threadCpuUsage(before);
         side.cpuMicros += used.user + used.system;
         if (round === 0) {
-          for (const record of recordsOf(side.module, chunk)) side.hash.update(JSON.stringify(record));
+          for (const record of chunk.prepared) side.hash.update(JSON.stringify(record));
           for (const reject of chunk.rejects) side.hash.update(JSON.stringify(reject));
         }
       }

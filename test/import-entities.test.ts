@@ -15,7 +15,7 @@ import {
   prepareRecord,
 } from '../src/kg/index.ts';
 import { indexEntity } from '../src/match/index.ts';
-import { type EntityStore, jsonString, openSqliteStorage, type Storage } from '../src/storage/index.ts';
+import { type EntityStore, openSqliteStorage, type Storage } from '../src/storage/index.ts';
 import { createTransactionRunner } from '../src/storage/sqlite/sqlite-database.ts';
 import { SqliteEntityStore } from '../src/storage/sqlite/sqlite-entity-store.ts';
 import { tempDir } from './support/temp-dir.ts';
@@ -426,7 +426,7 @@ describe('ImportSession into an empty store', () => {
       other.exclusively(() => {
         const stored = other.getById(record.id);
         const before = stored && { doc: stored.doc, ledger: stored.ledger as FactLedger | null };
-        const next = applyStatement(before, record.source, JSON.parse(jsonString(record.json.doc)) as Entity);
+        const next = applyStatement(before, record.source, JSON.parse(record.json.doc) as Entity);
         other.writeBatch([
           {
             id: record.id,

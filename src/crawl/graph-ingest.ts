@@ -18,7 +18,7 @@ import {
   prepareRecord,
 } from '../kg/index.ts';
 import { createMatcher, indexEntity, type Matcher } from '../match/index.ts';
-import { type EntityStore, type EntityWrite, jsonString } from '../storage/index.ts';
+import type { EntityStore, EntityWrite } from '../storage/index.ts';
 import type { ExtractedObject, GraphIngester } from './dependencies.ts';
 import { crawledEntityId, type EntityStatement, entityAnchor, entityStatement } from './graph-entity.ts';
 
@@ -84,7 +84,7 @@ export class GraphIngest implements GraphIngester {
           source: origin,
           fileName: origin,
         });
-        entity = JSON.parse(jsonString(prepared.json.doc)) as Entity;
+        entity = JSON.parse(prepared.json.doc) as Entity;
       } catch (error) {
         if (error instanceof EntityRejection) continue;
         throw error;

@@ -18,7 +18,6 @@ export type {
   EntityCounts,
   EntityStore,
   EntityWrite,
-  JsonText,
   SerializedEntityWrite,
   Storage,
   StoredEntity,
@@ -26,7 +25,6 @@ export type {
   TokenStore,
   WriteBatchOptions,
 } from './ports.ts';
-export { jsonString } from './ports.ts';
 export type { WalCheckpointer } from './sqlite/index.ts';
 export { openSqliteStorage, SQLITE_FILE_NAME, sqliteFileFor, startWalCheckpointer } from './sqlite/index.ts';
 export type {

@@ -63,19 +63,6 @@ export interface EntityWrite {
 }
 
 /**
- * JSON text as a string or as its UTF-8 bytes: an import's worker threads hand over bytes, which
- * cross threads without a copy and reach the store without being converted again.
- */
-export type JsonText = string | Uint8Array;
-
-/** The string of a `JsonText`. */
-export function jsonString(text: JsonText): string {
-  return typeof text === 'string'
-    ? text
-    : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8');
-}
-
-/**
  * An `EntityWrite` whose fields are already JSON: what a bulk import prepares off the main thread
  * so that nothing is serialised twice. `json.doc`, `json.profile`, `json.keys` (and any further
  * field of the match index) are `JSON.stringify` of the corresponding `EntityWrite` field;
@@ -85,11 +72,11 @@ export interface SerializedEntityWrite {
   readonly id: string;
   readonly type: EntityType;
   readonly json: {
-    readonly doc: JsonText;
-    readonly ledger: JsonText | null;
-    readonly profile: JsonText;
-    readonly keys: JsonText;
-    readonly [indexField: string]: JsonText | null;
+    readonly doc: string;
+    readonly ledger: string | null;
+    readonly profile: string;
+    readonly keys: string;
+    readonly [indexField: string]: string | null;
   };
 }
 

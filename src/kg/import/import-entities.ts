@@ -20,7 +20,7 @@ import {
 } from './import-session.ts';
 import type { WorkerAnswer, WorkerJob } from './import-worker.ts';
 import {
-  fromBlock,
+  fromColumns,
   ImportInputError,
   type ImportFormat,
   JobPreparer,
@@ -126,7 +126,7 @@ export async function importEntities(
   let bytesRead = 0;
   const take = (chunk: PreparedChunk) => {
     for (const rejection of chunk.rejects) session.reject(rejection);
-    session.add(fromBlock(chunk.block));
+    session.add(chunk.prepared);
   };
   try {
     for await (const chunk of input) {
@@ -237,9 +237,8 @@ class PreparerPool implements Preparer {
 
   async submit(job: PrepareJob): Promise<PreparedChunk[]> {
     const seq = this.#nextSeq++;
-    const message: WorkerJob = { ...job, seq };
-    // The lines' bytes move to the worker: transferred, not copied.
-    this.#workers[seq % this.#workers.length].postMessage(message, [job.bytes.buffer as ArrayBuffer]);
+    const message: WorkerJob = { seq, lines: job.lines, header: job.header };
+    this.#workers[seq % this.#workers.length].postMessage(message);
     const ready: PreparedChunk[] = [];
     while (this.#nextSeq - this.#nextAnswer >= this.#maxInFlight) ready.push(await this.#next());
     while (this.#answers.has(this.#nextAnswer)) ready.push(await this.#next());
@@ -263,7 +262,7 @@ class PreparerPool implements Preparer {
           const { name, message } = answer.error;
           throw name === 'ImportInputError' ? new ImportInputError(message) : new Error(message);
         }
-        return { block: answer.block, rejects: answer.rejects };
+        return { prepared: fromColumns(answer.columns), rejects: answer.rejects };
       }
       await new Promise<void>((resolve) => {
         this.#wake = resolve;

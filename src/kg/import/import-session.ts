@@ -3,12 +3,7 @@
  * (fact ledger), writes them in atomic batches and keeps the counts.
  */
 import { indexEntity } from '../../match/index.ts';
-import {
-  type EntityStore,
-  type EntityWrite,
-  jsonString,
-  type SerializedEntityWrite,
-} from '../../storage/index.ts';
+import type { EntityStore, EntityWrite, SerializedEntityWrite } from '../../storage/index.ts';
 import type { Entity } from '../entity.ts';
 import { applyStatement, type FactLedger, type LedgerState, TypeConflict } from '../fact-ledger.ts';
 import type { PreparedRecord, Rejection } from './record-preparer.ts';
@@ -98,8 +93,8 @@ interface MergedBatch {
 /** The stored state a prepared (new) record stands for. */
 function stateOf(record: PreparedRecord): LedgerState {
   return {
-    doc: JSON.parse(jsonString(record.json.doc)) as Entity,
-    ledger: record.json.ledger === null ? null : (JSON.parse(jsonString(record.json.ledger)) as FactLedger),
+    doc: JSON.parse(record.json.doc) as Entity,
+    ledger: record.json.ledger === null ? null : (JSON.parse(record.json.ledger) as FactLedger),
   };
 }
 
@@ -233,7 +228,7 @@ export class ImportSession {
       const before = entry.state ?? stateOf(entry.fresh!);
       let next: LedgerState;
       try {
-        next = applyStatement(before, record.source, JSON.parse(jsonString(record.json.doc)) as Entity);
+        next = applyStatement(before, record.source, JSON.parse(record.json.doc) as Entity);
       } catch (error) {
         if (!(error instanceof TypeConflict)) throw error;
         batch.rejects.push({ line: record.line, reason: `${entry.id}: ${error.message}` });

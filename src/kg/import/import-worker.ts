@@ -5,10 +5,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   JobPreparer,
-  type PreparedBlock,
+  type PreparedColumns,
   type PrepareJob,
   type PrepareOptions,
   type Rejection,
+  toColumns,
 } from './record-preparer.ts';
 
 /** A job as posted by the main thread. */
@@ -16,11 +17,11 @@ export interface WorkerJob extends PrepareJob {
   readonly seq: number;
 }
 
-/** A worker's answer to a job: its records as a block, or the error that stopped it. */
+/** A worker's answer to a job: its records as columns, or the error that stopped it. */
 export type WorkerAnswer =
   | {
       readonly seq: number;
-      readonly block: PreparedBlock;
+      readonly columns: PreparedColumns;
       readonly rejects: Rejection[];
       readonly error?: undefined;
     }
@@ -31,10 +32,9 @@ if (port === null) throw new Error('import-worker.ts runs only as a worker threa
 const preparer = new JobPreparer(workerData as PrepareOptions);
 port.on('message', (job: WorkerJob) => {
   try {
-    const { block, rejects } = preparer.prepare(job);
-    const answer: WorkerAnswer = { seq: job.seq, block, rejects };
-    // The block's bytes move to the main thread: transferred, not copied.
-    port.postMessage(answer, [block.bytes.buffer as ArrayBuffer]);
+    const { prepared, rejects } = preparer.prepare(job);
+    const answer: WorkerAnswer = { seq: job.seq, columns: toColumns(prepared), rejects };
+    port.postMessage(answer);
   } catch (error) {
     const answer: WorkerAnswer = {
       seq: job.seq,

@@ -16,30 +16,6 @@ export type SplitLine =
   | { readonly line: number; readonly text: string; readonly error?: undefined }
   | { readonly line: number; readonly error: string; readonly text?: undefined };
 
-/**
- * Where a splitter's lines go as bytes: `bytes[from, to)` is line `line` (terminator, CR and
- * BOM removed; valid only during the call, the stream may reuse the memory), or the line could
- * not be read (`unreadable`).
- */
-export interface LineSink {
-  line(line: number, bytes: Buffer, from: number, to: number): void;
-  unreadable(line: number, error: string): void;
-}
-
-/**
- * The text of a line's bytes, or undefined when they are not valid UTF-8 (U+FFFD in the text is
- * either written as such or the decoder's replacement of bad bytes, so only then is it checked).
- */
-export function decodeLine(bytes: Buffer, from: number, to: number): string | undefined {
-  const text = bytes.toString('utf8', from, to);
-  if (text.includes('\ufffd') && !Buffer.from(text, 'utf8').equals(bytes.subarray(from, to)))
-    return undefined;
-  return text;
-}
-
-/** Why a line that `decodeLine` cannot read is rejected. */
-export const NOT_UTF8 = 'line is not valid UTF-8';
-
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
@@ -57,8 +33,6 @@ export class LineSplitter {
   #pendingBytes = 0;
   /** Bytes of the current over-long line seen so far, or -1 when not skipping. */
   #skipped = -1;
-  /** Whether the last byte skipped so far was a '\r'. */
-  #skippedEndsInCr = false;
   /** Physical lines seen before the current line (record). */
   #physical = 0;
   /** Newlines inside quotes in the current record (csv mode). */
@@ -80,18 +54,8 @@ export class LineSplitter {
     return this.#physical;
   }
 
-  /** Feeds a chunk; pushes the lines it completes onto `out` as text. */
+  /** Feeds a chunk; pushes the lines it completes onto `out`. */
   push(chunk: Uint8Array, out: SplitLine[]): void {
-    this.pushTo(chunk, textSink(out));
-  }
-
-  /** Ends the stream: emits a last line that had no newline. */
-  end(out: SplitLine[]): void {
-    this.endTo(textSink(out));
-  }
-
-  /** Feeds a chunk; hands the lines it completes to `sink` as bytes. */
-  pushTo(chunk: Uint8Array, sink: LineSink): void {
     const buffer = Buffer.isBuffer(chunk)
       ? chunk
       : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -102,14 +66,14 @@ export class LineSplitter {
         this.#hold(buffer, start, buffer.length);
         return;
       }
-      this.#complete(buffer, start, end, sink);
+      this.#complete(buffer, start, end, out);
       start = end + 1;
     }
   }
 
-  /** `end`, handing a last line without newline to `sink` as bytes. */
-  endTo(sink: LineSink): void {
-    if (this.#skipped >= 0 || this.#pendingBytes > 0) this.#complete(Buffer.alloc(0), 0, 0, sink);
+  /** Ends the stream: emits a last line that had no newline. */
+  end(out: SplitLine[]): void {
+    if (this.#skipped >= 0 || this.#pendingBytes > 0) this.#complete(Buffer.alloc(0), 0, 0, out);
   }
 
   /** Index of the newline ending the current CSV record in `buffer`, or -1. */
@@ -134,11 +98,9 @@ export class LineSplitter {
     const length = end - start;
     if (this.#skipped >= 0) {
       this.#skipped += length;
-      if (length > 0) this.#skippedEndsInCr = buffer[end - 1] === CR;
     } else if (this.#pendingBytes + length > this.#maxBytes + 1) {
       // +1 leaves room for the '\r' of a CRLF line that is exactly at the cap.
       this.#skipped = this.#pendingBytes + length;
-      this.#skippedEndsInCr = length > 0 && buffer[end - 1] === CR;
       this.#pending = [];
       this.#pendingBytes = 0;
     } else {
@@ -148,16 +110,14 @@ export class LineSplitter {
     }
   }
 
-  #complete(buffer: Buffer, start: number, end: number, sink: LineSink): void {
+  #complete(buffer: Buffer, start: number, end: number, out: SplitLine[]): void {
     const line = this.#physical + 1;
     this.#physical += 1 + this.#innerNewlines;
     this.#innerNewlines = 0;
     if (this.#skipped >= 0) {
-      // The line's length without the '\r' of a CRLF end, wherever the chunks split it.
-      const endsInCr = end > start ? buffer[end - 1] === CR : this.#skippedEndsInCr;
-      const total = this.#skipped + (end - start) - (endsInCr ? 1 : 0);
+      const total = this.#skipped + (end - start);
       this.#skipped = -1;
-      sink.unreadable(line, tooLong(total, this.#maxBytes));
+      out.push({ line, error: tooLong(total, this.#maxBytes) });
       return;
     }
     let bytes: Buffer;
@@ -183,24 +143,17 @@ export class LineSplitter {
       from += 3;
     }
     if (to - from > this.#maxBytes) {
-      sink.unreadable(line, tooLong(to - from, this.#maxBytes));
+      out.push({ line, error: tooLong(to - from, this.#maxBytes) });
       return;
     }
-    sink.line(line, bytes, from, to);
+    const text = bytes.toString('utf8', from, to);
+    // U+FFFD in the text is either written as such or the decoder's replacement of bad bytes.
+    if (text.includes('\ufffd') && !Buffer.from(text, 'utf8').equals(bytes.subarray(from, to))) {
+      out.push({ line, error: 'line is not valid UTF-8' });
+      return;
+    }
+    out.push({ line, text });
   }
-}
-
-/** A sink that decodes each line and pushes it onto `out`. */
-function textSink(out: SplitLine[]): LineSink {
-  return {
-    line(line, bytes, from, to) {
-      const text = decodeLine(bytes, from, to);
-      out.push(text === undefined ? { line, error: NOT_UTF8 } : { line, text });
-    },
-    unreadable(line, error) {
-      out.push({ line, error });
-    },
-  };
 }
 
 function tooLong(bytes: number, max: number): string {

@@ -3,16 +3,14 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Entity, EntityType } from '../../kg/index.ts';
-import {
-  type CandidateProfile,
-  type EntityCounts,
-  type EntityStore,
-  type EntityWrite,
-  type JsonText,
-  jsonString,
-  type SerializedEntityWrite,
-  type StoredEntity,
-  type WriteBatchOptions,
+import type {
+  CandidateProfile,
+  EntityCounts,
+  EntityStore,
+  EntityWrite,
+  SerializedEntityWrite,
+  StoredEntity,
+  WriteBatchOptions,
 } from '../ports.ts';
 import type { KeyPassAnswer } from './key-pass-worker.ts';
 import { withPragmas } from './sqlite-database.ts';
@@ -164,11 +162,8 @@ export class SqliteEntityStore implements EntityStore {
     this.#transaction = transaction;
     this.#offThreadMinPending = options.offThreadMinPending ?? OFF_THREAD_MIN_PENDING;
     this.#oldKeys = db.prepare('SELECT ref, keys FROM entities WHERE id = ?');
-    // JSON text comes as strings or as UTF-8 bytes (`JsonText`): bytes bind as a blob, which
-    // `CAST(? AS TEXT)` stores as the text it is, unconverted (a string is left as it is).
     this.#upsert = db.prepare(`
-      INSERT INTO entities (id, type, doc, ledger, profile, keys, updated_at)
-      VALUES (?, ?, CAST(?3 AS TEXT), CAST(?4 AS TEXT), CAST(?5 AS TEXT), CAST(?6 AS TEXT), ?7)
+      INSERT INTO entities (id, type, doc, ledger, profile, keys, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET type = excluded.type, doc = excluded.doc, ledger = excluded.ledger,
         profile = excluded.profile, keys = excluded.keys, updated_at = excluded.updated_at
       RETURNING ref`);
@@ -205,7 +200,7 @@ export class SqliteEntityStore implements EntityStore {
     this.#refsForKey.setReturnArrays(true);
     this.#insertIfAbsent = db.prepare(`
       INSERT OR IGNORE INTO entities (id, type, doc, ledger, profile, keys, updated_at)
-      VALUES (?, ?, CAST(?3 AS TEXT), CAST(?4 AS TEXT), CAST(?5 AS TEXT), CAST(?6 AS TEXT), ?7)`);
+      VALUES (?, ?, ?, ?, ?, ?, ?)`);
     this.#markPending = db.prepare('INSERT OR IGNORE INTO entity_keys_pending (ref) VALUES (?)');
     // A batch's new entities in one statement (a JSON array of refs) instead of a call each.
     this.#markPendingList = db.prepare(
@@ -265,10 +260,10 @@ export class SqliteEntityStore implements EntityStore {
     this.#transaction(() => {
       const inserted: number[] = [];
       for (const entity of entities) {
-        let keysJson: JsonText;
-        let doc: JsonText;
-        let ledger: JsonText | null;
-        let profile: JsonText;
+        let keysJson: string;
+        let doc: string;
+        let ledger: string | null;
+        let profile: string;
         let keys: readonly string[] | undefined;
         if ('json' in entity) {
           ({ keys: keysJson, doc, ledger, profile } = entity.json);
@@ -300,9 +295,8 @@ export class SqliteEntityStore implements EntityStore {
         const { ref } = this.#upsert.get(entity.id, entity.type, doc, ledger, profile, keysJson, now) as {
           ref: number;
         };
-        const keysText = jsonString(keysJson);
-        if (previous?.keys === keysText) continue;
-        const fresh = new Set(keys ?? (JSON.parse(keysText) as string[]));
+        if (previous?.keys === keysJson) continue;
+        const fresh = new Set(keys ?? (JSON.parse(keysJson) as string[]));
         if (previous) {
           for (const key of JSON.parse(previous.keys) as string[]) {
             if (!fresh.has(key)) this.#deleteKey.run(key, ref);
