@@ -17,11 +17,12 @@ function joinInWorker(
   data: ReturnType<typeof createVocabularyShareData>,
   version: string,
   barrier?: { readonly joined: Int32Array; readonly n: number },
+  options: { readonly resendWaitMs?: number } = {},
 ) {
   const worker = new Worker(
     `const { workerData, parentPort } = require('node:worker_threads');
      Promise.all([import('${SHARE_URL}'), import('${TABLE_URL}')]).then(([{ VocabularyShare }, { TermTable }]) => {
-       const share = new VocabularyShare(workerData.data);
+       const share = new VocabularyShare(workerData.data, workerData.options);
        const barrier = workerData.barrier;
        if (barrier) {
          Atomics.add(barrier.joined, 0, 1);
@@ -35,7 +36,7 @@ function joinInWorker(
        parentPort.postMessage({ built: share.built, worker: table.get('built-in-worker'), main: table.get('built-in-main'),
          shared: table.data.chars.buffer instanceof SharedArrayBuffer });
      });`,
-    { eval: true, workerData: { data, version, barrier } },
+    { eval: true, workerData: { data, version, barrier, options } },
   );
   return new Promise<{ built: number; worker?: number; main?: number; shared: boolean }>(
     (resolve, reject) => {
@@ -71,6 +72,34 @@ test('threads sharing vocabularies build each one once and read the same table',
   const later = await joinInWorker(main.handoff(), 'v2');
   assert.deepEqual(later, { built: 0, worker: undefined, main: 2, shared: true });
   main.close();
+});
+
+test('a thread that joins with a handoff taken before a table was announced gets it posted again', async () => {
+  const data = createVocabularyShareData();
+  const main = new VocabularyShare(data);
+  const stale = main.handoff();
+  // Announced after the handoff was taken, before the worker's channel opens: it never hears it.
+  const builder = new VocabularyShare(data);
+  builder.table('ot:', 'v1', () => TermTable.build([['built-in-main', 1]]));
+  builder.close();
+  // The worker finds the announcement counted but not heard, asks, and the main thread (whose
+  // event loop is free while it awaits) posts the table again: nothing is built twice.
+  const answer = await joinInWorker(stale, 'v1');
+  assert.deepEqual(answer, { built: 0, worker: undefined, main: 1, shared: true });
+  assert.equal(main.built, 0);
+  main.close();
+});
+
+test('a thread that missed a table nobody can post again builds it after a short wait', async () => {
+  const data = createVocabularyShareData();
+  const builder = new VocabularyShare(data);
+  builder.table('ot:', 'v1', () => TermTable.build([['built-in-main', 1]]));
+  builder.close();
+  const started = Date.now();
+  const answer = await joinInWorker(data, 'v1', undefined, { resendWaitMs: 1_000 });
+  assert.deepEqual(answer, { built: 1, worker: 1, main: undefined, shared: true });
+  // Starting the worker and building (300 ms) take far less than the wait without it.
+  assert.ok(Date.now() - started >= 1_000, 'it waited for an answer first');
 });
 
 test('a lock left behind by a dead builder delays the others only up to the wait limit', () => {
