@@ -110,7 +110,7 @@ export class VocabularyShare {
     this.#waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
     this.#resendWaitMs = options.resendWaitMs ?? DEFAULT_RESEND_WAIT_MS;
     for (const announcement of data.known ?? []) this.#accept(announcement);
-    this.#seen = Int32Array.from(data.seen ?? new Array<number>(LOCK_SLOTS).fill(0));
+    this.#seen = data.seen ? Int32Array.from(data.seen) : new Int32Array(LOCK_SLOTS);
   }
 
   /** What a thread starting now needs to join, with the tables known so far. */
