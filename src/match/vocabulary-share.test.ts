@@ -9,9 +9,9 @@ const TABLE_URL = new URL('./term-table.ts', import.meta.url).href;
 
 /**
  * A worker that asks the share for `prefix` at `version`, building (slowly) if it has to. With a
- * `barrier` of n, it asks only once n workers have joined the share: a worker that joins after
- * another has announced its table does not hear of it (a thread started later gets the tables
- * through `handoff()`), and a loaded machine can start one worker 300 ms after the other.
+ * `barrier` of n, it asks only once n workers have joined the share, so each hears the other's
+ * announcement as it is made (a loaded machine can start one worker 300 ms after the other; one
+ * that joins after an announcement asks for the table again, which a test of its own covers).
  */
 function joinInWorker(
   data: ReturnType<typeof createVocabularyShareData>,
