@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { normalizeEmail } from '../kg/index.ts';
 import { EMAIL_NOISE, emailTokens, placeTokens } from './profile.ts';
 import { Random } from './training/random.ts';
 
@@ -17,16 +18,35 @@ function samples(alphabet: string, longest: number, count: number): string[] {
   return out;
 }
 
-test('emailTokens: runs of a-z of 3+ letters, noise labels left out, each once in order', () => {
-  assert.deepEqual(emailTokens('mei.muller@nerenabe.example'), ['mei', 'muller', 'nerenabe', 'example']);
-  assert.deepEqual(emailTokens('jo.x2y@mail.co.uk'), []);
-  assert.deepEqual(emailTokens('ann.ann_smith@smith.com'), ['ann', 'smith']);
-  // The rule as a regular expression (same noise labels), against seeded random addresses.
-  const reference = (address: string) => [
-    ...new Set(address.split(/[^a-z]+/).filter((t) => t.length >= 3 && !EMAIL_NOISE.has(t))),
+test('emailTokens: runs of a-z of 3+ letters left of the public suffix, noise left out, each once in order', () => {
+  const tokens = (address: string) => emailTokens(normalizeEmail(address) ?? assert.fail(address));
+  assert.deepEqual(tokens('mei.muller@nerenabe.example'), ['mei', 'muller', 'nerenabe']);
+  assert.deepEqual(tokens('jo.x2y@mail.co.uk'), []);
+  assert.deepEqual(tokens('ann.ann_smith@smith.com'), ['ann', 'smith']);
+  // A subdomain's labels stay, the suffix of one or more labels goes.
+  assert.deepEqual(tokens('info@research.lab.gouv.fr'), ['research', 'lab']);
+  assert.deepEqual(tokens('kai@ocean.museum'), ['kai', 'ocean']);
+  assert.deepEqual(tokens('ines@brasil.com.br'), ['ines', 'brasil']);
+  // A suffix word in the local part or a subdomain is a token like any other.
+  assert.deepEqual(tokens('museum.shop@arts.museum'), ['museum', 'shop', 'arts']);
+  // The rule as a regular expression (same noise labels) over the address without its suffix,
+  // against seeded random addresses.
+  const reference = (address: string, suffix: string) => [
+    ...new Set(
+      address
+        .slice(0, address.length - suffix.length)
+        .split(/[^a-z]+/)
+        .filter((t) => t.length >= 3 && !EMAIL_NOISE.has(t)),
+    ),
   ];
-  for (const address of samples('abcomw.@-_1é', 14, 4000)) {
-    assert.deepEqual(emailTokens(address), reference(address), JSON.stringify(address));
+  const suffixes = ['', '.com', '.example', '.co.uk', '.museum'];
+  const locals = samples('abcomw.-_1é', 10, 4000);
+  const domains = samples('abcomw.-1', 10, 4000);
+  for (let i = 0; i < locals.length; i++) {
+    const suffix = suffixes[i % suffixes.length];
+    const address = `${locals[i]}@${domains[i]}${suffix}`;
+    const email = { address, registrable: `x${suffix}` };
+    assert.deepEqual(emailTokens(email), reference(address, suffix), JSON.stringify(address));
   }
 });
 

@@ -252,15 +252,26 @@ export const EMAIL_NOISE: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Word-like runs of an e-mail address (local part and domain labels), for typo-tolerant lookup:
- * runs of a–z of 3+ letters that are not noise, each once, in order. One scan (the import runs
- * this for every address).
+ * Word-like runs of an e-mail address (local part and domain labels left of the public suffix),
+ * for typo-tolerant lookup: runs of a–z of 3+ letters that are not noise, each once, in order.
+ * The public suffix (`com`, `co.uk`, `example`: what `registrable` adds to its first label) is
+ * shared by every address under it, so it never tells one entity from another. One scan (the
+ * import runs this for every address).
  */
-export function emailTokens(address: string): string[] {
+export function emailTokens(email: Pick<NormalizedEmail, 'address' | 'registrable'>): string[] {
+  const { address, registrable } = email;
   const tokens = new Set<string>();
+  // The suffix with its dot, when the address ends with it (a registrable domain of one label,
+  // or one the normaliser could not tell, has none).
+  const dot = registrable.indexOf('.');
+  const suffixLength = dot < 0 ? 0 : registrable.length - dot;
+  const end =
+    suffixLength > 0 && address.endsWith(registrable.slice(dot))
+      ? address.length - suffixLength
+      : address.length;
   let start = -1;
-  for (let i = 0; i <= address.length; i++) {
-    const c = i < address.length ? address.charCodeAt(i) : 0;
+  for (let i = 0; i <= end; i++) {
+    const c = i < end ? address.charCodeAt(i) : 0;
     if (c >= 97 && c <= 122) {
       if (start < 0) start = i;
       continue;
@@ -278,7 +289,7 @@ function addEmailKeys(keys: Set<string>, emails: readonly NormalizedEmail[], wit
   for (const email of emails) {
     keys.add(KEY.email + email.address);
     if (withLocal && email.local.length >= 3) keys.add(KEY.emailLocal + email.local);
-    if (withLocal) for (const token of emailTokens(email.address)) keys.add(KEY.emailToken + token);
+    if (withLocal) for (const token of emailTokens(email)) keys.add(KEY.emailToken + token);
     if (!email.freeMail) keys.add(KEY.emailDomain + email.registrable);
   }
 }

@@ -118,7 +118,7 @@ export function retrieveCandidates(
       exact(KEY.emailDomain + email.registrable, EXACT_WEIGHT.emailDomain);
       if (!isPerson) exact(KEY.domain + email.registrable, EXACT_WEIGHT.domain);
     }
-    if (isPerson) emailWords.push(...emailTokens(email.address));
+    if (isPerson) emailWords.push(...emailTokens(email));
   }
   for (const phone of query.phones) exact(KEY.phone + phone, EXACT_WEIGHT.phone);
   if (query.ip && !isPerson)
