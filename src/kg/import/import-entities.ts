@@ -29,6 +29,7 @@ import {
   type PrepareJob,
   type PrepareOptions,
   type Rejection,
+  toPostedJob,
 } from './record-preparer.ts';
 
 export interface ImportOptions extends SessionOptions {
@@ -237,7 +238,7 @@ class PreparerPool implements Preparer {
 
   async submit(job: PrepareJob): Promise<PreparedChunk[]> {
     const seq = this.#nextSeq++;
-    const message: WorkerJob = { seq, lines: job.lines, header: job.header };
+    const message: WorkerJob = { seq, ...toPostedJob(job) };
     this.#workers[seq % this.#workers.length].postMessage(message);
     const ready: PreparedChunk[] = [];
     while (this.#nextSeq - this.#nextAnswer >= this.#maxInFlight) ready.push(await this.#next());

@@ -4,16 +4,17 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import {
+  fromPostedJob,
   JobPreparer,
+  type PostedJob,
   type PreparedColumns,
-  type PrepareJob,
   type PrepareOptions,
   type Rejection,
   toColumns,
 } from './record-preparer.ts';
 
 /** A job as posted by the main thread. */
-export interface WorkerJob extends PrepareJob {
+export interface WorkerJob extends PostedJob {
   readonly seq: number;
 }
 
@@ -32,7 +33,7 @@ if (port === null) throw new Error('import-worker.ts runs only as a worker threa
 const preparer = new JobPreparer(workerData as PrepareOptions);
 port.on('message', (job: WorkerJob) => {
   try {
-    const { prepared, rejects } = preparer.prepare(job);
+    const { prepared, rejects } = preparer.prepare(fromPostedJob(job));
     const answer: WorkerAnswer = { seq: job.seq, columns: toColumns(prepared), rejects };
     port.postMessage(answer);
   } catch (error) {

@@ -120,6 +120,46 @@ export interface PrepareJob {
   readonly header: readonly string[] | undefined;
 }
 
+/**
+ * A job as it crosses to a worker thread: its lines as parallel arrays instead of one object per
+ * line. Structured cloning copies strings and small integers far more cheaply than objects
+ * (measured with `v8.serialize` on 2,000 demo lines: 0.34-0.39 → 0.20-0.23 µs per line to
+ * serialise on the main thread, 0.67-0.87 → 0.31-0.32 µs to deserialise on the worker).
+ */
+export interface PostedJob {
+  /** Each line's number. */
+  readonly numbers: number[];
+  /** Each line's text, or for the lines whose positions `unreadable` lists, why it cannot be read. */
+  readonly texts: string[];
+  readonly unreadable: number[];
+  readonly header: readonly string[] | undefined;
+}
+
+/** `job` as posted to a worker (see `PostedJob`). */
+export function toPostedJob(job: PrepareJob): PostedJob {
+  const numbers: number[] = new Array(job.lines.length);
+  const texts: string[] = new Array(job.lines.length);
+  const unreadable: number[] = [];
+  for (let i = 0; i < job.lines.length; i++) {
+    const split = job.lines[i];
+    numbers[i] = split.line;
+    if (split.error === undefined) {
+      texts[i] = split.text;
+    } else {
+      texts[i] = split.error;
+      unreadable.push(i);
+    }
+  }
+  return { numbers, texts, unreadable, header: job.header };
+}
+
+/** The job a worker received (the inverse of `toPostedJob`). */
+export function fromPostedJob(posted: PostedJob): PrepareJob {
+  const lines: SplitLine[] = posted.texts.map((text, i) => ({ line: posted.numbers[i], text }));
+  for (const i of posted.unreadable) lines[i] = { line: posted.numbers[i], error: posted.texts[i] };
+  return { lines, header: posted.header };
+}
+
 /** The input as a whole cannot be imported (a `--map` naming a missing column): stops the import. */
 export class ImportInputError extends Error {
   constructor(message: string) {
