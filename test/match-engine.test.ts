@@ -10,6 +10,7 @@ import {
   type MatchQuery,
   VocabularyShare,
 } from '../src/match/index.ts';
+import { MatchContext } from '../src/match/matcher.ts';
 import { openSqliteStorage, type Storage } from '../src/storage/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
@@ -233,6 +234,33 @@ test('postings are read once per graph version: a repeated query reads none and 
   const readAfterWrite = read.length;
   assert.equal(recording.match(query)[0]?.id, 'ORG-pecs');
   assert.ok(read.slice(readAfterWrite).flat().includes('h:pte.hu'));
+});
+
+test('profiles come in the order asked for, whatever earlier queries cached', () => {
+  // A store answering in reverse, and a cache holding some refs already: neither may reorder
+  // the candidates, whose probabilities are summed in their order (rivalMass).
+  const entities = storage.entities;
+  const context = new MatchContext({
+    keyCounts: (keys, cap) => entities.keyCounts(keys, cap),
+    refsForKeys: (keys, limit) => entities.refsForKeys(keys, limit),
+    profiles: (refs) => entities.profiles(refs).reverse(),
+    termCounts: (prefix) => entities.termCounts(prefix),
+    counts: () => entities.counts(),
+    version: () => entities.version(),
+  });
+  assert.deepEqual(
+    context.profiles([2, 4]).map((row) => row.ref),
+    [2, 4],
+  );
+  assert.deepEqual(
+    context.profiles([5, 4, 1, 2, 3]).map((row) => row.ref),
+    [5, 4, 1, 2, 3],
+  );
+  // A ref without a profile is left out, the others keep their order.
+  assert.deepEqual(
+    context.profiles([3, 1_000_000, 1]).map((row) => row.ref),
+    [3, 1],
+  );
 });
 
 test('the postings kept are bounded: past the bound they are dropped and read again', () => {

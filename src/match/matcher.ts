@@ -152,24 +152,32 @@ export class MatchContext {
   }
 
   /**
-   * Profiles of `refs` (in no particular order), parsed once and kept for later queries while
-   * the graph version holds (at most 20,000; the cache is emptied when full).
+   * Profiles of `refs`, in the order of `refs` (those found), parsed once and kept for later
+   * queries while the graph version holds (at most 20,000; the cache is emptied when full). The
+   * order must not depend on what earlier queries cached: a query's candidates are scored in it,
+   * and `rivalMass` sums their probabilities in it, so a cache-dependent order changed scores in
+   * their last bits and flipped near-ties.
    */
   profiles(refs: readonly number[]): CandidateProfile[] {
     this.#checkVersion();
-    const out: CandidateProfile[] = [];
+    const found = new Map<number, CandidateProfile>();
     const missing: number[] = [];
     for (const ref of refs) {
       const cached = this.#profiles.get(ref);
-      if (cached) out.push(cached);
+      if (cached) found.set(ref, cached);
       else missing.push(ref);
     }
     if (missing.length) {
       if (this.#profiles.size + missing.length > PROFILE_CACHE_SIZE) this.#profiles.clear();
       for (const row of this.#source.profiles(missing)) {
         this.#profiles.set(row.ref, row);
-        out.push(row);
+        found.set(row.ref, row);
       }
+    }
+    const out: CandidateProfile[] = [];
+    for (const ref of refs) {
+      const row = found.get(ref);
+      if (row) out.push(row);
     }
     return out;
   }
