@@ -22,8 +22,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_DEMO_SEED, demoRecords } from '../src/kg/index.ts';
-import type { PrepareJob, PrepareOptions } from '../src/kg/import/record-preparer.ts';
-import { JobPreparer } from '../src/kg/import/record-preparer.ts';
+import type { PrepareJob, PrepareOptions } from '../src/import/record-preparer.ts';
+import { JobPreparer } from '../src/import/record-preparer.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const BLOCK = 500;
@@ -73,7 +73,7 @@ try {
     cwd: ROOT,
     encoding: 'utf8',
   }).trim();
-  const refModule = (await import(path.join(worktree, 'src/kg/import/record-preparer.ts'))) as {
+  const refModule = (await import(path.join(worktree, 'src/import/record-preparer.ts'))) as {
     JobPreparer: typeof JobPreparer;
   };
   const options: PrepareOptions = { format: 'jsonl', fileName: 'ab.jsonl' };

@@ -14,13 +14,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  cleanEntity,
-  DEFAULT_DEMO_SEED,
-  demoRecords,
-  importEntities,
-  writeDemoGraph,
-} from '../src/kg/index.ts';
+import { importEntities } from '../src/import/index.ts';
+import { cleanEntity, DEFAULT_DEMO_SEED, demoRecords, writeDemoGraph } from '../src/kg/index.ts';
 import { indexEntity } from '../src/match/index.ts';
 import { openSqliteStorage } from '../src/storage/index.ts';
 import { printTarget } from './support/targets.ts';

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { importEntities } from '../src/kg/index.ts';
+import { importEntities } from '../src/import/index.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/index.ts';
 import { startServerProcess } from './support/server-process.ts';
 import { tempDir } from './support/temp-dir.ts';

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DEFAULT_DEMO_SIZES, demoExamples, type Entity, loadDemoGraph } from '../src/kg/index.ts';
+import { loadDemoGraph } from '../src/import/index.ts';
+import { DEFAULT_DEMO_SIZES, demoExamples, type Entity } from '../src/kg/index.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
 
 describe('enhance on the demo graph', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { importEntities } from '../src/kg/index.ts';
+import { importEntities } from '../src/import/index.ts';
 import { openSqliteStorage } from '../src/storage/index.ts';
 import { tempDir } from './support/temp-dir.ts';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { DEFAULT_DEMO_SIZES, demoExamples, factOriginsOf, loadDemoGraph } from '../src/kg/index.ts';
+import { loadDemoGraph } from '../src/import/index.ts';
+import { DEFAULT_DEMO_SIZES, demoExamples, factOriginsOf } from '../src/kg/index.ts';
 import { openSqliteStorage } from '../src/storage/index.ts';
 import { tempDir } from './support/temp-dir.ts';
 

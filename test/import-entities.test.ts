@@ -4,16 +4,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import {
-  applyStatement,
-  type Entity,
-  type FactLedger,
-  factOriginsOf,
   type ImportOptions,
   ImportSession,
   importEntities,
   type PreparedRecord,
   prepareRecord,
-} from '../src/kg/index.ts';
+} from '../src/import/index.ts';
+import { applyStatement, type Entity, type FactLedger, factOriginsOf } from '../src/kg/index.ts';
 import { indexEntity } from '../src/match/index.ts';
 import { type EntityStore, openSqliteStorage, type Storage } from '../src/storage/index.ts';
 import { createTransactionRunner } from '../src/storage/sqlite/sqlite-database.ts';

@@ -3,13 +3,8 @@ import { Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.ts';
-import {
-  DEFAULT_DEMO_SEED,
-  DEFAULT_DEMO_SIZES,
-  demoRecords,
-  importEntities,
-  writeDemoGraph,
-} from '../kg/index.ts';
+import { importEntities } from '../import/index.ts';
+import { DEFAULT_DEMO_SEED, DEFAULT_DEMO_SIZES, demoRecords, writeDemoGraph } from '../kg/index.ts';
 import { openServices } from '../runtime.ts';
 import { parseNonNegativeInt } from './options.ts';
 

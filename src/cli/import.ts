@@ -4,7 +4,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.ts';
-import { type ImportSummary, importEntities, type Rejection } from '../kg/index.ts';
+import { type ImportSummary, importEntities, type Rejection } from '../import/index.ts';
 import { openServices } from '../runtime.ts';
 import { secondsSince, withElapsed } from './elapsed.ts';
 

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { HeapTrimmer, SERVER_HEAP_TRIM } from '../heap-trim.ts';
-import { DEFAULT_DEMO_SIZES, demoExamples, loadDemoGraph } from '../kg/index.ts';
+import { loadDemoGraph } from '../import/index.ts';
+import { DEFAULT_DEMO_SIZES, demoExamples } from '../kg/index.ts';
 import { createLogger } from '../logging.ts';
 import { createRuntime } from '../runtime.ts';
 import { ensureDemoToken } from './demo-token.ts';

@@ -10,13 +10,8 @@
  * later round, another job, after a restart — updates that entity instead of adding another.
  * Re-stating is idempotent: a source's new statement replaces its previous one.
  */
-import {
-  applyStatement,
-  type Entity,
-  EntityRejection,
-  type LedgerState,
-  prepareRecord,
-} from '../kg/index.ts';
+import { prepareRecord } from '../import/index.ts';
+import { applyStatement, type Entity, EntityRejection, type LedgerState } from '../kg/index.ts';
 import { createMatcher, indexEntity, type Matcher } from '../match/index.ts';
 import type { EntityStore, EntityWrite } from '../storage/index.ts';
 import type { ExtractedObject, GraphIngester } from './dependencies.ts';

@@ -18,11 +18,8 @@
 import type { Writable } from 'node:stream';
 import { type CountryCode, getExampleNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
-import type { EntityStore } from '../storage/index.ts';
 import type { Entity, Location } from './entity.ts';
 import { applyStatement, type LedgerState, sourceOf } from './fact-ledger.ts';
-import { ImportSession } from './import/import-session.ts';
-import { prepareRecord } from './import/record-preparer.ts';
 
 /** Seed of the demo graph `npm start` loads (and of `demoExamples`). */
 export const DEFAULT_DEMO_SEED = 42;
@@ -639,43 +636,6 @@ export async function writeDemoGraph(out: Writable, options: DemoGraphOptions): 
   if (buffer.length > 0 && !out.write(buffer))
     await new Promise<void>((resolve) => out.once('drain', resolve));
   return lines;
-}
-
-/** What `loadDemoGraph` wrote. */
-export interface DemoLoadSummary {
-  readonly statements: number;
-  readonly created: number;
-  readonly updated: number;
-  readonly elapsedMs: number;
-}
-
-/**
- * Loads the demo graph into `store` (through the same validation, ledger and batching as an
- * import; the sources are the records' origins). Meant for an empty store (`serve --demo`);
- * on a store that already has the demo graph it changes nothing.
- */
-export function loadDemoGraph(store: EntityStore, options: DemoGraphOptions): DemoLoadSummary {
-  const started = performance.now();
-  const session = new ImportSession(store);
-  store.indexPendingKeys();
-  let statements = 0;
-  let queue = [];
-  for (const record of demoRecords(options)) {
-    statements++;
-    queue.push(prepareRecord(record, statements, { format: 'jsonl', fileName: DEMO_FILE_NAME }));
-    if (queue.length >= 1000) {
-      session.add(queue);
-      queue = [];
-    }
-  }
-  session.add(queue);
-  session.finish();
-  return {
-    statements,
-    created: session.counts.created,
-    updated: session.counts.updated,
-    elapsedMs: performance.now() - started,
-  };
 }
 
 /** Example entities of a demo graph, as the store holds them after `loadDemoGraph`. */

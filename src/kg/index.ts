@@ -38,32 +38,15 @@ export {
   structuralKey,
   TypeConflict,
 } from './fact-ledger.ts';
-export type {
-  ImportCounts,
-  ImportFormat,
-  ImportOptions,
-  ImportSummary,
-  PreparedRecord,
-  Rejection,
-} from './import/index.ts';
-export {
-  DEFAULT_MAX_LINE_BYTES,
-  formatFor,
-  ImportInputError,
-  ImportSession,
-  importEntities,
-  parseColumnMapping,
-  prepareRecord,
-} from './import/index.ts';
-export type { DemoExamples, DemoGraphOptions, DemoLoadSummary } from './demo-data.ts';
+export type { DemoExamples, DemoGraphOptions } from './demo-data.ts';
 export {
   DEFAULT_DEMO_SEED,
   DEFAULT_DEMO_SIZES,
+  DEMO_FILE_NAME,
   demoExamples,
   demoOrganizationId,
   demoPersonId,
   demoRecords,
-  loadDemoGraph,
   writeDemoGraph,
 } from './demo-data.ts';
 export * from './normalize/index.ts';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { importEntities } from '../../src/kg/index.ts';
+import { importEntities } from '../../src/import/index.ts';
 import type { EntityStore } from '../../src/storage/index.ts';
 
 /**

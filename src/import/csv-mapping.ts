@@ -20,8 +20,7 @@
  * - An empty cell states nothing. Without a `type` column (or with an empty one) rows take the
  *   import's `--type`.
  */
-import { type Entity, LIST_FIELDS } from '../entity.ts';
-import { EntityRejection } from '../validate-entity.ts';
+import { type Entity, EntityRejection, LIST_FIELDS } from '../kg/index.ts';
 
 /** Where each column goes: header → path segments, or `null` to ignore the column. */
 export type ColumnMapping = ReadonlyMap<string, readonly string[] | null>;

@@ -15,3 +15,5 @@ export type {
   Rejection,
 } from './record-preparer.ts';
 export { ImportInputError, JobPreparer, LineBatcher, prepareRecord } from './record-preparer.ts';
+export type { DemoLoadSummary } from './demo-graph-loader.ts';
+export { loadDemoGraph } from './demo-graph-loader.ts';

@@ -2,10 +2,9 @@
  * The store-facing half of an import: merges prepared statements with the stored entities
  * (fact ledger), writes them in atomic batches and keeps the counts.
  */
-import { indexEntity } from '../../match/index.ts';
-import type { EntityStore, EntityWrite, SerializedEntityWrite } from '../../storage/index.ts';
-import type { Entity } from '../entity.ts';
-import { applyStatement, type FactLedger, type LedgerState, TypeConflict } from '../fact-ledger.ts';
+import { indexEntity } from '../match/index.ts';
+import type { EntityStore, EntityWrite, SerializedEntityWrite } from '../storage/index.ts';
+import { applyStatement, type Entity, type FactLedger, type LedgerState, TypeConflict } from '../kg/index.ts';
 import type { PreparedRecord, Rejection } from './record-preparer.ts';
 
 /** Counts of an import so far. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { cleanEntity } from '../validate-entity.ts';
+import { cleanEntity } from '../kg/index.ts';
 import { columnPaths, parseColumnMapping, parseCsvRecord, rowToRecord } from './csv-mapping.ts';
 
 function row(headers: string[], cells: string[], spec = '', type?: string) {

@@ -11,7 +11,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { EntityStore } from '../../storage/index.ts';
+import type { EntityStore } from '../storage/index.ts';
 import {
   DEFAULT_BATCH_SIZE,
   type ImportCounts,

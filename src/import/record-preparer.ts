@@ -4,11 +4,16 @@
  * them into records → validated, canonical single-source statements with their match index.
  * None of it touches the store; `ImportSession` merges the statements with what is stored.
  */
-import { indexEntity } from '../../match/index.ts';
-import type { SerializedEntityWrite } from '../../storage/index.ts';
-import type { EntityType } from '../entity.ts';
-import { canonicalizeInPlace, ledgerFor, sourceOf } from '../fact-ledger.ts';
-import { cleanEntityTracked, EntityRejection } from '../validate-entity.ts';
+import { indexEntity } from '../match/index.ts';
+import type { SerializedEntityWrite } from '../storage/index.ts';
+import {
+  canonicalizeInPlace,
+  cleanEntityTracked,
+  EntityRejection,
+  type EntityType,
+  ledgerFor,
+  sourceOf,
+} from '../kg/index.ts';
 import {
   type ColumnMapping,
   columnPaths,
