@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** Credit costs charged per operation (DECISIONS.md §1). All values are whole credits. */
+/** Credit costs charged per operation (docs/api.md#credits). All values are whole credits. */
 export interface CreditCosts {
   /** Charged per matched entity returned by enhance/combine (and per bulk record with a match). */
   readonly perMatch: number;
@@ -8,7 +8,7 @@ export interface CreditCosts {
   readonly perMatchRefresh: number;
 }
 
-/** Size limits (DECISIONS.md §7). Bytes unless stated. */
+/** Size limits (docs/api.md#limits). Bytes unless stated. */
 export interface Limits {
   readonly enhanceBodyBytes: number;
   readonly bulkBodyBytes: number;

@@ -1,7 +1,7 @@
 /**
  * The one registry of errors Quarry reports. Each class has a stable `code`, an HTTP `status`
  * and, for areas B and C, the `errorCode` that goes in their `{errorCode, error}` body
- * (DECISIONS.md §1, §8). Mapping to response bodies happens in one place: `http/error-mapping.ts`.
+ * (docs/api.md#errors). Mapping to response bodies happens in one place: `http/error-mapping.ts`.
  * Services throw these; anything else that escapes is a bug and becomes a 500.
  */
 export abstract class QuarryError extends Error {
@@ -140,7 +140,7 @@ export class UnavailableError extends QuarryError {
   readonly status = 503;
 }
 
-/** 400: a bulk job's coverage report is still being generated (SPEC.md endpoint 9). */
+/** 400: a bulk job's coverage report is still being generated (docs/api.md#coverage-reports). */
 export class ReportNotReadyError extends QuarryError {
   readonly code = 'report_not_ready';
   readonly status = 400;

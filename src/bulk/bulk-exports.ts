@@ -63,7 +63,7 @@ export interface BulkExportsDeps {
   readonly now?: () => number;
 }
 
-/** The download parameters (SPEC.md endpoint 7) that are not export-library options. */
+/** The download parameters (docs/api.md#downloads) that are not export-library options. */
 const DEFAULT_WAIT_SECONDS = 120;
 /** Longest accepted `wait`: a request should not hang on for more than 10 minutes. */
 const MAX_WAIT_SECONDS = 600;
@@ -225,7 +225,8 @@ export class BulkExports {
 
   /**
    * `GET /kg/v3/enhance/bulk/report/{id}/{reportId}`: the CSV form whatever the `Accept` header
-   * says, the JSON form with `format=json` (DECISIONS.md §3). 400 while generating, 404 unknown.
+   * says, the JSON form with `format=json` (docs/api.md#coverage-reports). 400 while generating,
+   * 404 unknown.
    */
   report(tokenId: string, jobId: string, reportId: string, format: unknown): ReportAnswer {
     const job = this.#deps.service.job(tokenId, jobId);

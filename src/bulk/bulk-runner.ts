@@ -30,7 +30,7 @@ export interface BulkRunnerDeps {
   readonly now?: () => number;
 }
 
-/** The 429 message a record that cannot be paid carries in its result (DECISIONS.md §1). */
+/** The 429 message a record that cannot be paid carries in its result (docs/api.md#credits). */
 export const UNPAID_MESSAGE = new InsufficientCreditsError().message;
 
 /** Tries of a batch whose worker thread died, before it is split into single records. */

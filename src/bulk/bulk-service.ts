@@ -55,7 +55,7 @@ export interface BulkServiceDeps {
   readonly webhookDelaysMs?: readonly number[];
   /**
    * How long finished jobs are kept, milliseconds after they finished; 0 (default) keeps them
-   * until deleted (DECISIONS.md §7).
+   * until deleted (docs/api.md#limits).
    */
   readonly retentionMs?: number;
   /** Records per batch handed to a worker thread. */
@@ -63,17 +63,17 @@ export interface BulkServiceDeps {
   readonly now?: () => number;
 }
 
-/** Answer of the stop endpoint (DECISIONS.md §3). */
+/** Answer of the stop endpoint (docs/api.md#stop-and-delete). */
 export interface StopAnswer {
   status: string;
   message: string;
 }
 
 /**
- * Bulk enhance jobs: submission, status, stop, delete and single results (SPEC.md endpoints
- * 4–6, 10–12); downloads and reports live in `BulkExports`. Every method taking a job id and
- * a token checks that the id is well formed (400) and that the job exists and belongs to the
- * token (404 otherwise — another token's job looks absent).
+ * Bulk enhance jobs: submission, status, stop, delete and single results
+ * (docs/api.md#area-a-bulk-enhance-jobs); downloads and reports live in `BulkExports`. Every method
+ * taking a job id and a token checks that the id is well formed (400) and that the job exists and
+ * belongs to the token (404 otherwise — another token's job looks absent).
  */
 export class BulkService {
   readonly #deps: BulkServiceDeps;

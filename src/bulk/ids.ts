@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Job and report ids: opaque, URL-safe, with a recognisable syntax so that a malformed id is a
- * 400 and a well-formed unknown one a 404 (DECISIONS.md §3). 96 random bits each: unguessable,
+ * 400 and a well-formed unknown one a 404 (docs/api.md#job-ids). 96 random bits each: unguessable,
  * so one token cannot probe for another's jobs.
  */
 const JOB_ID = /^bj_[0-9a-f]{24}$/;

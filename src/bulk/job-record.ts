@@ -4,7 +4,7 @@ import { InvalidParameterError } from '../errors.ts';
 import { isPublicAddress } from '../extract/index.ts';
 import type { BulkJobRow, BulkJobState, BulkReportRow } from '../storage/index.ts';
 
-/** Public status values of a bulk enhance job (SPEC.md "Bulk enhance job status record"). */
+/** Public status values of a bulk enhance job (docs/api.md#bulk-job-status). */
 export type BulkJobStatus =
   | 'NOT_STARTED'
   | 'IN_PROCESS'
@@ -22,12 +22,12 @@ export function isFinal(state: BulkJobState): boolean {
   return FINAL_STATES.includes(state);
 }
 
-/** True for the states the status endpoint answers with 200 (DECISIONS.md §3). */
+/** True for the states the status endpoint answers with 200 (docs/api.md#bulk-job-status). */
 export function isComplete(state: BulkJobState): boolean {
   return state === 'COMPLETE' || state === 'COMPLETE_WITH_FAILURES';
 }
 
-/** Job-level enhance options, applied to every record of the job (SPEC.md endpoint 4). */
+/** Job-level enhance options, applied to every record of the job (docs/api.md#bulk-submission). */
 export interface BulkJobOptions {
   readonly size: number;
   readonly threshold?: number;
@@ -122,7 +122,7 @@ export function parseSubmitParams(
   return { name, options, webhookUrl };
 }
 
-/** A coverage report as listed in a job's `reports` (SPEC.md "Report record"). */
+/** A coverage report as listed in a job's `reports` (docs/api.md#bulk-job-status). */
 export interface BulkReportRecord {
   reportId: string;
   status: string;
@@ -133,7 +133,10 @@ export interface BulkReportRecord {
   filter: string;
 }
 
-/** The bulk enhance job status record (SPEC.md), snake- and camel-case fields alike. */
+/**
+ * The bulk enhance job status record (docs/api.md#bulk-job-status), snake- and camel-case fields
+ * alike.
+ */
 export interface BulkJobStatusRecord {
   job_id: string;
   name: string;

@@ -1,6 +1,6 @@
 /**
  * Splits a streamed JSON array into the JSON texts of its elements, without ever holding the
- * whole array: a bulk submission may be 200 MiB (DECISIONS.md §7). Only the array's own syntax
+ * whole array: a bulk submission may be 200 MiB (docs/api.md#limits). Only the array's own syntax
  * (brackets, commas, string boundaries) is checked here; each element's text is complete JSON
  * for `JSON.parse`, which validates the rest. Native `JSON.parse` per element is several times
  * faster than a JavaScript token-level streaming parser, and the scan jumps from quote to quote

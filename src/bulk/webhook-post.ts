@@ -5,10 +5,10 @@ import type { WebhookPost } from './webhooks.ts';
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
- * Webhook requests through the SSRF-safe fetcher (DECISIONS.md §6): non-public destinations are
- * refused unless the operator allows private networks, at connection time too (DNS rebinding).
- * No redirects are followed — a redirect is not a delivery — and each request has a time cap.
- * A refusal or a network failure rejects with a `FetchError` (the sender retries it).
+ * Webhook requests through the SSRF-safe fetcher (docs/api.md#outbound-requests): non-public
+ * destinations are refused unless the operator allows private networks, at connection time too (DNS
+ * rebinding). No redirects are followed — a redirect is not a delivery — and each request has a
+ * time cap. A refusal or a network failure rejects with a `FetchError` (the sender retries it).
  */
 export function createWebhookPost(fetcher: Fetcher, options: { timeoutMs?: number } = {}): WebhookPost {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;

@@ -13,8 +13,8 @@ export type WebhookPost = (
 ) => Promise<number>;
 
 /**
- * Delays between tries, milliseconds: 6 tries spread over about ten minutes (DECISIONS.md §3:
- * at least 5 tries over a few minutes, exponential backoff).
+ * Delays between tries, milliseconds: 6 tries spread over about ten minutes
+ * (docs/api.md#bulk-webhooks: at least 5 tries over a few minutes, exponential backoff).
  */
 export const DEFAULT_WEBHOOK_DELAYS_MS: readonly number[] = [5_000, 15_000, 45_000, 135_000, 405_000];
 

@@ -4,7 +4,7 @@
  * processes the jobs and the webhook sender.
  *
  * Every job belongs to the token that created it; another token's job answers as unknown
- * (`{"errorCode":500,"error":"no collection record."}`, HTTP 404, DECISIONS.md §1, §5).
+ * (`{"errorCode":500,"error":"no collection record."}`, HTTP 404, docs/api.md#controlling-jobs).
  */
 import type { Readable } from 'node:stream';
 import { ConflictError, InvalidParameterError, NotFoundError } from '../errors.ts';
@@ -146,8 +146,8 @@ export class CrawlService {
   }
 
   /**
-   * Creates a job from the submitted fields (DECISIONS.md §5). `publicBaseUrl` (scheme, host,
-   * port the request came through) is the base of its download links. Throws 400s naming the
+   * Creates a job from the submitted fields (docs/api.md#creating-a-job). `publicBaseUrl` (scheme,
+   * host, port the request came through) is the base of its download links. Throws 400s naming the
    * parameter, 505 for a bad name, 457 for an unknown API, 400 when the name is taken.
    */
   create(tokenId: string, fields: Record<string, unknown>, publicBaseUrl: string): StoredCrawlJob {

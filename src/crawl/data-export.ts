@@ -1,5 +1,5 @@
 /**
- * Downloads of a bulk extract job (DECISIONS.md §5): the extracted objects as a JSON array or
+ * Downloads of a bulk extract job (docs/api.md#job-data): the extracted objects as a JSON array or
  * CSV, and the per-URL report. Both are streamed from the store in pages of rows, so a job of
  * any size is exported in constant memory.
  */

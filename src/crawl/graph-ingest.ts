@@ -1,6 +1,6 @@
 /**
  * `kgIngest=1`: extracted Organization and Person objects merged into the knowledge graph, each
- * page a source stating its entities (DECISIONS.md §2 fact origins), through the fact ledger
+ * page a source stating its entities (docs/api.md#fact-origins), through the fact ledger
  * of `kg/` — so the page URL becomes an origin of every fact it states, and values that lose
  * against other sources are kept as non-canonical facts, exactly as for imported entities.
  *

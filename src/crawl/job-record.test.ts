@@ -41,7 +41,7 @@ const JOB: StoredCrawlJob = {
   sentDoneNotification: true,
 };
 
-test('the record carries every field of the SPEC.md table with its JSON type', () => {
+test('the record carries every field of docs/api.md#job-record with its JSON type', () => {
   const record = jobRecord(JOB, { now: 1_700_000_150_000, token: 's3cr3t' }) as unknown as Record<
     string,
     unknown

@@ -1,5 +1,5 @@
 /**
- * The bulk extract job record (SPEC.md "Bulk extract job record"): every field of the table,
+ * The bulk extract job record (docs/api.md#job-record): every field of the table,
  * with real values. Times in the record are whole seconds since the epoch (UTC), as the
  * reference service reports them; 0 means "not yet".
  */

@@ -1,12 +1,12 @@
 /**
- * Validation of a bulk extract job creation request (`POST /v3/bulk`, DECISIONS.md §5, §8).
+ * Validation of a bulk extract job creation request (`POST /v3/bulk`, docs/api.md#creating-a-job).
  * Pure: takes the submitted fields (form-encoded or JSON, merged with the query string) and
  * returns the job's name, settings and URL list, or throws a 400 naming the parameter.
  */
 import { InvalidJobNameError, InvalidParameterError } from '../errors.ts';
 import type { CrawlJobSettings, NewCrawlUrl } from '../storage/index.ts';
 
-/** Most URLs one job may hold (DECISIONS.md §7 caps bulk jobs at 1,000,000 records). */
+/** Most URLs one job may hold (docs/api.md#limits: 1,000,000). */
 export const MAX_JOB_URLS = 1_000_000;
 /** Longest accepted job name. */
 export const MAX_NAME_LENGTH = 128;
@@ -14,7 +14,7 @@ export const MAX_NAME_LENGTH = 128;
 export const MAX_URL_LENGTH = 8_192;
 /** Upper bound on `crawlDelay`, in seconds. */
 export const MAX_CRAWL_DELAY_SECONDS = 3_600;
-/** Default `crawlDelay` (DECISIONS.md §5). */
+/** Default `crawlDelay` (docs/api.md#creating-a-job). */
 export const DEFAULT_CRAWL_DELAY_SECONDS = 0.25;
 
 const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;

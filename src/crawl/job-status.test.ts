@@ -11,7 +11,7 @@ import {
   statusMessage,
 } from './job-status.ts';
 
-test('every status has a message ending with a period; SPEC.md wordings kept', () => {
+test('every status has a message ending with a period; reference wordings kept', () => {
   for (const code of Object.values(JobStatus)) assert.match(statusMessage(code), /\.$/, String(code));
   assert.equal(statusMessage(6), 'Job paused.');
   assert.equal(statusMessage(7), 'Job is in progress.');

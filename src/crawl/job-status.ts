@@ -1,5 +1,5 @@
 /**
- * `jobStatus` of bulk extract jobs (SPEC.md "Bulk extract job", DECISIONS.md §5) and the pure
+ * `jobStatus` of bulk extract jobs (docs/api.md#job-status-codes, #controlling-jobs) and the pure
  * transitions between them. Times are epoch milliseconds.
  */
 
@@ -76,8 +76,9 @@ export function initialStatus(validUrls: number, maintenance: boolean): StatusCh
 }
 
 /**
- * `pause=1`: any job becomes paused (SPEC.md), remembering what resume restores. Pausing a
- * job held for maintenance keeps the status maintenance would have restored. Idempotent.
+ * `pause=1`: any job becomes paused (docs/api.md#controlling-jobs), remembering what resume
+ * restores. Pausing a job held for maintenance keeps the status maintenance would have restored.
+ * Idempotent.
  */
 export function pause(current: { status: number; resumeStatus: number | null }): StatusChange {
   if (current.status === JobStatus.paused) return current;

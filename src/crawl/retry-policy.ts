@@ -1,12 +1,12 @@
 /**
- * Which failed fetches are retried and when (DECISIONS.md §8): network errors, timeouts, 429 and
- * 5xx are transient and retried up to `maxRetries` times with exponential backoff; everything
+ * Which failed fetches are retried and when (docs/api.md#fetching): network errors, timeouts, 429
+ * and 5xx are transient and retried up to `maxRetries` times with exponential backoff; everything
  * else fails the page at once.
  */
 
 /** How many times and how fast transient failures are retried. */
 export interface RetryPolicy {
-  /** Retries after the first try (DECISIONS.md: 3). */
+  /** Retries after the first try (docs/api.md#fetching: 3). */
   readonly maxRetries: number;
   /** Wait before the first retry, in ms; doubled for each further retry. */
   readonly baseDelayMs: number;

@@ -5,14 +5,14 @@
  * - 4xx ("unavailable", §2.3.1.3) and more than five redirects (§2.3.1.2): everything allowed.
  * - 5xx, 429 and network failures ("unreachable", §2.3.1.4): everything disallowed. Such a
  *   verdict is not cached here: the scheduler keeps it for the current pass (round) only.
- * - `Crawl-delay` (not in the RFC, widely used) is honoured up to 30 s (DECISIONS.md §5).
+ * - `Crawl-delay` (not in the RFC, widely used) is honoured up to 30 s (docs/api.md#fetching).
  * Successful verdicts are cached for `ttlMs` (default one hour; §2.4 allows at most 24 h).
  */
 import robotsParserModule from 'robots-parser';
 import { FetchError } from '../errors.ts';
 import type { PageFetcher } from './dependencies.ts';
 
-/** Longest robots.txt `Crawl-delay` honoured, in seconds (DECISIONS.md §5). */
+/** Longest robots.txt `Crawl-delay` honoured, in seconds (docs/api.md#fetching). */
 export const MAX_ROBOTS_CRAWL_DELAY_SECONDS = 30;
 /** Bytes of a robots.txt that are parsed (RFC 9309 §2.5 requires at least 500 KiB). */
 export const ROBOTS_PARSE_LIMIT = 500 * 1024;

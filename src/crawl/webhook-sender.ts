@@ -1,10 +1,10 @@
 /**
  * Delivers `notifyWebhook` notifications from the persisted outbox: POST of the job record
  * (JSON) with `X-Crawl-Name` and `X-Crawl-Status`. Requests and retries are those of bulk
- * enhance webhooks (DECISIONS.md §5: "same retry policy"): through the SSRF-safe fetcher, no
- * redirect followed, a network error or a non-2xx answer retried with exponential backoff (6
- * tries over about ten minutes), then given up (logged). Delivery never blocks a job, and a
- * pending delivery survives a restart.
+ * enhance webhooks (docs/api.md#job-webhook: "same retry policy"): through the SSRF-safe fetcher,
+ * no redirect followed, a network error or a non-2xx answer retried with exponential backoff (6
+ * tries over about ten minutes), then given up (logged). Delivery never blocks a job, and a pending
+ * delivery survives a restart.
  */
 import { DEFAULT_WEBHOOK_DELAYS_MS, type WebhookPost } from '../bulk/index.ts';
 import type { Logger } from '../logging.ts';

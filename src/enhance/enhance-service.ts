@@ -49,7 +49,7 @@ export interface EnhanceContext {
 }
 
 /**
- * Credits an answer costs (DECISIONS.md §1): per returned matched entity, `perMatchRefresh`
+ * Credits an answer costs (docs/api.md#credits): per returned matched entity, `perMatchRefresh`
  * instead of `perMatch` with `refresh`; a response without matches costs nothing.
  */
 function creditCost(response: EnhanceResponse, options: EnhanceOptions, costs: CreditCosts): number {

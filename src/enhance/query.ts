@@ -23,7 +23,7 @@ export interface EnhanceQuery {
   readonly customId?: string;
 }
 
-/** Options of one enhance call (SPEC.md endpoint 1; defaults from its Limits table). */
+/** Options of one enhance call (docs/api.md#enhance-query; defaults in #limits). */
 export interface EnhanceOptions {
   /** Most results to return, 1–100 (default 1). */
   readonly size: number;
@@ -72,7 +72,7 @@ const OPTION_FIELDS = [
 ] as const;
 /** Parameters that travel with requests but are not query fields (auth, cache busters). */
 const TRANSPORT_FIELDS = new Set(['token', 'type']);
-/** Combine has no `id`, `size` or `description` (SPEC.md endpoint 3). */
+/** Combine has no `id`, `size` or `description` (docs/api.md#combine). */
 const NOT_IN_COMBINE = new Set(['id', 'size', 'description']);
 
 /** Longest accepted value of one string field; longer input is a 400, not a slow query. */
@@ -213,8 +213,8 @@ export function parseEnhanceOptions(input: Readonly<Record<string, unknown>>, ma
 
 /**
  * Validates an enhance query from any source: GET query string, POST body, combine, or one
- * bulk record. Throws `InvalidParameterError` naming the parameter (DECISIONS.md §2): unknown
- * `type`, a Person-only field on an Organization, wrong value types, no identifying field,
+ * bulk record. Throws `InvalidParameterError` naming the parameter (docs/api.md#enhance-query):
+ * unknown `type`, a Person-only field on an Organization, wrong value types, no identifying field,
  * `size` outside 1–100, `threshold` outside [0, 1].
  */
 export function parseEnhanceQuery(

@@ -1,6 +1,6 @@
-/** The enhance response (SPEC.md "Enhance response"), shared by enhance, combine and bulk. */
+/** The enhance response (docs/api.md#enhance-response), shared by enhance, combine and bulk. */
 
-/** One candidate's debug record in `searchInfo` (DECISIONS.md §2). */
+/** One candidate's debug record in `searchInfo` (docs/api.md#searchinfo). */
 export interface SearchCandidate {
   mlScore: number;
   baseMlScore: number;

@@ -1,5 +1,6 @@
 /**
- * Coverage reports (DECISIONS.md §3): for an export's columns, which records got each field.
+ * Coverage reports (docs/api.md#coverage-reports): for an export's columns, which records got each
+ * field.
  *
  * CSV form (the default answer):
  * ```

@@ -1,5 +1,5 @@
 /**
- * `filter` / `filterExclude` (SPEC.md "Filter and export expressions", DECISIONS.md §2, §8):
+ * `filter` / `filterExclude` (docs/api.md#filters):
  * reduce an entity to what a list of paths selects, or remove what they select.
  */
 import type { EntityPath, PathLocation } from './entity-path.ts';
@@ -15,7 +15,9 @@ export interface EntityFilter {
   readonly remove: readonly EntityPath[] | undefined;
 }
 
-/** Fields a filtered entity always keeps, so that results stay identifiable (DECISIONS.md §8). */
+/**
+ * Fields a filtered entity always keeps, so that results stay identifiable (docs/api.md#filters).
+ */
 const ALWAYS_KEPT = ['id', 'type'] as const;
 
 /**

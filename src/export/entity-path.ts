@@ -1,6 +1,6 @@
 /**
- * Paths into an entity, as `filter`, `filterExclude` and `exportspec` write them (SPEC.md
- * "Filter and export expressions", DECISIONS.md §2, §3). Two notations:
+ * Paths into an entity, as `filter`, `filterExclude` and `exportspec` write them
+ * (docs/api.md#filters, #export-columns). Two notations:
  *
  * - **JSONPath** (RFC 9535), any path starting with `$`, evaluated by `json-p3` (no `eval`):
  *   `$.locations[0]`, `$.employments[?@.isCurrent]`, `$..name`, `$.allNames[:3]`. `$` is the entity. Note RFC 9535 filter semantics: a bare

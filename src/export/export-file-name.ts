@@ -1,6 +1,6 @@
 /**
  * `exportfile`: the download's file name, made safe for a `Content-Disposition` header and for
- * the caller's file system (DECISIONS.md §3: sanitised, no path components).
+ * the caller's file system (docs/api.md#downloads: sanitised, no path components).
  */
 import type { ExportFormat } from './export-format.ts';
 import { EXPORT_FORMATS } from './export-format.ts';

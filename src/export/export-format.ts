@@ -1,5 +1,5 @@
 /**
- * Download formats of bulk enhance results (SPEC.md endpoint 7): media type and file extension.
+ * Download formats of bulk enhance results (docs/api.md#downloads): media type and file extension.
  */
 import { InvalidParameterError } from '../errors.ts';
 
@@ -14,7 +14,7 @@ export interface ExportFormatInfo {
   readonly columnar: boolean;
 }
 
-/** Every format with its media type (as SPEC.md lists them) and extension. */
+/** Every format with its media type (as docs/api.md#downloads lists them) and extension. */
 export const EXPORT_FORMATS: Readonly<Record<ExportFormat, ExportFormatInfo>> = Object.freeze({
   jsonl: Object.freeze({ contentType: 'application/json-lines', extension: 'jsonl', columnar: false }),
   json: Object.freeze({ contentType: 'application/json', extension: 'json', columnar: false }),
@@ -27,7 +27,7 @@ export const EXPORT_FORMATS: Readonly<Record<ExportFormat, ExportFormatInfo>> = 
   }),
 });
 
-/** The default download format: JSON Lines (DECISIONS.md §3). */
+/** The default download format: JSON Lines (docs/api.md#downloads). */
 export const DEFAULT_EXPORT_FORMAT: ExportFormat = 'jsonl';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * An export plan: the validated download parameters of SPEC.md endpoint 7, compiled once and
+ * An export plan: the validated download parameters of docs/api.md#downloads, compiled once and
  * shared by every record of the export (and by its coverage report).
  */
 import { InvalidParameterError } from '../errors.ts';
@@ -52,7 +52,7 @@ export interface ExportPlan {
   /**
    * A stable string identifying what the export contains (all settings): two plans with the
    * same key produce the same file and the same coverage report. Use it to find an existing
-   * report for "each export with a new spec/format" (DECISIONS.md §3).
+   * report for "each export with a new spec/format" (docs/api.md#coverage-reports).
    */
   readonly key: string;
 }

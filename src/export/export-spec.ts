@@ -1,5 +1,5 @@
 /**
- * `exportspec`: the columns of a csv / xls / xlsx export (SPEC.md endpoint 7, DECISIONS.md §3).
+ * `exportspec`: the columns of a csv / xls / xlsx export (docs/api.md#export-columns).
  *
  * Grammar: `;`-separated columns, each `path` or `path,Header`; empty elements are ignored
  * (`;` and `,` inside JSONPath brackets, parentheses or quotes do not separate). The header
@@ -101,7 +101,7 @@ export function parseExportSpec(spec?: string): readonly ExportColumn[] | undefi
  *   column whose header repeats a query column is dropped;
  * - otherwise the spec's columns, or by default `id`, `name`, `type`, `score` and the query
  *   fields, plus a `customId` column at the end when the spec has none, because `customId`
- *   appears in every export row (DECISIONS.md §2).
+ *   appears in every export row (docs/api.md#enhance-query).
  *
  * @throws InvalidParameterError('exportspec') as `parseExportSpec`.
  */

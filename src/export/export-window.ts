@@ -1,5 +1,5 @@
 /**
- * `from` / `size` / `head` of a download (SPEC.md endpoint 7, DECISIONS.md §3): which records of
+ * `from` / `size` / `head` of a download (docs/api.md#downloads): which records of
  * the job, by position, an export covers.
  */
 import { InvalidParameterError } from '../errors.ts';
@@ -24,8 +24,8 @@ export interface ExportWindow {
 
 /**
  * Combines the parameters: `from`/`size` select a window first, then `head` caps it
- * (DECISIONS.md §3). Windowing is by position in the job; `onlyMatches` then filters inside the
- * window (so `head=10&onlyMatches=true` gives the matches among the first ten records).
+ * (docs/api.md#downloads). Windowing is by position in the job; `onlyMatches` then filters inside
+ * the window (so `head=10&onlyMatches=true` gives the matches among the first ten records).
  *
  * @throws InvalidParameterError naming `head`, `from` or `size` when not an integer in range
  *   (`head` ≥ 0, `from` ≥ 0, `size` ≥ -1).

@@ -1,7 +1,7 @@
 /**
  * The export library: entity filters (`filter` / `filterExclude`), `exportspec` columns,
  * streaming json / jsonl / csv / xls / xlsx writers and coverage reports for bulk enhance
- * downloads (SPEC.md endpoint 7, DECISIONS.md §2, §3, §8). Pure apart from the writers, which
+ * downloads (docs/api.md#downloads, #export-columns, #filters). Pure apart from the writers, which
  * write to a stream you pass (and, for xls and coverage reports, to temp files).
  *
  * A download route:

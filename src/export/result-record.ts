@@ -17,7 +17,7 @@ export interface ResultDataItem {
   [extra: string]: unknown;
 }
 
-/** A full enhance response (SPEC.md "Enhance response"). */
+/** A full enhance response (docs/api.md#enhance-response). */
 export interface ResultResponse {
   version: number;
   hits: number;

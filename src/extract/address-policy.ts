@@ -3,10 +3,10 @@ import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which outbound destinations Quarry may contact on a caller's behalf (DECISIONS.md §6).
- * By default only public unicast addresses are allowed; `allowPrivateNetwork` lifts the rule
- * (tests, trusted deployments) and `allowedAddresses` lets single addresses or CIDR ranges
- * through (an operator's internal mirror, a test fixture server).
+ * Which outbound destinations Quarry may contact on a caller's behalf
+ * (docs/api.md#outbound-requests). By default only public unicast addresses are allowed;
+ * `allowPrivateNetwork` lifts the rule (tests, trusted deployments) and `allowedAddresses` lets
+ * single addresses or CIDR ranges through (an operator's internal mirror, a test fixture server).
  */
 export interface AddressPolicy {
   /** When true, every address is allowed. */

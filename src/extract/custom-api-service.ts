@@ -14,7 +14,7 @@ function newHash(): string {
 }
 
 /**
- * The Custom API use cases (DECISIONS.md §4): create or update rule sets (identity is the
+ * The Custom API use cases (docs/api.md#rule-sets): create or update rule sets (identity is the
  * exact (api, urlPattern) pair; an update replaces the rules wholesale and keeps the hash), replace
  * all of a token's rule sets, list and delete them, and find the compiled rule sets an
  * extraction must apply. Rule sets belong to their token; other tokens never see them.

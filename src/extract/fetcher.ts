@@ -14,11 +14,11 @@ import {
 } from './address-policy.ts';
 import { decodeText, detectCharset, parseMediaType } from './charset.ts';
 
-/** Default cap on a response body, after decompression (DECISIONS.md §5: 10 MiB). */
+/** Default cap on a response body, after decompression (docs/api.md#fetching: 10 MiB). */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
-/** Default cap on the whole exchange, redirects and body included (DECISIONS.md §5: 30 s). */
+/** Default cap on the whole exchange, redirects and body included (docs/api.md#fetching: 30 s). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Redirects followed at most (DECISIONS.md §5). */
+/** Redirects followed at most (docs/api.md#fetching). */
 export const DEFAULT_MAX_REDIRECTS = 5;
 /** Sent unless the caller supplies its own `User-Agent`. */
 export const DEFAULT_USER_AGENT =

@@ -2,7 +2,7 @@
  * Applies compiled Custom API rules to a parsed page. Pure: a DOM in, plain data out (only
  * `removePrefiltered` mutates the DOM, by design, before anything else reads it).
  *
- * Semantics (DECISIONS.md §4, §8; the parts marked *ours* are not specified there):
+ * Semantics (docs/api.md#rules, #rule-sets; the parts marked *ours* are not specified there):
  * - A `value` rule sets its field to the value (after `replace` filters for strings).
  * - A `selector` rule reads every element it matches: its text (block-aware, whitespace
  *   collapsed), or with an `attribute` filter that attribute — `href`, `src` and other URL
@@ -21,7 +21,7 @@ import { resolveUrl, serializeHtml, textOf } from './html-document.ts';
 import type { CompiledSelector } from './jsoup-selector.ts';
 import type { CompiledRule, CompiledRuleset } from './ruleset.ts';
 
-/** Attributes whose values are URLs, returned absolute (DECISIONS.md §8). */
+/** Attributes whose values are URLs, returned absolute (docs/api.md#rules). */
 const URL_ATTRIBUTES = new Set([
   'href',
   'src',

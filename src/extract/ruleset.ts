@@ -1,5 +1,5 @@
 /**
- * Custom API rule sets (DECISIONS.md §4): their shape, validation and compilation. A rule set
+ * Custom API rule sets (docs/api.md#rule-sets): their shape, validation and compilation. A rule set
  * that passes `parseRuleset` is normalised (api written `/api/<name>`, optional fields
  * omitted when absent) and compiled (URL pattern, selectors, filter regexes), so an invalid
  * one is a 400 naming the offending field before anything is stored.
@@ -366,7 +366,9 @@ export function compileRuleset(definition: Ruleset): CompiledRuleset {
   return parseRuleset(definition);
 }
 
-/** Whether a rule set applies to `url`: its pattern is found anywhere in it (DECISIONS.md §8). */
+/**
+ * Whether a rule set applies to `url`: its pattern is found anywhere in it (docs/api.md#rule-sets).
+ */
 export function matchesUrl(ruleset: CompiledRuleset, url: string): boolean {
   return ruleset.urlPattern.test(url);
 }

@@ -11,7 +11,8 @@ declare module 'fastify' {
 
 /**
  * The token secret sent with a request: the `token` query parameter (or a `token` field of a
- * form/JSON body where a route allows it) wins over `Authorization: Bearer` (DECISIONS.md §1).
+ * form/JSON body where a route allows it) wins over `Authorization: Bearer`
+ * (docs/api.md#authentication).
  */
 export function tokenSecretOf(
   request: FastifyRequest,

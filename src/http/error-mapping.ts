@@ -3,7 +3,7 @@ import { InvalidParameterError, PayloadTooLargeError, QuarryError } from '../err
 
 /**
  * Which body shape a route's errors use: area A (`/kg/v3`) uses `{code, message, error}` and a
- * dedicated 401 body; areas B and C (`/v3`) use `{errorCode, error}` (DECISIONS.md §1, §2, §8).
+ * dedicated 401 body; areas B and C (`/v3`) use `{errorCode, error}` (docs/api.md#errors).
  */
 export type ErrorArea = 'A' | 'BC';
 
@@ -22,7 +22,7 @@ function areaOf(request: FastifyRequest): ErrorArea {
 /** The response body for `error` in the dialect of `area`. */
 export function errorBody(error: QuarryError, area: ErrorArea, requestId: string): Record<string, unknown> {
   if (area === 'BC') {
-    // Areas B and C word every token problem as the reference service does (DECISIONS.md §1).
+    // Areas B and C word every token problem as the reference service does (docs/api.md#errors).
     const message = error.status === 401 ? 'Not authorized API token.' : error.message;
     return { errorCode: error.errorCode, error: message };
   }

@@ -41,7 +41,7 @@ function sendDownload(reply: FastifyReply, answer: DownloadAnswer): FastifyReply
   return reply.send(answer.body as Readable);
 }
 
-/** Area A bulk enhance jobs (SPEC.md endpoints 4–12; DECISIONS.md §0, §3, §7, §8). */
+/** Area A bulk enhance jobs (docs/api.md#area-a-bulk-enhance-jobs, #compatibility, #limits). */
 export async function bulkRoutes(app: FastifyInstance, options: BulkRoutesOptions): Promise<void> {
   const { tokens, bulk, bulkExports } = options;
   const preHandler = authenticate(tokens);
@@ -223,7 +223,7 @@ export async function bulkRoutes(app: FastifyInstance, options: BulkRoutesOption
       },
     },
     async (request, reply) => {
-      // Parameters may also come in the query string; the body wins (DECISIONS.md §8).
+      // Parameters may also come in the query string; the body wins (docs/api.md#downloads).
       const { token: _token, ...query } = request.query as Record<string, unknown>;
       const body = (request.body ?? {}) as Record<string, unknown>;
       return download(request, reply, { ...query, ...body });

@@ -22,7 +22,7 @@ const errorBody = {
 
 const jobsResponse = {
   type: 'object',
-  description: 'The job records concerned (SPEC.md "Bulk extract job record").',
+  description: 'The job records concerned (docs/api.md#job-record).',
   properties: {
     response: { type: 'string' },
     jobs: { type: 'array', items: { type: 'object', additionalProperties: true } },
@@ -88,9 +88,9 @@ function publicBaseUrl(request: FastifyRequest): string {
 }
 
 /**
- * Area C: `POST /v3/bulk` (creation, DECISIONS.md §5), `GET /v3/bulk` (list, details and
- * control, SPEC.md endpoint 14) and `GET /v3/bulk/data` (downloads). Form-encoded bodies are
- * parsed in this plugin's scope only.
+ * Area C: `POST /v3/bulk` (creation, docs/api.md#creating-a-job), `GET /v3/bulk` (list, details and
+ * control, docs/api.md#controlling-jobs) and `GET /v3/bulk/data` (downloads). Form-encoded bodies
+ * are parsed in this plugin's scope only.
  */
 export async function crawlRoutes(app: FastifyInstance, options: CrawlRoutesOptions): Promise<void> {
   const { crawl, tokens, config } = options;

@@ -23,7 +23,10 @@ function submitted(input: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-/** Area A: `GET`/`POST /kg/v3/enhance` and `GET /kg/v3/enhance/combine` (SPEC.md endpoints 1–3). */
+/**
+ * Area A: `GET`/`POST /kg/v3/enhance` and `GET /kg/v3/enhance/combine`
+ * (docs/api.md#area-a-enhance).
+ */
 export async function enhanceRoutes(app: FastifyInstance, options: EnhanceRoutesOptions): Promise<void> {
   const { enhance, tokens, config } = options;
   const preHandler = authenticate(tokens);

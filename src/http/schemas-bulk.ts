@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import { authError, generalError } from './schemas-enhance.ts';
 
 /**
- * Route schemas of the bulk enhance endpoints (SPEC.md 4–12). They document the API; the
- * semantic checks live in `bulk/` so every caller gets the same 400 messages.
+ * Route schemas of the bulk enhance endpoints (docs/api.md#area-a-bulk-enhance-jobs). They document
+ * the API; the semantic checks live in `bulk/` so every caller gets the same 400 messages.
  */
 
 const text = (description: string) => Type.Optional(Type.String({ description }));

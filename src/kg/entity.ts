@@ -1,7 +1,7 @@
 /**
- * Knowledge-graph entity model, shaped like the reference ontology (DECISIONS.md, bench/README.md).
- * Absent facts are omitted, never null or empty. Entities may carry further fields from their
- * sources; they are kept and returned as given.
+ * Knowledge-graph entity model, shaped like the reference ontology (docs/api.md#enhance-response,
+ * ../shared/bench/README.md). Absent facts are omitted, never null or empty. Entities may carry
+ * further fields from their sources; they are kept and returned as given.
  */
 
 export type EntityType = 'Organization' | 'Person';
@@ -86,7 +86,7 @@ export interface NameDetail {
   suffix?: string;
 }
 
-/** A value that lost when sources disagreed (DECISIONS.md §8). */
+/** A value that lost when sources disagreed (docs/api.md#non-canonical-facts). */
 export interface NonCanonicalFact {
   field: string;
   value: unknown;
@@ -116,7 +116,7 @@ export interface Entity {
   nameDetail?: NameDetail;
   images?: Image[];
   importance?: number;
-  /** CIDR ranges (IPv4 and IPv6) owned by an Organization (ours, DECISIONS.md §2). */
+  /** CIDR ranges (IPv4 and IPv6) owned by an Organization (ours, docs/api.md#ip). */
   ipRanges?: string[];
   nonCanonicalFacts?: NonCanonicalFact[];
   [extra: string]: unknown;

@@ -14,7 +14,7 @@
  *     all sources' origins;
  *   - any other field holds the value stated by the most sources (values compared structurally),
  *     ties going to the most recent statement; every losing value becomes a non-canonical fact
- *     `{field, value, origins}` (DECISIONS.md §8), listed in `nonCanonicalFacts`.
+ *     `{field, value, origins}` (docs/api.md#non-canonical-facts), listed in `nonCanonicalFacts`.
  * - Storage: the ledger is `null` when one source stated the entity and its identity is the
  *   document's own origins; `{sources:[{source}]}` for one source with another identity (its
  *   statement *is* the document: no second copy); with several sources, every source's statement.

@@ -417,7 +417,7 @@ export interface CrawlJobSettings {
   readonly publicBaseUrl: string;
 }
 
-/** The counters of a job record (SPEC.md "Bulk extract job record"). */
+/** The counters of a job record (docs/api.md#counters). */
 export interface CrawlJobCounters {
   readonly pageCrawlAttempts: number;
   readonly pageCrawlSuccesses: number;

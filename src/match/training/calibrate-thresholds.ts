@@ -2,7 +2,7 @@
  * Choosing the default thresholds: per entity type, the lowest score at which every labelled
  * query set of that type reaches its precision floor plus a safety margin. Recall is what a
  * lower threshold buys, so the lowest cut that keeps the precision promise favours recall
- * (DECISIONS.md §2) without breaking the floors our users rely on.
+ * (docs/api.md#enhance-response) without breaking the floors our users rely on.
  */
 import type { EntityType } from '../../kg/index.ts';
 import { type EvaluationMetrics, evaluateOutcomes, type QueryOutcome } from '../evaluation.ts';
