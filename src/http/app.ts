@@ -16,6 +16,7 @@ import { customRoutes } from './routes-custom.ts';
 import { enhanceRoutes } from './routes-enhance.ts';
 import { extractRoutes } from './routes-extract.ts';
 import { healthRoutes } from './routes-health.ts';
+import { installUnreadBodyGuard } from './unread-body.ts';
 import { validatorCompiler } from './validation.ts';
 
 /** Everything the HTTP layer needs, built by the composition root (`runtime.ts`). */
@@ -54,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   app.setValidatorCompiler(validatorCompiler);
   installErrorMapping(app);
+  installUnreadBodyGuard(app);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

@@ -69,7 +69,10 @@ export async function bulkRoutes(app: FastifyInstance, options: BulkRoutesOption
         },
       },
       async (request, reply) => {
-        const body = (request.body as AsyncIterable<Uint8Array> | undefined) ?? request.raw;
+        const stream = (request.body as Readable | undefined) ?? request.raw;
+        // A body rejected part way is left undestroyed, so the rest can be drained and the
+        // kept-alive connection reused (`unread-body.ts`).
+        const body = stream.iterator({ destroyOnReturn: false });
         const length = Number(request.headers['content-length']);
         const job = await bulk.submit(
           request.account.id,
