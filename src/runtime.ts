@@ -1,13 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TokenService } from './accounts/index.ts';
-import {
-  BulkExports,
-  BulkService,
-  createEnhancePool,
-  createWebhookPost,
-  retentionMsFromEnv,
-} from './bulk/index.ts';
+import { BulkExports, BulkService, createEnhancePool, createWebhookPost } from './bulk/index.ts';
 import type { Config } from './config.ts';
 import {
   CrawlService,
@@ -95,8 +89,7 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
       }),
     webhookPost: createWebhookPost(fetcher),
     allowPrivateNetwork: config.allowPrivateNetwork,
-    // Not (yet) a Config field: read here so config.ts stays the lead's.
-    retentionMs: retentionMsFromEnv(process.env),
+    retentionMs: config.bulkRetentionMs,
   });
   const bulkExports = new BulkExports({
     service: bulk,

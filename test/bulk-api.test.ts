@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { retentionMsFromEnv, UNPAID_MESSAGE } from '../src/bulk/index.ts';
+import { UNPAID_MESSAGE } from '../src/bulk/index.ts';
+import { loadConfig } from '../src/config.ts';
 import { bulkClient, sampleRecords } from './support/bulk-client.ts';
 import { loadFixtureGraph } from './support/load-graph.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
@@ -331,6 +332,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
     });
 
     test('QUARRY_BULK_RETENTION_DAYS: days, fractions allowed, 0 or unset keeps jobs', () => {
+      const retentionMsFromEnv = (env: NodeJS.ProcessEnv) => loadConfig(env).bulkRetentionMs;
       assert.equal(retentionMsFromEnv({}), 0);
       assert.equal(retentionMsFromEnv({ QUARRY_BULK_RETENTION_DAYS: '0' }), 0);
       assert.equal(retentionMsFromEnv({ QUARRY_BULK_RETENTION_DAYS: '1.5' }), 129_600_000);

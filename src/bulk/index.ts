@@ -16,7 +16,6 @@ export type {
 } from './job-record.ts';
 export { isComplete, isFinal, parseSubmitParams, statusRecord } from './job-record.ts';
 export { WorkerCrashedError, WorkerPool, WorkerTaskError } from '../worker-pool.ts';
-export { retentionMsFromEnv } from './retention.ts';
 export { createWebhookPost, WEBHOOK_TIMEOUT_MS } from './webhook-post.ts';
 export type { WebhookPost, WebhookSenderDeps } from './webhooks.ts';
 export { DEFAULT_WEBHOOK_DELAYS_MS, WebhookSender } from './webhooks.ts';

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import cliProgress from 'cli-progress';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parse as parseCsv } from 'csv-parse';
+import { loadClientConfig } from '../config.ts';
 import { parseNonNegativeInt, parseUnitInterval } from './options.ts';
 
 /**
@@ -46,8 +47,7 @@ const FINAL = new Set(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED']);
 class CliError extends Error {}
 
 function connection(options: ConnectionOptions): Connection {
-  const url = (options.url ?? process.env.QUARRY_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
-  const token = options.token ?? process.env.QUARRY_TOKEN;
+  const { url, token } = loadClientConfig(process.env, options);
   if (!token) throw new CliError('no token: pass --token or set QUARRY_TOKEN');
   return { url, token };
 }

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { loadClientConfig } from '../config.ts';
 
 /** Where the server is and who is asking (`--url`/`QUARRY_URL`, `--token`/`QUARRY_TOKEN`). */
 interface Connection {
@@ -17,8 +18,7 @@ interface GlobalOptions {
 
 function connection(command: Command): Connection {
   const options = command.optsWithGlobals<GlobalOptions>();
-  const base = (options.url ?? process.env.QUARRY_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
-  const token = options.token ?? process.env.QUARRY_TOKEN;
+  const { url: base, token } = loadClientConfig(process.env, options);
   if (!token) throw new InvalidArgumentError('a token is required: --token or QUARRY_TOKEN');
   return { base, token };
 }
