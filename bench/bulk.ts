@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { sqliteFileFor } from '../src/storage/index.ts';
+import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { DatabaseSync } from 'node:sqlite';
 import { type BenchQuery, sampleQueries, seededRandom, toQueryString } from './support/queries.ts';
 import { warmPageCache } from './support/page-cache.ts';

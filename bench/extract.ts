@@ -17,7 +17,7 @@ import { parseHtml } from '../src/extract/html-document.ts';
 import { PageContext } from '../src/extract/page-context.ts';
 import { applyRulesets, removePrefiltered } from '../src/extract/rule-engine.ts';
 import { parseRuleset } from '../src/extract/ruleset.ts';
-import { openSqliteStorage } from '../src/storage/index.ts';
+import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { seededRandom } from './support/queries.ts';
 import { printTarget } from './support/targets.ts';
 

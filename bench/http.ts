@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { sqliteFileFor } from '../src/storage/index.ts';
+import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { warmPageCache } from './support/page-cache.ts';
 import { mib, quarryCli, startServer } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';

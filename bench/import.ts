@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { importEntities } from '../src/import/index.ts';
 import { cleanEntity, DEFAULT_DEMO_SEED, demoRecords, writeDemoGraph } from '../src/kg/index.ts';
 import { indexEntity } from '../src/match/index.ts';
-import { openSqliteStorage } from '../src/storage/index.ts';
+import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { printTarget } from './support/targets.ts';
 
 const { values } = parseArgs({

@@ -16,7 +16,13 @@ import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from
 import { type App, buildApp } from './http/index.ts';
 import { createLogger, type Logger } from './logging.ts';
 import { createMatcher, createVocabularyShareData, VocabularyShare } from './match/index.ts';
-import { openSqliteStorage, type Storage, sqliteFileFor, startWalCheckpointer } from './storage/index.ts';
+import {
+  openStorage,
+  type Storage,
+  type StoreLocator,
+  startStoreMaintenance,
+  storeLocator,
+} from './storage/index.ts';
 
 /** The services of one Quarry process, wired together. */
 export interface Services {
@@ -48,10 +54,16 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Opens the store under `config.dataDir` and builds the services, without listening. */
+/** Where the configured deployment keeps its store: what every thread opens. */
+export function configuredStore(config: Config): StoreLocator {
+  return storeLocator({ dataDir: config.dataDir });
+}
+
+/** Opens the configured store and builds the services, without listening. */
 export function openServices(config: Config, logger?: Logger): { storage: Storage; services: Services } {
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const storage = openSqliteStorage(sqliteFileFor(config.dataDir));
+  const store = configuredStore(config);
+  const storage = openStorage(store);
   const bulkLogger = logger ?? createLogger({ level: 'silent' });
   const tokens = new TokenService(storage.tokens);
   // One copy of the matcher's vocabularies for the main thread and the bulk worker threads.
@@ -59,7 +71,7 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
   const enhanceThreads =
     config.enhanceThreads > 0
       ? createEnhanceThreads({
-          dbFile: sqliteFileFor(config.dataDir),
+          store,
           threads: config.enhanceThreads,
           vocabularies: () => vocabularies.handoff(),
           onCrash: (error) => bulkLogger.error({ err: error }, 'an enhance thread died; replaced'),
@@ -83,7 +95,7 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     logger: bulkLogger,
     createExecutor: () =>
       createEnhancePool({
-        dbFile: sqliteFileFor(config.dataDir),
+        store,
         threads: config.workerThreads,
         vocabularies: () => vocabularies.handoff(),
       }),
@@ -94,7 +106,7 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
   const bulkExports = new BulkExports({
     service: bulk,
     store: storage.bulkJobs,
-    dbFile: sqliteFileFor(config.dataDir),
+    storeLocator: store,
     directory: path.join(config.dataDir, 'bulk-exports'),
     logger: bulkLogger,
   });
@@ -135,7 +147,7 @@ function createCrawlService(
     config.workerThreads > 0
       ? new ExtractionPool({
           size: config.workerThreads,
-          sqliteFile: sqliteFileFor(config.dataDir),
+          store: configuredStore(config),
           allowPrivateNetwork: config.allowPrivateNetwork,
           checkApi,
           logger,
@@ -144,7 +156,7 @@ function createCrawlService(
   const sink =
     config.workerThreads > 0
       ? new ThreadOutcomeSink({
-          sqliteFile: sqliteFileFor(config.dataDir),
+          store: configuredStore(config),
           logLevel: config.logLevel,
           logger,
         })
@@ -172,7 +184,7 @@ export async function createRuntime(
   const crawl = createCrawlService(config, logger, storage, services, options.crawl);
   const app = await buildApp({ config, logger, storage, ...services, crawl });
   // Checkpoints off the main thread: bulk jobs write results at tens of MB/s.
-  const checkpointer = startWalCheckpointer(sqliteFileFor(config.dataDir), {
+  const checkpointer = startStoreMaintenance(configuredStore(config), {
     onFailure: (error) =>
       logger.warn({ err: error }, 'the WAL checkpointing thread failed: commits checkpoint by themselves'),
   });

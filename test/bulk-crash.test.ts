@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { TokenService } from '../src/accounts/index.ts';
-import { openSqliteStorage, sqliteFileFor } from '../src/storage/index.ts';
+import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { sampleRecords } from './support/bulk-client.ts';
 import { loadFixtureGraph } from './support/load-graph.ts';
 import { startServerProcess } from './support/server-process.ts';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { importEntities } from '../src/import/index.ts';
-import { openSqliteStorage, sqliteFileFor } from '../src/storage/index.ts';
+import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { startServerProcess } from './support/server-process.ts';
 import { tempDir } from './support/temp-dir.ts';
 

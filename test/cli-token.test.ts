@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openSqliteStorage, sqliteFileFor } from '../src/storage/index.ts';
+import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { hashSecret } from '../src/accounts/index.ts';
 import { tempDir } from './support/temp-dir.ts';
 

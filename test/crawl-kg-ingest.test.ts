@@ -21,7 +21,7 @@ import { createWebhookPost } from '../src/bulk/index.ts';
 import { CrawlService, GraphIngest, InlineExtractor } from '../src/crawl/index.ts';
 import { CustomApiService, createFetcher, ExtractionService } from '../src/extract/index.ts';
 import { createLogger } from '../src/logging.ts';
-import { openSqliteStorage } from '../src/storage/index.ts';
+import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
 
 const GRAPH = path.join(import.meta.dirname, 'fixtures', 'kg-small.jsonl');
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { importEntities } from '../src/import/index.ts';
-import { openSqliteStorage } from '../src/storage/index.ts';
+import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const BENCH = path.join(import.meta.dirname, '..', '..', 'shared', 'bench');

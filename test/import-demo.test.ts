@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { loadDemoGraph } from '../src/import/index.ts';
 import { DEFAULT_DEMO_SIZES, demoExamples, factOriginsOf } from '../src/kg/index.ts';
-import { openSqliteStorage } from '../src/storage/index.ts';
+import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 test('loadDemoGraph loads the npm start graph quickly; the examples are in it as documented', () => {

@@ -12,7 +12,8 @@ import {
 } from '../src/import/index.ts';
 import { applyStatement, type Entity, type FactLedger, factOriginsOf } from '../src/kg/index.ts';
 import { indexEntity } from '../src/match/index.ts';
-import { type EntityStore, openSqliteStorage, type Storage } from '../src/storage/index.ts';
+import type { EntityStore, Storage } from '../src/storage/index.ts';
+import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { createTransactionRunner } from '../src/storage/sqlite/sqlite-database.ts';
 import { SqliteEntityStore } from '../src/storage/sqlite/sqlite-entity-store.ts';
 import { tempDir } from './support/temp-dir.ts';

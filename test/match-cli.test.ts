@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Entity } from '../src/kg/index.ts';
 import { indexEntity } from '../src/match/index.ts';
-import { openSqliteStorage, sqliteFileFor } from '../src/storage/index.ts';
+import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const MAIN = path.join(import.meta.dirname, '..', 'src', 'main.ts');

@@ -11,7 +11,8 @@ import {
   VocabularyShare,
 } from '../src/match/index.ts';
 import { MatchContext } from '../src/match/matcher.ts';
-import { openSqliteStorage, type Storage } from '../src/storage/index.ts';
+import type { Storage } from '../src/storage/index.ts';
+import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
 const ENTITIES: Entity[] = [

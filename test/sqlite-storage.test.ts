@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
-import { openSqliteStorage, startWalCheckpointer } from '../src/storage/index.ts';
+import { openSqliteStorage, startWalCheckpointer } from '../src/storage/sqlite/index.ts';
 import { applyMigrations } from '../src/storage/sqlite/index.ts';
 import {
   createTransactionRunner,

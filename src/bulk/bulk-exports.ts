@@ -16,7 +16,7 @@ import {
   sanitizeExportFileName,
 } from '../export/index.ts';
 import type { Logger } from '../logging.ts';
-import type { BulkJobRow, BulkJobStore, BulkReportRow } from '../storage/index.ts';
+import type { BulkJobRow, BulkJobStore, BulkReportRow, StoreLocator } from '../storage/index.ts';
 import type { BulkService } from './bulk-service.ts';
 import { type CoverageFiles, csvRecordsBytes, mergeCoverageParts } from './coverage-merge.ts';
 import type { ExportTask, ExportTaskResult } from './export-task.ts';
@@ -43,8 +43,8 @@ export interface ReportAnswer {
 export interface BulkExportsDeps {
   readonly service: BulkService;
   readonly store: BulkJobStore;
-  /** The SQLite file, read by export threads. */
-  readonly dbFile: string;
+  /** The store, read by export threads. */
+  readonly storeLocator: StoreLocator;
   /** Where export files and reports are kept (`<dataDir>/bulk-exports`). */
   readonly directory: string;
   readonly logger: Logger;
@@ -357,7 +357,7 @@ export class BulkExports {
     const dir = this.#jobDir(job.id);
     fs.mkdirSync(dir, { recursive: true });
     const paths = this.#reportPaths(job.id, report);
-    const base = { dbFile: this.#deps.dbFile, jobId: job.id, options, tempDir: dir };
+    const base = { store: this.#deps.storeLocator, jobId: job.id, options, tempDir: dir };
     const exportNice = this.#deps.niceness ?? 2;
     const reportTask: ExportTask = {
       ...base,

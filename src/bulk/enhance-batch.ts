@@ -1,11 +1,11 @@
 import type { VocabularyShareData } from '../match/index.ts';
-import type { BulkRecord, BulkResult } from '../storage/index.ts';
+import type { BulkRecord, BulkResult, StoreLocator } from '../storage/index.ts';
 import type { BulkJobOptions } from './job-record.ts';
 
 /** What an enhance worker thread is started with. */
 export interface EnhanceWorkerData {
-  /** The SQLite file, opened read-only by each thread. */
-  readonly dbFile: string;
+  /** The store, opened read-only by each thread. */
+  readonly store: StoreLocator;
   /** Page cache of each thread's connection, MiB. */
   readonly cacheMiB: number;
   /** Nice value added to worker threads (0 = same priority as the main thread). */

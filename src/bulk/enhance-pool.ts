@@ -1,11 +1,12 @@
 import type { VocabularyShareData } from '../match/index.ts';
+import type { StoreLocator } from '../storage/index.ts';
 import type { BatchExecutor } from './bulk-runner.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
 import { WorkerPool } from '../worker-pool.ts';
 
-/** The worker threads that answer bulk batches: `threads` of them over the store `dbFile`. */
+/** The worker threads that answer bulk batches: `threads` of them over the store `store`. */
 export function createEnhancePool(options: {
-  readonly dbFile: string;
+  readonly store: StoreLocator;
   readonly threads: number;
   /**
    * Nice value of the threads (default 15: well below the main thread, which serves requests and
@@ -22,7 +23,7 @@ export function createEnhancePool(options: {
   readonly onCrash?: (error: Error) => void;
 }): BatchExecutor {
   const workerData: EnhanceWorkerData = {
-    dbFile: options.dbFile,
+    store: options.store,
     cacheMiB: options.cacheMiB ?? 32,
     niceness: options.niceness ?? 15,
   };

@@ -1,9 +1,10 @@
 import type { CoverageCounts, ExportOptions } from '../export/index.ts';
+import type { StoreLocator } from '../storage/index.ts';
 
 /** What an export worker thread produces: an export file and/or the coverage report files. */
 export interface ExportTask {
-  /** The SQLite file, opened read-only. */
-  readonly dbFile: string;
+  /** The store, opened read-only. */
+  readonly store: StoreLocator;
   readonly jobId: string;
   /** Download parameters as the export library takes them (already validated once). */
   readonly options: ExportOptions;

@@ -15,7 +15,7 @@ import {
   type ResultRecord,
   writeExport,
 } from '../export/index.ts';
-import { openSqliteStorage } from '../storage/index.ts';
+import { openStorage, type Storage } from '../storage/index.ts';
 import type { ExportTask, ExportTaskResult } from './export-task.ts';
 
 const task = workerData as ExportTask;
@@ -37,7 +37,7 @@ function lowerPriority(niceness: number): void {
  * format writes whole responses: columnar formats never read it (half the parsing saved).
  */
 async function* records(
-  storage: ReturnType<typeof openSqliteStorage>,
+  storage: Storage,
   withSearchInfo: boolean,
   start = task.offset,
   end = task.limit === null ? Number.POSITIVE_INFINITY : task.offset + task.limit,
@@ -106,7 +106,7 @@ function announcedRowFiles(): AsyncIterable<string> {
 
 /** A `rowsOnly` task: row files of `ROWS_CHUNK_RECORDS` records, each announced when written. */
 async function writeRowFiles(
-  storage: ReturnType<typeof openSqliteStorage>,
+  storage: Storage,
   plan: ReturnType<typeof createExportPlan>,
   report: CoverageReport | undefined,
 ): Promise<ExportTaskResult> {
@@ -133,7 +133,7 @@ async function writeRowFiles(
 
 async function run(): Promise<ExportTaskResult> {
   lowerPriority(task.niceness);
-  const storage = openSqliteStorage(task.dbFile, { readOnly: true, cacheMiB: 16 });
+  const storage = openStorage(task.store, { readOnly: true, cacheMiB: 16 });
   const plan = createExportPlan(task.options);
   const wholeResponses = !isColumnar(plan) && task.exportPath !== null;
   const report =

@@ -14,7 +14,8 @@ import {
   runLabelledQueries,
 } from '../match/index.ts';
 import { readEntities, writeEntities } from '../match/training/graph-loader.ts';
-import { openSqliteStorage, type Storage, sqliteFileFor } from '../storage/index.ts';
+import { configuredStore } from '../runtime.ts';
+import { openStorage, type Storage } from '../storage/index.ts';
 import { parseUnitInterval } from './options.ts';
 
 interface EvalOptions {
@@ -71,13 +72,13 @@ export function readLabelledQueries(file: string): LabelledQuery[] {
  */
 export function openEvaluationStore(options: { data?: string; kg?: string[] }): Storage {
   if (options.kg?.length) {
-    const storage = openSqliteStorage(':memory:');
+    const storage = openStorage({ adapter: 'sqlite', file: ':memory:' });
     for (const file of options.kg) writeEntities(storage.entities, readEntities(file));
     return storage;
   }
   const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
   // Writable like every other command, so that pending migrations are applied; eval only reads.
-  return openSqliteStorage(sqliteFileFor(config.dataDir));
+  return openStorage(configuredStore(config));
 }
 
 /** Metrics of `outcomes` per entity type, each at its threshold (`threshold` overrides all). */

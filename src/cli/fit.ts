@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { formatMetrics } from './eval.ts';
 import { fitModel } from '../match/training/fit-model.ts';
+import { openStorage } from '../storage/index.ts';
 import { parseNonNegativeInt } from './options.ts';
 
 /**
@@ -47,7 +48,14 @@ export function registerFit(program: Command): void {
           ? ` --demo-organizations ${demo.organizations} --demo-persons ${demo.persons} --demo-seed ${demo.seed}`
           : '');
       const { model, validation } = fitModel(
-        { files, seed: options.seed, rounds: options.rounds, command, ...(demo ? { demo } : {}) },
+        {
+          files,
+          seed: options.seed,
+          rounds: options.rounds,
+          command,
+          ...(demo ? { demo } : {}),
+          scratchStore: () => openStorage({ adapter: 'sqlite', file: ':memory:' }),
+        },
         (line) => process.stderr.write(`${line}\n`),
       );
       writeFileSync(options.out, `${JSON.stringify(model, null, 2)}\n`);

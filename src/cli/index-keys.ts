@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
-import { openSqliteStorage, sqliteFileFor } from '../storage/index.ts';
+import { configuredStore } from '../runtime.ts';
+import { openStorage } from '../storage/index.ts';
 import { withElapsed } from './elapsed.ts';
 
 /**
@@ -17,7 +18,7 @@ export function registerIndexKeys(program: Command): void {
     .option('--data <dir>', 'data directory (default: $QUARRY_DATA_DIR or ./data)')
     .action(async (options: { data?: string }) => {
       const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
-      const storage = openSqliteStorage(sqliteFileFor(config.dataDir));
+      const storage = openStorage(configuredStore(config));
       try {
         const pending = storage.entities.pendingKeyCount();
         if (pending === 0) {

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { MAINTENANCE_POLL_MS, MAINTENANCE_SWITCH, maintenanceIsOn } from '../crawl/index.ts';
-import { openSqliteStorage, sqliteFileFor } from '../storage/index.ts';
+import { configuredStore } from '../runtime.ts';
+import { openStorage } from '../storage/index.ts';
 
 /**
  * `quarry maintenance on|off|status [--data DIR]`: the operator switch that holds every bulk
@@ -21,7 +22,7 @@ export function registerMaintenance(program: Command): void {
         throw new Error(`maintenance: expected on, off or status, got "${state}"`);
       }
       const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
-      const storage = openSqliteStorage(sqliteFileFor(config.dataDir));
+      const storage = openStorage(configuredStore(config));
       try {
         if (state !== 'status') storage.crawlJobs.setSwitch(MAINTENANCE_SWITCH, state, Date.now());
         const on = maintenanceIsOn(storage.crawlJobs);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { openSqliteStorage } from '../storage/index.ts';
+import { openSqliteStorage } from '../storage/sqlite/index.ts';
 import { tempDir } from '../../test/support/temp-dir.ts';
 import { csvCell, exportObjects, exportUrlReport } from './data-export.ts';
 

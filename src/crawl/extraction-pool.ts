@@ -7,11 +7,12 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logging.ts';
+import type { StoreLocator } from '../storage/index.ts';
 import type { PageExtraction, PageExtractor, PageToExtract } from './dependencies.ts';
 
-/** How a worker builds its engine: the store file and the outbound address policy. */
+/** How a worker builds its engine: the store and the outbound address policy. */
 export interface ExtractionWorkerData {
-  readonly sqliteFile: string;
+  readonly store: StoreLocator;
   readonly allowPrivateNetwork: boolean;
 }
 
@@ -70,7 +71,7 @@ export class ExtractionPool implements PageExtractor {
 
   #spawn(): Slot {
     const data: ExtractionWorkerData = {
-      sqliteFile: this.#options.sqliteFile,
+      store: this.#options.store,
       allowPrivateNetwork: this.#options.allowPrivateNetwork,
     };
     // Parsing makes much short-lived garbage: V8 would grow each worker's young generation to

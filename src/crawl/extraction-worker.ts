@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { CustomApiService, createFetcher, ExtractionService } from '../extract/index.ts';
-import { openSqliteStorage } from '../storage/index.ts';
+import { openStorage } from '../storage/index.ts';
 import type {
   ExtractionWorkerData,
   ExtractionWorkerRequest,
@@ -13,7 +13,7 @@ import type {
 import { documentsOf } from './page-extraction.ts';
 
 const data = workerData as ExtractionWorkerData;
-const storage = openSqliteStorage(data.sqliteFile, { readOnly: true, cacheMiB: 8 });
+const storage = openStorage(data.store, { readOnly: true, cacheMiB: 8 });
 // The engine never fetches here (pages come with their body), but it is built with a fetcher.
 const engine = new ExtractionService({
   fetcher: createFetcher({ allowPrivateNetwork: data.allowPrivateNetwork }),

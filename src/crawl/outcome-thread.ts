@@ -4,11 +4,12 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logging.ts';
+import type { StoreLocator } from '../storage/index.ts';
 import type { OutcomeSink, PendingOutcome } from './outcome-writer.ts';
 
 /** What the writer thread opens. */
 export interface OutcomeThreadData {
-  readonly sqliteFile: string;
+  readonly store: StoreLocator;
   /** Level of the thread's log lines (pino level name). */
   readonly logLevel: string;
 }
@@ -34,7 +35,7 @@ export class ThreadOutcomeSink implements OutcomeSink {
   #closed = false;
 
   constructor(options: OutcomeThreadData & { logger: Logger }) {
-    this.#data = { sqliteFile: options.sqliteFile, logLevel: options.logLevel };
+    this.#data = { store: options.store, logLevel: options.logLevel };
     this.#logger = options.logger;
     this.#worker = this.#spawn();
   }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { tempDir } from '../../test/support/temp-dir.ts';
 import { createLogger } from '../logging.ts';
-import { type ClaimedUrl, openSqliteStorage, type Storage } from '../storage/index.ts';
+import type { ClaimedUrl, Storage } from '../storage/index.ts';
+import { openSqliteStorage } from '../storage/sqlite/index.ts';
 import { ThreadOutcomeSink } from './outcome-thread.ts';
 import { type OutcomeSink, OutcomeWriter, type PendingOutcome, StoreOutcomeSink } from './outcome-writer.ts';
 
@@ -101,7 +102,7 @@ test('a failed write is retried whole, and a stale claim is reported as not appl
 });
 
 test('the writer thread applies batches in its own connection, visible to this one', async () => {
-  const sink = new ThreadOutcomeSink({ sqliteFile: file, logLevel: 'silent', logger });
+  const sink = new ThreadOutcomeSink({ store: { adapter: 'sqlite', file }, logLevel: 'silent', logger });
   try {
     const claimed = storage.crawlJobs.claim(jobId, 0, 10, 3, 3);
     const applied = await sink.apply([...claimed.map((url) => outcome(url)), outcome(claimed[0])]);

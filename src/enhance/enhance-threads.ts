@@ -5,6 +5,7 @@
  * per request, and shares the main thread's vocabularies (one copy in memory).
  */
 import type { VocabularyShareData } from '../match/index.ts';
+import type { StoreLocator } from '../storage/index.ts';
 import { WorkerPool } from '../worker-pool.ts';
 import type { ParsedEnhanceRequest } from './query.ts';
 
@@ -26,7 +27,7 @@ export interface EncodedAnswer {
 
 /** What an answering thread is started with. */
 export interface AnswerThreadData {
-  readonly dbFile: string;
+  readonly store: StoreLocator;
   /** Page cache of each thread's connection, MiB. */
   readonly cacheMiB: number;
   readonly vocabularies?: VocabularyShareData;
@@ -41,11 +42,11 @@ export interface EnhanceThreads {
 }
 
 /**
- * `threads` answering threads over the store `dbFile`, started on the first request (a server
+ * `threads` answering threads over the store `store`, started on the first request (a server
  * that never answers an enhance request never starts them).
  */
 export function createEnhanceThreads(options: {
-  readonly dbFile: string;
+  readonly store: StoreLocator;
   readonly threads: number;
   /**
    * Page cache of each thread's connection, MiB (default 32, as the bulk workers: a 1M-record
@@ -63,7 +64,7 @@ export function createEnhanceThreads(options: {
     new WorkerPool<AnswerTask, EncodedAnswer>({
       size: options.threads,
       script: new URL('./enhance-thread.ts', import.meta.url),
-      workerData: { dbFile: options.dbFile, cacheMiB: options.cacheMiB ?? 32 } satisfies AnswerThreadData,
+      workerData: { store: options.store, cacheMiB: options.cacheMiB ?? 32 } satisfies AnswerThreadData,
       ...(vocabularies ? { workerDataAtStart: () => ({ vocabularies: vocabularies() }) } : {}),
       // Several requests queued per thread: it never waits for the main thread between them.
       tasksPerWorker: 4,

@@ -1,18 +1,18 @@
 import { createMatcher, VocabularyShare, type VocabularyShareData } from '../match/index.ts';
-import { openSqliteStorage, type Storage } from '../storage/index.ts';
+import { openStorage, type Storage, type StoreLocator } from '../storage/index.ts';
 import { Enhancer } from './enhance-service.ts';
 
 /**
  * What a thread that answers enhance queries works with: its own read-only connection to the
- * store `dbFile` and an `Enhancer` over it, matching with the vocabularies shared by the
+ * store `store` and an `Enhancer` over it, matching with the vocabularies shared by the
  * server's other threads when given (else its own).
  */
 export function openThreadEnhancer(options: {
-  readonly dbFile: string;
+  readonly store: StoreLocator;
   readonly cacheMiB: number;
   readonly vocabularies?: VocabularyShareData;
 }): { storage: Storage; enhancer: Enhancer } {
-  const storage = openSqliteStorage(options.dbFile, { readOnly: true, cacheMiB: options.cacheMiB });
+  const storage = openStorage(options.store, { readOnly: true, cacheMiB: options.cacheMiB });
   const share = options.vocabularies ? new VocabularyShare(options.vocabularies) : undefined;
   const enhancer = new Enhancer({
     entities: storage.entities,

@@ -1,3 +1,7 @@
+export type { StoreLocator } from './locator.ts';
+export { storeLocator } from './locator.ts';
+export type { OpenStorageOptions, StoreMaintenance } from './open-storage.ts';
+export { openStorage, startStoreMaintenance } from './open-storage.ts';
 export type {
   BulkJobPatch,
   BulkJobRow,
@@ -25,8 +29,6 @@ export type {
   TokenStore,
   WriteBatchOptions,
 } from './ports.ts';
-export type { WalCheckpointer } from './sqlite/index.ts';
-export { openSqliteStorage, SQLITE_FILE_NAME, sqliteFileFor, startWalCheckpointer } from './sqlite/index.ts';
 export type {
   ClaimedUrl,
   CrawlJobCounters,

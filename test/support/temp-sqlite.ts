@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { openSqliteStorage, type Storage } from '../../src/storage/index.ts';
+import type { Storage } from '../../src/storage/index.ts';
+import { openSqliteStorage } from '../../src/storage/sqlite/index.ts';
 import { tempDir } from './temp-dir.ts';
 
 /** A fresh embedded store in a temporary directory; `cleanup()` closes and removes it. */

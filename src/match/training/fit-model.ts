@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { demoRecords, type Entity, type EntityType } from '../../kg/index.ts';
-import { openSqliteStorage } from '../../storage/index.ts';
+import type { EntityStore } from '../../storage/index.ts';
 import { bestThreshold, type EvaluationMetrics, evaluateOutcomes, type QueryOutcome } from '../evaluation.ts';
 import {
   type FeatureVector,
@@ -54,6 +54,11 @@ export interface FitInputs {
    * employers and phone numbers, so their weights are fitted rather than set by hand.
    */
   readonly demo?: { readonly organizations: number; readonly persons: number; readonly seed: number };
+  /**
+   * Opens an empty, throwaway entity store to index the training graph in (the caller picks the
+   * adapter: `match/` opens no storage of its own); closed when the examples are built.
+   */
+  readonly scratchStore: () => { readonly entities: EntityStore; close(): void };
 }
 
 export interface FitResult {
@@ -209,7 +214,7 @@ function buildExamples(
 ): Example[] {
   const holdout = inputs.holdout ?? 0.08;
   const isHeldOut = (id: string) => stableFraction(`${HOLDOUT_SALT}:${inputs.seed}:${id}`) < holdout;
-  const storage = openSqliteStorage(':memory:');
+  const storage = inputs.scratchStore();
   try {
     writeEntities(storage.entities, entities);
     const heldOutRefs = new Set<number>();

@@ -1,0 +1,24 @@
+import { sqliteFileFor } from './sqlite/index.ts';
+
+/**
+ * Where a store lives, as plain data. A locator crosses to worker threads in `workerData` and
+ * each thread opens its own connection with `openStorage(locator, …)`: no service or thread
+ * needs to know which adapter it talks to.
+ */
+export type StoreLocator =
+  /** The embedded store: a SQLite file (`':memory:'` for a throwaway one). */
+  | { readonly adapter: 'sqlite'; readonly file: string }
+  /** A PostgreSQL database shared by every process of a deployment (`postgres://…`). */
+  | { readonly adapter: 'postgres'; readonly url: string };
+
+/**
+ * The store of a deployment: the PostgreSQL database at `databaseUrl` when given, else the
+ * embedded store in `dataDir`.
+ */
+export function storeLocator(options: {
+  readonly dataDir: string;
+  readonly databaseUrl?: string;
+}): StoreLocator {
+  if (options.databaseUrl) return { adapter: 'postgres', url: options.databaseUrl };
+  return { adapter: 'sqlite', file: sqliteFileFor(options.dataDir) };
+}
