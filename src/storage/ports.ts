@@ -10,7 +10,7 @@
  * worker thread that owns the `pg` connection and blocks on an `Atomics.wait` handshake until
  * the answer arrives (the synckit pattern), with `transaction` pinning one connection for the
  * duration. The cost is one blocked round trip per call on the calling thread; see
- * DEVELOPERS.md ("Adding a store adapter").
+ * docs/architecture.md#storage-ports.
  */
 import type { Entity, EntityType } from '../kg/index.ts';
 
