@@ -1,11 +1,13 @@
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
 import type { TokenService } from '../accounts/index.ts';
 import type { Config } from '../config.ts';
 import { type CrawlService, jobRecord, parseDownloadQuery } from '../crawl/index.ts';
 import { InvalidParameterError } from '../errors.ts';
 import type { StoredCrawlJob } from '../storage/index.ts';
-import { authenticate, tokenSecretOf } from './auth.ts';
+import { tokenSecretOf } from './auth.ts';
+import { type RoutePlugin, routeScope } from './route-scope.ts';
 
 export interface CrawlRoutesOptions {
   readonly config: Config;
@@ -13,59 +15,53 @@ export interface CrawlRoutesOptions {
   readonly crawl: CrawlService;
 }
 
-const security: Array<Record<string, string[]>> = [{ tokenscheme: [] }, { bearer: [] }];
+const errorBody = Type.Object({
+  errorCode: Type.Optional(Type.Integer()),
+  error: Type.Optional(Type.String()),
+});
 
-const errorBody = {
-  type: 'object',
-  properties: { errorCode: { type: 'integer' }, error: { type: 'string' } },
-} as const;
-
-const jobsResponse = {
-  type: 'object',
-  description: 'The job records concerned (docs/api.md#job-record).',
-  properties: {
-    response: { type: 'string' },
-    jobs: { type: 'array', items: { type: 'object', additionalProperties: true } },
+const jobsResponse = Type.Object(
+  {
+    response: Type.Optional(Type.String()),
+    jobs: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
   },
-} as const;
+  { description: 'The job records concerned (docs/api.md#job-record).' },
+);
 
-const controlQuerystring = {
-  type: 'object',
-  properties: {
-    token: { type: 'string', description: "The caller's token (or `Authorization: Bearer`)." },
-    name: { type: 'string', description: 'Name of a bulk job: its details, or the job to control.' },
-    pause: { type: 'string', enum: ['0', '1'], description: '`1` pauses the job, `0` resumes it.' },
-    restart: {
-      type: 'string',
-      enum: ['0', '1'],
-      description: '`1` erases its data and processes every URL again.',
-    },
-    delete: { type: 'string', enum: ['0', '1'], description: '`1` deletes the job and all its data.' },
+const flag = (description: string) => Type.Optional(Type.String({ enum: ['0', '1'], description }));
+
+const controlQuerystring = Type.Object({
+  token: Type.Optional(Type.String({ description: "The caller's token (or `Authorization: Bearer`)." })),
+  name: Type.Optional(
+    Type.String({ description: 'Name of a bulk job: its details, or the job to control.' }),
+  ),
+  pause: flag('`1` pauses the job, `0` resumes it.'),
+  restart: flag('`1` erases its data and processes every URL again.'),
+  delete: flag('`1` deletes the job and all its data.'),
+});
+
+const creationBody = Type.Object(
+  {},
+  {
+    description:
+      'Form-encoded or JSON. Fields: token, name, urls (space-separated), apiUrl, customHeaders (repeatable Name:Value), ' +
+      'notifyWebhook, notifyEmail, obeyRobots (0/1, default 1), repeat (days), maxRounds (default 0 = one round, -1 = unlimited), ' +
+      'pageProcessPattern (||-separated substrings), crawlDelay (seconds per host, default 0.25), kgIngest (0/1).',
+    additionalProperties: true,
   },
-} as const;
+);
 
-const creationBody = {
-  type: 'object',
-  description:
-    'Form-encoded or JSON. Fields: token, name, urls (space-separated), apiUrl, customHeaders (repeatable Name:Value), ' +
-    'notifyWebhook, notifyEmail, obeyRobots (0/1, default 1), repeat (days), maxRounds (default 0 = one round, -1 = unlimited), ' +
-    'pageProcessPattern (||-separated substrings), crawlDelay (seconds per host, default 0.25), kgIngest (0/1).',
-  additionalProperties: true,
-} as const;
-
-const downloadQuerystring = {
-  type: 'object',
-  properties: {
-    token: { type: 'string' },
-    name: { type: 'string' },
-    format: { type: 'string', enum: ['json', 'csv'], description: 'Default json.' },
-    type: {
-      type: 'string',
+const downloadQuerystring = Type.Object({
+  token: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  format: Type.Optional(Type.String({ enum: ['json', 'csv'], description: 'Default json.' })),
+  type: Type.Optional(
+    Type.String({
       enum: ['urls'],
       description: 'Absent: the extracted objects; `urls`: the per-URL report.',
-    },
-  },
-} as const;
+    }),
+  ),
+});
 
 /** The one action a control request asks for, validated. */
 type ControlAction = 'pause' | 'resume' | 'restart' | 'delete' | undefined;
@@ -92,8 +88,10 @@ function publicBaseUrl(request: FastifyRequest): string {
  * control, docs/api.md#controlling-jobs) and `GET /v3/bulk/data` (downloads). Form-encoded bodies
  * are parsed in this plugin's scope only.
  */
-export async function crawlRoutes(app: FastifyInstance, options: CrawlRoutesOptions): Promise<void> {
+export const crawlRoutes: RoutePlugin<CrawlRoutesOptions> = async (app, options) => {
   const { crawl, tokens, config } = options;
+  // A job's creation form may carry the token as a field (the reference service's clients do).
+  routeScope(app, { area: 'BC', tags: ['bulk extract'], auth: tokens, tokenInBody: true });
   await app.register(formbody, { bodyLimit: config.limits.bulkBodyBytes });
   const records = (request: FastifyRequest, jobs: StoredCrawlJob[]) => {
     const token = tokenSecretOf(request, { bodyField: true });
@@ -101,17 +99,14 @@ export async function crawlRoutes(app: FastifyInstance, options: CrawlRoutesOpti
     return jobs.map((job) => jobRecord(job, { now, token }));
   };
 
-  app.post(
+  // No query schema (fields in the query are checked with the body's), so typed here.
+  app.post<{ Querystring: Record<string, unknown>; Body: Static<typeof creationBody> }>(
     '/v3/bulk',
     {
-      config: { area: 'BC' },
-      preHandler: authenticate(tokens, { bodyField: true }),
       bodyLimit: config.limits.bulkBodyBytes,
       schema: {
         operationId: 'createBulkExtractJob',
         summary: 'Create a bulk extract job',
-        tags: ['bulk extract'],
-        security,
         body: creationBody,
         response: { 200: jobsResponse, 400: errorBody, 401: errorBody, 404: errorBody },
       },
@@ -122,7 +117,7 @@ export async function crawlRoutes(app: FastifyInstance, options: CrawlRoutesOpti
         throw new InvalidParameterError('body', 'The body must be a form or a JSON object of job fields.');
       }
       // Fields may also come in the query string; the body wins.
-      const fields = { ...(request.query as Record<string, unknown>), ...(body as Record<string, unknown>) };
+      const fields = { ...request.query, ...body };
       const job = crawl.create(request.account.id, fields, publicBaseUrl(request));
       return { response: 'Successfully added urls for spidering.', jobs: records(request, [job]) };
     },
@@ -131,19 +126,15 @@ export async function crawlRoutes(app: FastifyInstance, options: CrawlRoutesOpti
   app.get(
     '/v3/bulk',
     {
-      config: { area: 'BC' },
-      preHandler: authenticate(tokens),
       schema: {
         operationId: 'bulkExtractJobs',
         summary: "List the token's bulk extract jobs, show one, or pause, resume, restart or delete it",
-        tags: ['bulk extract'],
-        security,
         querystring: controlQuerystring,
         response: { 200: jobsResponse, 400: errorBody, 401: errorBody, 404: errorBody },
       },
     },
     async (request) => {
-      const query = request.query as Record<string, unknown>;
+      const query = request.query;
       const tokenId = request.account.id;
       const action = controlAction(query);
       const named = query.name !== undefined && query.name !== '';
@@ -171,18 +162,14 @@ export async function crawlRoutes(app: FastifyInstance, options: CrawlRoutesOpti
   app.get(
     '/v3/bulk/data',
     {
-      config: { area: 'BC' },
-      preHandler: authenticate(tokens),
       schema: {
         operationId: 'bulkExtractJobData',
         summary: "Download a bulk extract job's objects (JSON or CSV) or its per-URL report",
-        tags: ['bulk extract'],
-        security,
         querystring: downloadQuerystring,
       },
     },
     async (request, reply) => {
-      const query = request.query as Record<string, unknown>;
+      const query = request.query;
       const options = parseDownloadQuery(query);
       const { job, stream } = crawl.download(request.account.id, query.name, options);
       const what = options.type === 'urls' ? 'urls' : 'data';
@@ -192,4 +179,4 @@ export async function crawlRoutes(app: FastifyInstance, options: CrawlRoutesOpti
       return reply.send(stream);
     },
   );
-}
+};

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TokenService } from '../accounts/index.ts';
 import { InvalidParameterError } from '../errors.ts';
 import type { CustomApiService, ExtractionService } from '../extract/index.ts';
-import { authenticate } from './auth.ts';
+import { type RoutePlugin, routeScope } from './route-scope.ts';
 import { forwardedHeaders } from './routes-extract.ts';
 
 export interface CustomRoutesOptions {
@@ -30,18 +29,13 @@ const Body = Type.Unknown({ description: RULESET_DESCRIPTION });
  * `GET /v3/custom` (list), `DELETE /v3/custom` (delete one) and `POST /v3/custom/preview`
  * (run a rule set without saving it).
  */
-export async function customRoutes(app: FastifyInstance, options: CustomRoutesOptions): Promise<void> {
+export const customRoutes: RoutePlugin<CustomRoutesOptions> = async (app, options) => {
   const { customApis, extraction, tokens } = options;
-  const common = {
-    config: { area: 'BC' as const },
-    preHandler: authenticate(tokens),
-  };
-  const security: Record<string, string[]>[] = [{ tokenscheme: [] }, { bearer: [] }];
+  routeScope(app, { area: 'BC', tags: ['custom'], auth: tokens });
 
   app.post(
     '/v3/custom',
     {
-      ...common,
       schema: {
         summary: 'Create or update a Custom API (or replace all of them)',
         description: [
@@ -50,9 +44,7 @@ export async function customRoutes(app: FastifyInstance, options: CustomRoutesOp
           'of the token\'s rule sets. Response: `{"hashes": [...]}`. Invalid input: 400 naming the field;',
           `nothing is stored. ${RULESET_DESCRIPTION}`,
         ].join(' '),
-        tags: ['custom'],
         body: Body,
-        security,
       },
     },
     async (request) => customApis.save(request.account.id, request.body),
@@ -61,13 +53,10 @@ export async function customRoutes(app: FastifyInstance, options: CustomRoutesOp
   app.get(
     '/v3/custom',
     {
-      ...common,
       schema: {
         summary: "List the token's Custom APIs",
         description:
           'A JSON array of rule sets in creation order, each with its `hash`. It can be posted back as is.',
-        tags: ['custom'],
-        security,
       },
     },
     async (request) => customApis.list(request.account.id),
@@ -76,23 +65,20 @@ export async function customRoutes(app: FastifyInstance, options: CustomRoutesOp
   app.delete(
     '/v3/custom',
     {
-      ...common,
       schema: {
         summary: 'Delete a Custom API',
         description:
           'Deletes the rule set identified by `{"api", "urlPattern"}` (JSON body, or query parameters of the same names). ' +
           'Response: `{"deleted": 1, "hashes": [<hash>]}`; 404 when the token has no such rule set.',
-        tags: ['custom'],
         body: Type.Optional(Type.Unknown()),
         querystring: Type.Object(
           { api: Type.Optional(Type.String()), urlPattern: Type.Optional(Type.String()) },
           { additionalProperties: true },
         ),
-        security,
       },
     },
     async (request) => {
-      const query = request.query as { api?: string; urlPattern?: string };
+      const query = request.query;
       const body =
         request.body && typeof request.body === 'object'
           ? request.body
@@ -105,7 +91,6 @@ export async function customRoutes(app: FastifyInstance, options: CustomRoutesOp
   app.post(
     '/v3/custom/preview',
     {
-      ...common,
       schema: {
         summary: 'Preview a rule set without saving it',
         description: [
@@ -114,9 +99,7 @@ export async function customRoutes(app: FastifyInstance, options: CustomRoutesOp
           'set only, and returns the extraction response with `urlPatternMatches`. Validation is that of',
           '`POST /v3/custom`. Nothing is stored.',
         ].join(' '),
-        tags: ['custom'],
         body: Body,
-        security,
       },
     },
     async (request) => {
@@ -139,4 +122,4 @@ export async function customRoutes(app: FastifyInstance, options: CustomRoutesOp
       });
     },
   );
-}
+};

@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import type { TokenService } from '../accounts/index.ts';
 import type { Config } from '../config.ts';
 import { type EnhanceService, parseEnhanceQuery, type QuerySource } from '../enhance/index.ts';
-import type { TokenService } from '../accounts/index.ts';
-import { authenticate } from './auth.ts';
+import { type RoutePlugin, routeScope } from './route-scope.ts';
 import {
   combineQuerystring,
   enhanceBody,
@@ -27,10 +28,9 @@ function submitted(input: Record<string, unknown>): Record<string, unknown> {
  * Area A: `GET`/`POST /kg/v3/enhance` and `GET /kg/v3/enhance/combine`
  * (docs/api.md#area-a-enhance).
  */
-export async function enhanceRoutes(app: FastifyInstance, options: EnhanceRoutesOptions): Promise<void> {
+export const enhanceRoutes: RoutePlugin<EnhanceRoutesOptions> = async (app, options) => {
   const { enhance, tokens, config } = options;
-  const preHandler = authenticate(tokens);
-  const security: Array<Record<string, string[]>> = [{ tokenscheme: [] }, { bearer: [] }];
+  routeScope(app, { area: 'A', tags: ['enhance'], auth: tokens });
 
   const run = async (
     request: FastifyRequest,
@@ -49,56 +49,45 @@ export async function enhanceRoutes(app: FastifyInstance, options: EnhanceRoutes
   app.get(
     '/kg/v3/enhance',
     {
-      config: { area: 'A' },
-      preHandler,
       schema: {
         operationId: 'enhance',
         summary: 'Find the Person or Organization a partial query describes',
-        tags: ['enhance'],
-        security,
         querystring: enhanceQuerystring,
         response: { 200: enhanceResponse, ...enhanceErrorResponses },
       },
     },
-    async (request, reply) => run(request, reply, request.query as Record<string, unknown>, 'get'),
+    async (request, reply) => run(request, reply, request.query, 'get'),
   );
 
-  app.post(
+  // No query schema (options in the query are checked with the body's), so typed here.
+  app.post<{ Querystring: Record<string, unknown>; Body: Static<typeof enhanceBody> }>(
     '/kg/v3/enhance',
     {
-      config: { area: 'A' },
-      preHandler,
       bodyLimit: config.limits.enhanceBodyBytes,
       schema: {
         operationId: 'enhancePost',
         summary: 'Enhance with the query as a JSON body',
-        tags: ['enhance'],
-        security,
         body: enhanceBody,
         response: { 200: enhanceResponse, ...enhanceErrorResponses },
       },
     },
     async (request, reply) => {
       // Options may also come in the query string (e.g. `?token=...&size=3`); the body wins.
-      const { token: _token, ...queryOptions } = request.query as Record<string, unknown>;
-      return run(request, reply, { ...queryOptions, ...(request.body as Record<string, unknown>) }, 'post');
+      const { token: _token, ...queryOptions } = request.query;
+      return run(request, reply, { ...queryOptions, ...request.body }, 'post');
     },
   );
 
   app.get(
     '/kg/v3/enhance/combine',
     {
-      config: { area: 'A' },
-      preHandler,
       schema: {
         operationId: 'combine',
         summary: 'Enhance a Person and return their current employer too',
-        tags: ['enhance'],
-        security,
         querystring: combineQuerystring,
         response: { 200: enhanceResponse, ...enhanceErrorResponses },
       },
     },
-    async (request, reply) => run(request, reply, request.query as Record<string, unknown>, 'combine'),
+    async (request, reply) => run(request, reply, request.query, 'combine'),
   );
-}
+};

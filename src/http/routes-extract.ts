@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TokenService } from '../accounts/index.ts';
 import { InvalidParameterError } from '../errors.ts';
 import { BUILT_IN_APIS, DEFAULT_TIMEOUT_MS, type ExtractionService } from '../extract/index.ts';
-import { authenticate } from './auth.ts';
+import { type RoutePlugin, routeScope } from './route-scope.ts';
 
 export interface ExtractRoutesOptions {
   readonly extraction: ExtractionService;
@@ -63,8 +63,9 @@ const DESCRIPTION = [
 ].join(' ');
 
 /** `GET /v3/:api?url=` and `POST /v3/:api?url=` (the page HTML as the body): extraction APIs. */
-export async function extractRoutes(app: FastifyInstance, options: ExtractRoutesOptions): Promise<void> {
+export const extractRoutes: RoutePlugin<ExtractRoutesOptions> = async (app, options) => {
   const { extraction, tokens } = options;
+  routeScope(app, { area: 'BC', tags: ['extract'], auth: tokens });
   // Page HTML as a raw body: decoded later with the same charset sniffing as fetched pages.
   app.addContentTypeParser(
     ['text/html', 'application/xhtml+xml'],
@@ -77,20 +78,16 @@ export async function extractRoutes(app: FastifyInstance, options: ExtractRoutes
   app.get(
     '/v3/:api',
     {
-      config: { area: 'BC' },
-      preHandler: authenticate(tokens),
       schema: {
         summary: 'Extract objects from a page URL',
         description: DESCRIPTION,
-        tags: ['extract'],
         params: Params,
         querystring: Query,
-        security: [{ tokenscheme: [] }, { bearer: [] }],
       },
     },
     async (request) => {
-      const { api } = request.params as { api: string };
-      const query = request.query as { url?: string; timeout?: number };
+      const { api } = request.params;
+      const query = request.query;
       return extraction.extract({
         tokenId: request.account.id,
         api,
@@ -104,20 +101,16 @@ export async function extractRoutes(app: FastifyInstance, options: ExtractRoutes
   app.post(
     '/v3/:api',
     {
-      config: { area: 'BC' },
-      preHandler: authenticate(tokens),
       schema: {
         summary: 'Extract objects from posted HTML',
         description: `${DESCRIPTION} POST: the body is the page (Content-Type text/html, or text/plain); url still names it.`,
-        tags: ['extract'],
         params: Params,
         querystring: Query,
-        security: [{ tokenscheme: [] }, { bearer: [] }],
       },
     },
     async (request) => {
-      const { api } = request.params as { api: string };
-      const query = request.query as { url?: string };
+      const { api } = request.params;
+      const query = request.query;
       extraction.checkApi(request.account.id, api);
       const body = request.body;
       if (!(Buffer.isBuffer(body) || typeof body === 'string') || body.length === 0) {
@@ -135,4 +128,4 @@ export async function extractRoutes(app: FastifyInstance, options: ExtractRoutes
       });
     },
   );
-}
+};
