@@ -16,9 +16,13 @@
  *
  * A path that selects nothing is not an error; a path that cannot be parsed is.
  */
-import { JSONPathError, jsonpath } from 'json-p3';
+import { JSONPathError } from 'json-p3';
 import type { JSONValue } from 'json-p3';
 import { InvalidParameterError } from '../errors.ts';
+import { checkJsonPathPatterns, createSafeJsonPathEnvironment } from '../user-pattern/index.ts';
+
+/** json-p3 with `match()` / `search()` on the linear-time engine (issue 28: no ReDoS in filters). */
+const JSONPATH = createSafeJsonPathEnvironment();
 
 /** Where a selected value sits: object keys and array indices from the entity down. */
 export type PathLocation = readonly (string | number)[];
@@ -68,13 +72,15 @@ function invalidPath(parameter: string, path: string, reason: string): InvalidPa
 }
 
 function compileJsonPath(path: string, parameter: string): EntityPath {
-  let query: ReturnType<typeof jsonpath.compile>;
+  let query: ReturnType<typeof JSONPATH.compile>;
   try {
-    query = jsonpath.compile(path);
+    query = JSONPATH.compile(path);
   } catch (error) {
     if (error instanceof JSONPathError) throw invalidPath(parameter, path, error.message);
     throw error;
   }
+  const badPattern = checkJsonPathPatterns(path);
+  if (badPattern !== undefined) throw invalidPath(parameter, path, badPattern);
   return Object.freeze({
     text: path,
     notation: 'jsonpath' as const,

@@ -35,7 +35,7 @@ export {
   ensureSuccess,
 } from './fetcher.ts';
 export type { CompiledSelector } from './jsoup-selector.ts';
-export { compileJavaRegex, compileSelector, RegexError, SelectorError } from './jsoup-selector.ts';
+export { compileSelector, SelectorError } from './jsoup-selector.ts';
 export type { OrganizationFields } from './organization-extractor.ts';
 export type { PageType } from './page-type.ts';
 export type { PersonFields } from './person-extractor.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inlineText, parseHtml } from './html-document.ts';
-import { compileJavaRegex, compileSelector, SelectorError, subjectTag } from './jsoup-selector.ts';
+import { compileSelector, SelectorError, subjectTag } from './jsoup-selector.ts';
 
 const page = parseHtml(
   `<ul>
@@ -109,18 +109,21 @@ describe('selector errors name the construct', () => {
   }
 });
 
-describe('compileJavaRegex', () => {
-  test('turns leading inline flags into flags and \\A / \\z into anchors', () => {
-    const regex = compileJavaRegex('(?is)\\Ahello.world\\z');
-    assert.equal(regex.flags, 'is');
-    assert.equal(regex.test('HELLO\nWORLD'), true);
-    assert.equal(regex.test('say HELLO\nWORLD'), false);
+describe('regular expressions in selectors', () => {
+  test('run on the linear-time engine: a ReDoS pattern answers at once', () => {
+    const selector = compileSelector('p:matches(^(a|a)*$)');
+    const page = parseHtml(`<p>${'a'.repeat(5000)}!</p><p>aaa</p>`, 'https://example.test/');
+    const started = performance.now();
+    assert.equal(selector.selectAll(page.document).length, 1);
+    assert.ok(performance.now() - started < 1_000);
   });
 
-  test('accepts Unicode property classes and refuses what JavaScript cannot express', () => {
-    assert.equal(compileJavaRegex('^\\p{Lu}+$').test('ÉTÉ'), true);
-    assert.throws(() => compileJavaRegex('a++'), /Invalid regular expression "a\+\+"/);
-    assert.throws(() => compileJavaRegex('(?x)a b'), /Unsupported inline flag \(\?x\)/);
+  test('what the engine cannot run is a SelectorError naming it', () => {
+    assert.throws(
+      () => compileSelector('p:matches(a(?=b))'),
+      (error: unknown) => error instanceof SelectorError && /lookahead.* in :matches\(\)/.test(error.message),
+    );
+    assert.throws(() => compileSelector('[href~=(x)\\1]'), /backreference/);
   });
 });
 

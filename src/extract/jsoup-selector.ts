@@ -20,15 +20,16 @@
  * - Attribute values may be unquoted and contain spaces (`[title=Hello World]`); value
  *   comparisons are case-insensitive, as in jsoup.
  *
- * Regular expressions are Java's as far as JavaScript can express them: leading inline flags
- * such as `(?i)` become flags, `\A`/`\Z`/`\z` become anchors. Anything JavaScript rejects is a
- * `RegexError`. `:matchText` (which creates pseudo-elements) is not supported.
+ * Regular expressions run on the linear-time engine of `user-pattern/` (RE2 syntax, Java's
+ * leading inline flags such as `(?i)`, `\A`, `\z`): no pattern can make matching take
+ * exponential time. One it cannot run is a `SelectorError` naming it. `:matchText` (which
+ * creates pseudo-elements) is not supported.
  */
 import { compile, is, selectAll } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
 import { collapseWhitespace, inlineText, ownText } from './html-document.ts';
-import isSafeRegex from 'safe-regex2';
+import { compileUserPattern, type UserPattern } from '../user-pattern/index.ts';
 
 /** An invalid or unsupported selector; `message` names the construct. */
 export class SelectorError extends Error {
@@ -38,68 +39,6 @@ export class SelectorError extends Error {
     this.name = 'SelectorError';
     this.selector = selector;
   }
-}
-
-/** An invalid regular expression; `message` says why. */
-export class RegexError extends Error {
-  readonly pattern: string;
-  constructor(pattern: string, message: string) {
-    super(message);
-    this.name = 'RegexError';
-    this.pattern = pattern;
-  }
-}
-
-/** Java inline flags JavaScript has an equivalent for. */
-const FLAG_MAP: Record<string, string> = { i: 'i', s: 's', m: 'm', u: '' };
-
-/**
- * Compiles a Java-style regular expression (as jsoup and the reference service take them) to a
- * JavaScript RegExp. `extraFlags` are added (e.g. `g`). Throws `RegexError` when JavaScript
- * cannot express it.
- */
-export function compileJavaRegex(pattern: string, extraFlags = ''): RegExp {
-  let source = pattern;
-  let flags = '';
-  const inline = /^\(\?([a-zA-Z]+)\)/.exec(source);
-  if (inline) {
-    for (const flag of inline[1]) {
-      if (!(flag in FLAG_MAP)) {
-        throw new RegexError(
-          pattern,
-          `Unsupported inline flag (?${flag}) in regular expression "${pattern}"`,
-        );
-      }
-      if (!flags.includes(FLAG_MAP[flag])) flags += FLAG_MAP[flag];
-    }
-    source = source.slice(inline[0].length);
-  }
-  source = source.replace(/\\A/g, '^').replace(/\\[zZ]/g, '$');
-  for (const flag of extraFlags) if (!flags.includes(flag)) flags += flag;
-  // Java's \p{...} classes need Unicode mode in JavaScript (without it, \p is a plain "p").
-  const unicodeFirst = /\\[pP]\{/.test(source);
-  let regex: RegExp;
-  try {
-    regex = new RegExp(source, unicodeFirst ? `${flags}u` : flags);
-  } catch (first) {
-    try {
-      regex = new RegExp(source, unicodeFirst ? flags : `${flags}u`);
-    } catch {
-      throw new RegexError(
-        pattern,
-        `Invalid regular expression "${pattern}": ${(first as Error).message.replace(/^Invalid regular expression: /, '')}`,
-      );
-    }
-  }
-  // User patterns run on the event loop with no time limit: refuse those whose nested
-  // quantifiers (star height > 1, e.g. "(a+)+") can backtrack exponentially on hostile pages.
-  if (!isSafeRegex(regex)) {
-    throw new RegexError(
-      pattern,
-      `Regular expression "${pattern}" nests quantifiers (like "(a+)+") and could take exponential time; rewrite it without a repeated group that itself repeats`,
-    );
-  }
-  return regex;
 }
 
 /** A compiled selector: run it against a document or below elements. */
@@ -336,7 +275,7 @@ class Translator {
     return `:${name}(${argument})`;
   }
 
-  #regex(argument: string, where: string): RegExp {
+  #regex(argument: string, where: string): UserPattern {
     const pattern = argument.trim();
     if (!pattern)
       throw new SelectorError(
@@ -344,7 +283,7 @@ class Translator {
         `:${where}() needs a regular expression in "${this.#selector}"`,
       );
     try {
-      return compileJavaRegex(pattern);
+      return compileUserPattern(pattern);
     } catch (error) {
       throw new SelectorError(
         this.#selector,

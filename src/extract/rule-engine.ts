@@ -62,10 +62,7 @@ function excludedNodes(el: Element, exclude: readonly CompiledSelector[]): Set<A
 
 function applyReplacements(value: string, rule: CompiledRule): string {
   let result = value;
-  for (const { regex, replacement } of rule.replacements) {
-    regex.lastIndex = 0;
-    result = result.replace(regex, replacement);
-  }
+  for (const { pattern, replacement } of rule.replacements) result = pattern.replaceAll(result, replacement);
   return result;
 }
 

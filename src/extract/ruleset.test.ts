@@ -50,7 +50,10 @@ describe('parseRuleset', () => {
       args: ['\\$(\\d+)', '$1 USD'],
     });
     assert.equal(compiled.rules[2].attribute, 'href');
-    assert.equal(compiled.rules[3].replacements[0].regex.flags, 'g');
+    assert.equal(
+      compiled.rules[3].replacements[0].pattern.replaceAll('$12 and $3', '$1 USD'),
+      '12 USD and 3 USD',
+    );
     assert.equal(compiled.rules[3].exclude.length, 1);
     assert.equal(compiled.rules[4].children?.length, 1);
     assert.equal(compiled.prefilters.length, 2);

@@ -5,7 +5,8 @@
  * one is a 400 naming the offending field before anything is stored.
  */
 import { InvalidParameterError } from '../errors.ts';
-import { type CompiledSelector, compileJavaRegex, compileSelector } from './jsoup-selector.ts';
+import { compileUserPattern, type UserPattern } from '../user-pattern/index.ts';
+import { type CompiledSelector, compileSelector } from './jsoup-selector.ts';
 
 /** A filter of a rule. */
 export type RuleFilter =
@@ -46,7 +47,8 @@ export interface CompiledRule {
   readonly value?: string | number | boolean;
   /** Attribute to read instead of the text. */
   readonly attribute?: string;
-  readonly replacements: readonly { readonly regex: RegExp; readonly replacement: string }[];
+  /** `replace` filters in order: every match of `pattern` replaced (JavaScript `$1` syntax). */
+  readonly replacements: readonly { readonly pattern: UserPattern; readonly replacement: string }[];
   readonly exclude: readonly CompiledSelector[];
   /** Present for collections: the field is an array with one object per matched element. */
   readonly children?: readonly CompiledRule[];
@@ -57,7 +59,7 @@ export interface CompiledRuleset {
   readonly definition: Ruleset;
   /** The API name without `/api/` (`article`, `all`, a custom name). */
   readonly apiName: string;
-  readonly urlPattern: RegExp;
+  readonly urlPattern: UserPattern;
   readonly rules: readonly CompiledRule[];
   readonly prefilters: readonly CompiledSelector[];
 }
@@ -140,12 +142,12 @@ function selectorAt(value: unknown, path: string): CompiledSelector {
   }
 }
 
-function regexAt(value: unknown, path: string, flags = ''): RegExp {
+function regexAt(value: unknown, path: string): UserPattern {
   if (typeof value !== 'string' || value === '') fail(path, 'must be a non-empty regular expression');
   if (value.length > RULESET_LIMITS.maxPatternLength)
     fail(path, `is longer than ${RULESET_LIMITS.maxPatternLength} characters`);
   try {
-    return compileJavaRegex(value, flags);
+    return compileUserPattern(value);
   } catch (error) {
     return fail(path, (error as Error).message);
   }
@@ -167,7 +169,7 @@ function parseFilters(
 } {
   if (!Array.isArray(raw)) fail(path, 'must be an array of filters');
   const filters: RuleFilter[] = [];
-  const replacements: { regex: RegExp; replacement: string }[] = [];
+  const replacements: { pattern: UserPattern; replacement: string }[] = [];
   const exclude: CompiledSelector[] = [];
   let attribute: string | undefined;
   raw.forEach((filter, index) => {
@@ -190,9 +192,9 @@ function parseFilters(
       }
       case 'replace': {
         if (args.length < 1 || args.length > 2) fail(`${at}.args`, 'must be [regex, replacement]');
-        const regex = regexAt(args[0], `${at}.args[0]`, 'g');
+        const pattern = regexAt(args[0], `${at}.args[0]`);
         const replacement = args[1] ?? '';
-        replacements.push({ regex, replacement });
+        replacements.push({ pattern, replacement });
         filters.push({ type: 'replace', args: [args[0], replacement] });
         break;
       }
