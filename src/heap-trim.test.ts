@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { HeapTrimmer } from './heap-trim.ts';
+import { HeapTrimmer, heapTrimAvailable } from './heap-trim.ts';
+
+test('the tests run with --expose-gc, as npm test starts them', () => {
+  assert.equal(heapTrimAvailable(), true);
+});
 
 test('a heap grown past the trigger is collected back to its live size, and the trigger follows it', () => {
   const trimmer = new HeapTrimmer({ minTriggerMiB: 24, headroomMiB: 8 });
@@ -23,7 +28,7 @@ test('a heap grown past the trigger is collected back to its live size, and the 
   assert.equal(trimmer.collections, 1);
 });
 
-test('worker threads can collect too (the collector is exposed at run time)', async () => {
+test('worker threads collect too: they inherit the process flag', async () => {
   const worker = new Worker(
     `import('${new URL('./heap-trim.ts', import.meta.url).href}').then(({ HeapTrimmer }) => {
        const t = new HeapTrimmer({ minTriggerMiB: 0, headroomMiB: 0 });
@@ -37,4 +42,14 @@ test('worker threads can collect too (the collector is exposed at run time)', as
   })) as [boolean];
   await worker.terminate();
   assert.equal(answer, true);
+});
+
+test('without --expose-gc trimming is off: nothing collects, nothing throws', () => {
+  const script = `import { HeapTrimmer, heapTrimAvailable } from '${new URL('./heap-trim.ts', import.meta.url).href}';
+    const t = new HeapTrimmer({ minTriggerMiB: 0, headroomMiB: 0 });
+    console.log(JSON.stringify([heapTrimAvailable(), t.maybeTrim(), t.collections]));`;
+  const env = { ...process.env, NODE_OPTIONS: '' };
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(JSON.parse(run.stdout), [false, false, 0]);
 });

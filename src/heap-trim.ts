@@ -9,27 +9,24 @@
  * trigger follows the live size, so a larger graph only raises it: collecting is never a limit.
  */
 import v8 from 'node:v8';
-import vm from 'node:vm';
 
 const MiB = 2 ** 20;
 
-let collector: (() => void) | null | undefined;
-
-/** V8's full collection, exposed at run time (no `--expose-gc` needed); null when unavailable. */
+/**
+ * V8's full collection, `globalThis.gc`, present when the process started with `--expose-gc`
+ * (npm scripts, `bin/quarry.mjs` and the bench and test servers pass it; worker threads inherit
+ * it, since V8 flags are process-wide and a `Worker` cannot take them in `execArgv`). Turning the
+ * flag on at run time (`v8.setFlagsFromString`) is what Node's documentation warns may crash the
+ * process, so without the flag trimming is off: `maybeTrim` never collects.
+ */
 function fullCollection(): (() => void) | null {
-  if (collector !== undefined) return collector;
   const exposed = (globalThis as { gc?: () => void }).gc;
-  if (typeof exposed === 'function') {
-    collector = exposed;
-    return collector;
-  }
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    collector = vm.runInNewContext('gc') as () => void;
-  } catch {
-    collector = null;
-  }
-  return collector;
+  return typeof exposed === 'function' ? exposed : null;
+}
+
+/** Whether this process can trim its heaps (it started with `--expose-gc`). */
+export function heapTrimAvailable(): boolean {
+  return fullCollection() !== null;
 }
 
 export interface HeapTrimOptions {
@@ -59,8 +56,8 @@ export class HeapTrimmer {
   }
 
   /**
-   * Collects if the heap grew past the trigger; returns whether it did. Cheap to call often
-   * (one heap statistics read). A full collection pauses the thread (~50 ms for 120 MiB live).
+   * Collects if the heap grew past the trigger; returns whether it did (never without
+   * `--expose-gc`). Cheap to call often (one heap statistics read). A full collection pauses the thread (~50 ms for 120 MiB live).
    */
   maybeTrim(): boolean {
     if (v8.getHeapStatistics().used_heap_size < this.#trigger) return false;

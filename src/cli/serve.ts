@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
-import { HeapTrimmer, SERVER_HEAP_TRIM } from '../heap-trim.ts';
+import { HeapTrimmer, heapTrimAvailable, SERVER_HEAP_TRIM } from '../heap-trim.ts';
 import { loadDemoGraph } from '../import/index.ts';
 import { DEFAULT_DEMO_SIZES, demoExamples } from '../kg/index.ts';
 import { createLogger } from '../logging.ts';
@@ -47,6 +47,9 @@ export function registerServe(program: Command): void {
       const address = await runtime.listen();
       logger.info({ address, dataDir: config.dataDir }, 'quarry listening');
       if (demoToken) printDemoBanner(config.port, demoToken);
+      if (!heapTrimAvailable()) {
+        logger.warn('heap trimming is off: start Node with --expose-gc (npm start and bin/quarry.mjs do)');
+      }
       const heap = new HeapTrimmer(SERVER_HEAP_TRIM);
       setInterval(() => heap.maybeTrim(), 1000).unref();
       let stopping = false;

@@ -21,7 +21,7 @@ export function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--data', dataDir, '--port', '0'], {
+  const child = spawn(process.execPath, ['--expose-gc', MAIN, 'serve', '--data', dataDir, '--port', '0'], {
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', QUARRY_ALLOW_PRIVATE_NETWORK: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
