@@ -4,8 +4,8 @@
  * any size is exported in constant memory.
  */
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import type { CrawlJobStore, CrawlUrlReport } from '../storage/index.ts';
+import { csvText } from '../export/index.ts';
 
 /** Rows read from the store per page. */
 const PAGE = 500;
@@ -104,13 +104,13 @@ function* objectsCsv(store: CrawlJobStore, jobId: number): Generator<string> {
     ...LEADING_COLUMNS.filter((column) => seen.has(column)),
     ...[...seen].filter((column) => !LEADING_COLUMNS.includes(column)),
   ];
-  yield stringify([columns]);
+  yield csvText([columns]);
   for (const page of objectPages(store, jobId)) {
     const rows = page.map((row) => {
       const object = JSON.parse(row.doc) as Record<string, unknown>;
       return columns.map((column) => csvCell(object[column]));
     });
-    yield stringify(rows);
+    yield csvText(rows);
   }
 }
 
@@ -123,9 +123,9 @@ export function exportUrlReport(store: CrawlJobStore, jobId: number, format: Exp
   }
   return Readable.from(
     (function* () {
-      yield stringify([[...URL_REPORT_COLUMNS]]);
+      yield csvText([[...URL_REPORT_COLUMNS]]);
       for (const page of urlPages(store, jobId)) {
-        yield stringify(
+        yield csvText(
           page.map((line) => {
             const out = urlReportLine(line);
             return URL_REPORT_COLUMNS.map((column) => csvCell(out[column]));

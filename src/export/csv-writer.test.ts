@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { csvText } from './csv-writer.ts';
+import { csvText, neutralizeFormula } from './csv-writer.ts';
 
 const ROWS: (string | number)[][] = [
   ['id', 'name', 'score'],
@@ -35,4 +35,25 @@ test('csv text is what csv-stringify writes, except that a lone LF is quoted too
   assert.equal(csvText([['two\nlines']]), '"two\nlines"\r\n');
   assert.deepEqual(parse(csvText([['two\nlines', 'x']])), [['two\nlines', 'x']]);
   assert.equal(csvText([]), '');
+});
+
+test('text a spreadsheet would run as a formula is neutralised with a leading quote', () => {
+  const hostile = [
+    "=cmd|' /C calc'!A0",
+    '=HYPERLINK("http://x","y")',
+    '+SUM(1,2)',
+    '-2+3',
+    '@SUM(A1)',
+    '\t=1+1',
+    '\r=1+1',
+  ];
+  const back = parse(csvText([hostile]), { relax_quotes: true }) as string[][];
+  assert.deepEqual(
+    back[0],
+    hostile.map((cell) => `'${cell}`),
+  );
+  // Plain numbers, as text or as numbers, and text with a formula sign later on are left alone.
+  assert.equal(csvText([['-3.5', '+1e5', -2, '.5', 'a=b', 'x+1', '']]), '-3.5,+1e5,-2,.5,a=b,x+1,\r\n');
+  assert.equal(neutralizeFormula('+1 415 555 0100'), "'+1 415 555 0100");
+  assert.equal(neutralizeFormula('Acme'), 'Acme');
 });

@@ -1,6 +1,8 @@
 /**
  * CSV per RFC 4180: UTF-8 (no byte-order mark), CRLF after every record including the last,
- * a field quoted when it contains a comma, a double quote, CR or LF, quotes doubled.
+ * a field quoted when it contains a comma, a double quote, CR or LF, quotes doubled, and text
+ * that a spreadsheet would run as a formula neutralised. The one CSV encoder of Quarry: bulk
+ * downloads, coverage reports and bulk extract downloads all write through it.
  * Rows are encoded in batches and written with backpressure.
  *
  * The encoding is these few lines rather than `csv-stringify`: on a bulk export of 50,000 rows
@@ -17,15 +19,37 @@ const BATCH_ROWS = 512;
 
 const NEEDS_QUOTES = /[",\r\n]/;
 const QUOTE = /"/g;
+/** A number as a spreadsheet reads one: not a formula even when it starts with `+` or `-`. */
+const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-/** One CSV field: as it is, or quoted (quotes doubled) when it holds a comma, quote, CR or LF. */
+/**
+ * Formula neutralisation (docs/csv.md): a spreadsheet opening a CSV file runs a cell that
+ * starts with `=`, `+`, `-` or `@` as a formula (`=HYPERLINK(…)`, `=cmd|' /C calc'!A0`), and
+ * some trim a leading tab or CR first, so `\t=1+1` becomes `=1+1`. Such a text gets a leading
+ * `'`, which spreadsheets take as "this is text". Plain numbers (`-3.5`, `+1e5`) are left as
+ * they are: they are not formulas.
+ */
+export function neutralizeFormula(text: string): string {
+  const first = text.charCodeAt(0);
+  // = + - @ TAB CR
+  if (first !== 61 && first !== 43 && first !== 45 && first !== 64 && first !== 9 && first !== 13)
+    return text;
+  return PLAIN_NUMBER.test(text) ? text : `'${text}`;
+}
+
+/**
+ * One CSV field: formula-neutralised text, quoted (quotes doubled) when it holds a comma, quote,
+ * CR or LF. Numbers are written as they are.
+ */
 export function csvField(value: string | number | null | undefined): string {
-  const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : String(value);
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'string') return String(value);
+  const text = neutralizeFormula(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replace(QUOTE, '""')}"` : text;
 }
 
 /** Encodes rows as RFC 4180 CSV text (each record followed by CRLF). */
-export function csvText(rows: readonly (readonly (string | number)[])[]): string {
+export function csvText(rows: readonly (readonly (string | number | null | undefined)[])[]): string {
   let out = '';
   for (const row of rows) {
     for (let i = 0; i < row.length; i++) out += i === 0 ? csvField(row[i]) : `,${csvField(row[i])}`;

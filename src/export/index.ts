@@ -66,3 +66,4 @@ export type { ExportSummary, WriteExportOptions } from './write-export.ts';
 export { exportStream, writeExport } from './write-export.ts';
 export { XLS_SHEET_ROWS } from './xls-writer.ts';
 export { XLSX_SHEET_ROWS } from './xlsx-writer.ts';
+export { csvField, csvText, neutralizeFormula } from './csv-writer.ts';
