@@ -65,12 +65,20 @@ export async function readWithExcelJs(file: Buffer): Promise<{ names: string[]; 
 }
 
 /**
+ * The text a CSV cell stands for: CSV neutralises a formula with a leading quote (docs/csv.md),
+ * spreadsheet text cells need not.
+ */
+export function csvCellText(cell: string): string {
+  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+}
+
+/**
  * Asserts that `sheets` hold exactly the CSV: every sheet starts with the CSV header, the data
  * rows of all sheets in order are the CSV's data rows, and each cell's text (a number as
  * JavaScript writes it) equals the CSV cell. Returns the number of data rows per sheet.
  */
 export function assertSheetsEqualCsv(sheets: readonly Sheet[], csv: readonly string[][]): number[] {
-  const [header, ...data] = csv;
+  const [header, ...data] = csv.map((row) => row.map(csvCellText));
   const perSheet: number[] = [];
   const seen: string[][] = [];
   for (const [s, sheet] of sheets.entries()) {

@@ -109,7 +109,7 @@ test('objects and the URL report stream as JSON and CSV across store pages', asy
       now: 1,
     })!;
     assert.deepEqual(JSON.parse(await text(exportObjects(storage.crawlJobs, empty.id, 'json'))), []);
-    assert.equal(await text(exportObjects(storage.crawlJobs, empty.id, 'csv')), '\n');
+    assert.equal(await text(exportObjects(storage.crawlJobs, empty.id, 'csv')), '\r\n');
   } finally {
     storage.close();
     dir.remove();
