@@ -33,6 +33,8 @@ const XML_DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 export interface XlsxOptions {
   /** Data rows per sheet before continuing on the next one; default and maximum `XLSX_SHEET_ROWS`. */
   sheetRows?: number;
+  /** Passed to the ZIP writer (tests lower it to exercise Zip64 on a small workbook). */
+  zip64Threshold?: number;
 }
 
 export function createXlsxWriter(
@@ -40,7 +42,8 @@ export function createXlsxWriter(
   headers: readonly string[],
   options: XlsxOptions = {},
 ): RowWriter {
-  return new XlsxWriter(sink, headers, Math.min(options.sheetRows ?? XLSX_SHEET_ROWS, XLSX_SHEET_ROWS));
+  const sheetRows = Math.min(options.sheetRows ?? XLSX_SHEET_ROWS, XLSX_SHEET_ROWS);
+  return new XlsxWriter(new ZipWriter(sink, { zip64Threshold: options.zip64Threshold }), headers, sheetRows);
 }
 
 class XlsxWriter implements RowWriter {
@@ -53,8 +56,8 @@ class XlsxWriter implements RowWriter {
   #rowNumber = 0;
   #chunk = '';
 
-  constructor(sink: OutputSink, headers: readonly string[], sheetRows: number) {
-    this.#zip = new ZipWriter(sink);
+  constructor(zip: ZipWriter, headers: readonly string[], sheetRows: number) {
+    this.#zip = zip;
     this.#headers = headers;
     this.#sheetRows = sheetRows;
     this.#columnRefs = headers.map((_, i) => columnName(i));
