@@ -24,6 +24,7 @@ describe('configuration', () => {
     assert.deepEqual(config.credits, { perMatch: 25, perMatchRefresh: 100 });
     assert.equal(config.limits.bulkBodyBytes, 200 * 1024 * 1024);
     assert.equal(config.bulkRetentionMs, 0);
+    assert.deepEqual(config.web, { refreshMaxAgeMs: 86_400_000, crawlDelayMs: 250, searchUrl: undefined });
     assert.deepEqual(loadClientConfig({}), { url: 'http://localhost:8080', token: undefined });
   });
 
@@ -37,6 +38,37 @@ describe('configuration', () => {
     assert.equal(config.allowPrivateNetwork, true);
     const client = loadClientConfig({ QUARRY_URL: 'http://q:1//', QUARRY_TOKEN: 't' }, { token: 'flag' });
     assert.deepEqual(client, { url: 'http://q:1', token: 'flag' });
+  });
+
+  test('refresh and search: durations with units, delays in seconds, the search URL', () => {
+    const config = loadConfig({
+      QUARRY_REFRESH_MAX_AGE: '30m',
+      QUARRY_REFRESH_CRAWL_DELAY: '0.1',
+      QUARRY_SEARCH_URL: 'http://127.0.0.1:8888/search',
+    });
+    assert.deepEqual(config.web, {
+      refreshMaxAgeMs: 1_800_000,
+      crawlDelayMs: 100,
+      searchUrl: 'http://127.0.0.1:8888/search',
+    });
+    assert.equal(loadConfig({ QUARRY_REFRESH_MAX_AGE: '90' }).web.refreshMaxAgeMs, 90_000);
+    assert.equal(loadConfig({ QUARRY_REFRESH_MAX_AGE: '0' }).web.refreshMaxAgeMs, 0);
+    assert.equal(loadConfig({ QUARRY_REFRESH_MAX_AGE: '7d' }).web.refreshMaxAgeMs, 604_800_000);
+    assert.throws(
+      () => loadConfig({ QUARRY_REFRESH_MAX_AGE: 'a day' }),
+      /QUARRY_REFRESH_MAX_AGE must be a duration/,
+    );
+    assert.throws(() => loadConfig({ QUARRY_REFRESH_CRAWL_DELAY: '-1' }), /QUARRY_REFRESH_CRAWL_DELAY/);
+    assert.throws(() => loadConfig({ QUARRY_SEARCH_URL: 'ftp://x/' }), /QUARRY_SEARCH_URL must be/);
+    assert.throws(() => loadConfig({ QUARRY_SEARCH_URL: 'searx' }), /QUARRY_SEARCH_URL must be/);
+    assert.deepEqual(loadConfig({}).allowedAddresses, []);
+    assert.deepEqual(loadConfig({ QUARRY_ALLOWED_ADDRESSES: '127.0.0.0/8, ::1,10.2.3.4' }).allowedAddresses, [
+      '127.0.0.0/8',
+      '::1',
+      '10.2.3.4',
+    ]);
+    for (const bad of ['localhost', '127.0.0.0/33', '10.0.0.1/8/2', '::1/200'])
+      assert.throws(() => loadConfig({ QUARRY_ALLOWED_ADDRESSES: bad }), /QUARRY_ALLOWED_ADDRESSES must be/);
   });
 
   test('a malformed value is refused naming the variable', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Credit costs charged per operation (docs/api.md#credits). All values are whole credits. */
@@ -16,6 +17,19 @@ export interface Limits {
   readonly maxSize: number;
 }
 
+/** Refresh and search (docs/api.md#refresh-and-search). */
+export interface WebEvidenceConfig {
+  /** An origin fetched less than this long ago is not fetched again (`QUARRY_REFRESH_MAX_AGE`). */
+  readonly refreshMaxAgeMs: number;
+  /**
+   * Least time between the end of one refresh or search fetch on a host and the start of the
+   * next (`QUARRY_REFRESH_CRAWL_DELAY`); a robots.txt `Crawl-delay` may ask for more.
+   */
+  readonly crawlDelayMs: number;
+  /** The SearXNG-compatible search endpoint (`QUARRY_SEARCH_URL`); `undefined`: no search. */
+  readonly searchUrl: string | undefined;
+}
+
 /** Immutable service configuration, built once in the composition root. */
 export interface Config {
   readonly port: number;
@@ -24,6 +38,12 @@ export interface Config {
   readonly dataDir: string;
   /** When true, outbound fetches may target loopback/private/link-local addresses (tests only). */
   readonly allowPrivateNetwork: boolean;
+  /**
+   * Addresses or CIDR ranges outbound fetches may reach although they are not public (an
+   * internal mirror, a local fixture web), `QUARRY_ALLOWED_ADDRESSES`; everything else stays
+   * refused.
+   */
+  readonly allowedAddresses: readonly string[];
   readonly logLevel: string;
   readonly credits: CreditCosts;
   readonly limits: Limits;
@@ -36,6 +56,7 @@ export interface Config {
   readonly enhanceThreads: number;
   /** Finished bulk jobs are deleted this long after they end; 0 keeps them until deleted. */
   readonly bulkRetentionMs: number;
+  readonly web: WebEvidenceConfig;
 }
 
 /** Where the command-line clients (`quarry bulk`, `quarry extract-job`) find the service. */
@@ -101,6 +122,55 @@ function days(raw: string, name: string): number {
   return Math.round(value * 86_400_000);
 }
 
+/** A duration: seconds, or a number with a unit (`ms`, `s`, `m`, `h`, `d`), in milliseconds. */
+export function parseDuration(raw: string, name: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(raw);
+  if (!match) {
+    throw new Error(`${name} must be a duration (seconds, or with a unit: 90s, 30m, 24h, 7d), got "${raw}"`);
+  }
+  const unit = (match[2] ?? 's').toLowerCase();
+  const scale = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit]!;
+  return Math.round(Number(match[1]) * scale);
+}
+
+function seconds(raw: string, name: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative number of seconds, got "${raw}"`);
+  }
+  return Math.round(value * 1_000);
+}
+
+function addressList(raw: string, name: string): readonly string[] {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !validBits || rest.length > 0) {
+      throw new Error(`${name} must be IP addresses or CIDR ranges separated by commas, got "${entry}"`);
+    }
+  }
+  return Object.freeze(entries);
+}
+
+function httpUrl(raw: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error(`${name} must be an absolute http or https URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`${name} must be an absolute http or https URL, got "${raw}"`);
+  }
+  return url.href;
+}
+
 const text = (raw: string) => raw;
 const cores = () => Math.max(1, (globalThis.navigator?.hardwareConcurrency as number | undefined) ?? 2);
 
@@ -127,6 +197,14 @@ export const ENV = {
     envFlag,
     'off',
     'Allow fetching from loopback/private addresses (tests only)',
+  ),
+  allowedAddresses: variable(
+    'QUARRY_ALLOWED_ADDRESSES',
+    'allowedAddresses',
+    () => Object.freeze([]) as readonly string[],
+    addressList,
+    'none',
+    'Addresses or CIDR ranges (comma-separated) fetches may reach although not public',
   ),
   logLevel: variable('LOG_LEVEL', 'logLevel', () => 'info', text, 'info', 'pino level; logs are JSON lines'),
   perMatch: variable(
@@ -193,6 +271,30 @@ export const ENV = {
     'unset (keep)',
     'Delete finished bulk jobs this many days after they end (fractions allowed; 0 keeps them)',
   ),
+  refreshMaxAgeMs: variable(
+    'QUARRY_REFRESH_MAX_AGE',
+    'web.refreshMaxAgeMs',
+    () => 86_400_000,
+    parseDuration,
+    '24h',
+    'refresh: an origin fetched more recently is not fetched again (seconds, or 90s, 30m, 24h, 7d)',
+  ),
+  refreshCrawlDelayMs: variable(
+    'QUARRY_REFRESH_CRAWL_DELAY',
+    'web.crawlDelayMs',
+    () => 250,
+    seconds,
+    '0.25',
+    'refresh and search: seconds between two fetches on one host (robots.txt Crawl-delay may ask more)',
+  ),
+  searchUrl: variable(
+    'QUARRY_SEARCH_URL',
+    'web.searchUrl',
+    () => undefined as string | undefined,
+    httpUrl,
+    'unset (no search)',
+    'A SearXNG-compatible search endpoint (`GET <url>?q=…&format=json`) for `search`',
+  ),
   clientUrl: variable(
     'QUARRY_URL',
     'url (CLI clients)',
@@ -224,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: ENV.host.read(env),
     dataDir: ENV.dataDir.read(env),
     allowPrivateNetwork: ENV.allowPrivateNetwork.read(env),
+    allowedAddresses: ENV.allowedAddresses.read(env),
     logLevel: ENV.logLevel.read(env),
     credits: Object.freeze({
       perMatch: ENV.perMatch.read(env),
@@ -238,6 +341,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     workerThreads: ENV.workerThreads.read(env),
     enhanceThreads: ENV.enhanceThreads.read(env),
     bulkRetentionMs: ENV.bulkRetentionMs.read(env),
+    web: Object.freeze({
+      refreshMaxAgeMs: ENV.refreshMaxAgeMs.read(env),
+      crawlDelayMs: ENV.refreshCrawlDelayMs.read(env),
+      searchUrl: ENV.searchUrl.read(env),
+    }),
     ...overrides,
   };
   if (overrides.dataDir !== undefined) {

@@ -9,6 +9,7 @@ import {
   ExtractionPool,
   GraphIngest,
   InlineExtractor,
+  type PageExtractor,
   ThreadOutcomeSink,
 } from './crawl/index.ts';
 import { createEnhanceThreads, EnhanceService, type EnhanceThreads } from './enhance/index.ts';
@@ -16,6 +17,8 @@ import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from
 import { type App, buildApp } from './http/index.ts';
 import { createLogger, type Logger } from './logging.ts';
 import { createMatcher, createVocabularyShareData, VocabularyShare } from './match/index.ts';
+import { builtInPageReader, PoliteOriginFetcher, RefreshService } from './refresh/index.ts';
+import { SearchService, SearxngProvider, WebEnhancer } from './search/index.ts';
 import {
   openStorage,
   type Storage,
@@ -38,6 +41,44 @@ export interface Services {
   readonly fetcher: Fetcher;
   readonly customApis: CustomApiService;
   readonly extraction: ExtractionService;
+  /**
+   * Extraction of fetched pages (worker threads unless `workerThreads` is 0), started on first
+   * use and shared by bulk extract jobs, refresh and search.
+   */
+  readonly pageExtractor: PageExtractor;
+  /** Refresh (docs/api.md#refresh-and-search). */
+  readonly refresh: RefreshService;
+  /** Search; `undefined` when no provider is configured (`QUARRY_SEARCH_URL`). */
+  readonly search: SearchService | undefined;
+  /** The fetcher of refresh and search pages (closed with the services). */
+  readonly webFetcher: Fetcher;
+}
+
+/** Body cap of a page fetched by refresh or search (a page about one entity is far smaller). */
+const WEB_PAGE_MAX_BYTES = 2 * 1024 * 1024;
+
+/** An extractor made on first use (a process that never extracts starts no thread). */
+function lazyExtractor(
+  make: () => PageExtractor,
+  checkApi: (tokenId: string, api: string) => unknown,
+): PageExtractor {
+  let made: PageExtractor | undefined;
+  let closed = false;
+  return {
+    checkApi(tokenId, api) {
+      checkApi(tokenId, api);
+    },
+    extract(page) {
+      if (closed) return Promise.reject(new Error('Extraction is shut down'));
+      made ??= make();
+      return made.extract(page);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await made?.close();
+    },
+  };
 }
 
 /** A composed Quarry: store, services and HTTP app. `close()` releases everything. */
@@ -77,15 +118,61 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
           onCrash: (error) => bulkLogger.error({ err: error }, 'an enhance thread died; replaced'),
         })
       : undefined;
+  const addressPolicy = {
+    allowPrivateNetwork: config.allowPrivateNetwork,
+    allowedAddresses: config.allowedAddresses,
+  };
+  const fetcher = createFetcher(addressPolicy);
+  const customApis = new CustomApiService(storage.customApis);
+  const extraction = new ExtractionService({ fetcher, customApis });
+  const pageExtractor = lazyExtractor(
+    () =>
+      config.workerThreads > 0
+        ? new ExtractionPool({
+            size: config.workerThreads,
+            store,
+            allowPrivateNetwork: config.allowPrivateNetwork,
+            checkApi: (tokenId, api) => extraction.checkApi(tokenId, api),
+            logger: bulkLogger,
+          })
+        : new InlineExtractor(extraction),
+    (tokenId, api) => extraction.checkApi(tokenId, api),
+  );
+  // Refresh and search: pages through a fetcher of their own (a smaller body cap), polite per host.
+  const matcher = createMatcher(storage.entities, { share: vocabularies });
+  const webFetcher = createFetcher({ ...addressPolicy, maxBodyBytes: WEB_PAGE_MAX_BYTES });
+  const originFetcher = new PoliteOriginFetcher({
+    fetcher: webFetcher,
+    crawlDelayMs: config.web.crawlDelayMs,
+  });
+  const reader = builtInPageReader(pageExtractor);
+  const refresh = new RefreshService({
+    entities: storage.entities,
+    fetches: storage.originFetches,
+    fetcher: originFetcher,
+    reader,
+    maxAgeMs: config.web.refreshMaxAgeMs,
+  });
+  const search = config.web.searchUrl
+    ? new SearchService({
+        provider: new SearxngProvider({ url: config.web.searchUrl }),
+        fetcher: originFetcher,
+        reader,
+        fetches: storage.originFetches,
+        entities: storage.entities,
+        matcher,
+        matcherOver: (source) => createMatcher(source, { share: vocabularies }),
+      })
+    : undefined;
   const enhance = new EnhanceService({
     entities: storage.entities,
-    matcher: createMatcher(storage.entities, { share: vocabularies }),
+    matcher,
     tokens,
     credits: config.credits,
     readSnapshot: (fn) => storage.readSnapshot(fn),
     threads: enhanceThreads,
+    web: (enhancer) => new WebEnhancer({ enhancer, entities: storage.entities, matcher, refresh, search }),
   });
-  const fetcher = createFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
   const bulk = new BulkService({
     store: storage.bulkJobs,
     transaction: storage.transaction,
@@ -110,8 +197,6 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     directory: path.join(config.dataDir, 'bulk-exports'),
     logger: bulkLogger,
   });
-  const customApis = new CustomApiService(storage.customApis);
-  const extraction = new ExtractionService({ fetcher, customApis });
   const services: Services = {
     tokens,
     enhance,
@@ -121,6 +206,10 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     fetcher,
     customApis,
     extraction,
+    pageExtractor,
+    refresh,
+    search,
+    webFetcher,
   };
   return { storage, services };
 }
@@ -142,17 +231,7 @@ function createCrawlService(
   services: Services,
   tuning: CrawlTuning | undefined,
 ): CrawlService {
-  const checkApi = (tokenId: string, api: string) => services.extraction.checkApi(tokenId, api);
-  const extractor =
-    config.workerThreads > 0
-      ? new ExtractionPool({
-          size: config.workerThreads,
-          store: configuredStore(config),
-          allowPrivateNetwork: config.allowPrivateNetwork,
-          checkApi,
-          logger,
-        })
-      : new InlineExtractor(services.extraction);
+  const extractor = services.pageExtractor;
   const sink =
     config.workerThreads > 0
       ? new ThreadOutcomeSink({
@@ -219,7 +298,9 @@ export async function createRuntime(
       await services.bulk.close();
       await services.enhanceThreads?.close();
       await checkpointer.stop();
+      await services.pageExtractor.close();
       await services.fetcher.close();
+      await services.webFetcher.close();
       storage.close();
     },
   };

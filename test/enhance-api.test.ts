@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { REFRESH_UNAVAILABLE, SEARCH_UNAVAILABLE } from '../src/enhance/index.ts';
+import { SEARCH_NOT_CONFIGURED, SEARCH_NOT_FOR_ID } from '../src/search/index.ts';
 import { loadFixtureGraph } from './support/load-graph.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
 
@@ -136,12 +136,21 @@ describe('enhance API (GET/POST /kg/v3/enhance, combine)', () => {
       assert.equal(plain.json().data[0].entity_ctx, undefined);
     });
 
-    test('refresh and search are accepted and answered from the graph with an errors entry', async () => {
-      const res = await get(`token=${token}&type=Organization&id=ORG-globex&refresh=true&search=1`);
-      assert.equal(res.statusCode, 200);
-      assert.equal(res.json().hits, 1);
-      assert.ok(res.json().errors.includes(REFRESH_UNAVAILABLE));
-      assert.ok(res.json().errors.includes(SEARCH_UNAVAILABLE));
+    test('search without a configured provider, or on an id query, answers from the graph with a note', async () => {
+      const byId = await get(`token=${token}&type=Organization&id=ORG-globex&search=1`);
+      assert.equal(byId.statusCode, 200);
+      assert.equal(byId.json().hits, 1);
+      assert.deepEqual(byId.json().errors, [SEARCH_NOT_FOR_ID]);
+      for (const mode of ['true', 'ON', 'FALLBACK', 'SEARCHONLY']) {
+        const res = await get(`token=${token}&type=Organization&name=Globex%20Corporation&search=${mode}`);
+        assert.equal(res.statusCode, 200, mode);
+        assert.deepEqual(res.json().errors, [SEARCH_NOT_CONFIGURED], mode);
+        // SEARCHONLY ignores the graph, but with no provider there is nothing else to answer from.
+        assert.equal(res.json().data[0].entity.id, 'ORG-globex', mode);
+      }
+      const bad = await get(`token=${token}&type=Organization&name=Globex&search=sometimes`);
+      assert.equal(bad.statusCode, 400);
+      assert.match(bad.json().message, /'search'/);
     });
 
     test('filter keeps only the given paths (plus id and type); filterExclude removes them', async () => {
@@ -246,19 +255,22 @@ describe('enhance API (GET/POST /kg/v3/enhance, combine)', () => {
   });
 
   describe('credits', () => {
-    test('25 credits per returned match, 100 with refresh; 429 when the balance cannot pay', async () => {
-      const secret = t.token(150);
+    test('25 credits per returned match, nothing extra for a search that did nothing; 429 when the balance cannot pay', async () => {
+      const secret = t.token(75);
       const id = t.runtime.services.tokens.find(secret)!.id;
       const ok = await get(`token=${secret}&type=Organization&id=ORG-globex`);
       assert.equal(ok.statusCode, 200);
-      assert.equal(t.runtime.services.tokens.balance(id), 125);
-      const refresh = await get(`token=${secret}&type=Organization&id=ORG-globex&refresh=true`);
-      assert.equal(refresh.statusCode, 200);
-      assert.equal(t.runtime.services.tokens.balance(id), 25);
-      const tooMuch = await get(`token=${secret}&type=Organization&id=ORG-globex&refresh=true`);
+      assert.equal(t.runtime.services.tokens.balance(id), 50);
+      const search = await get(`token=${secret}&type=Organization&name=Globex%20Corporation&search=true`);
+      assert.equal(search.statusCode, 200);
+      assert.equal(search.json().hits, 1);
+      assert.equal(t.runtime.services.tokens.balance(id), 25, 'no provider: no work, the plain price');
+      const last = await get(`token=${secret}&type=Organization&id=ORG-globex`);
+      assert.equal(last.statusCode, 200);
+      const tooMuch = await get(`token=${secret}&type=Organization&id=ORG-globex`);
       assert.equal(tooMuch.statusCode, 429);
       assert.deepEqual(tooMuch.json(), { code: 429, message: 'Insufficient credits', error: true });
-      assert.equal(t.runtime.services.tokens.balance(id), 25, 'a refused request takes nothing');
+      assert.equal(t.runtime.services.tokens.balance(id), 0, 'a refused request takes nothing');
     });
 
     test('concurrent requests never drive the balance below zero', async () => {

@@ -17,7 +17,7 @@ const REQUESTS: ReadonlyArray<{ method: 'GET' | 'POST'; url: string; body?: obje
   { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-acme&filter=name;location.city.name' },
   { method: 'GET', url: '/kg/v3/enhance?type=Person&name=Jane%20Doe&threshold=0.1&customId=7' },
   { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Nothing%20Like%20It%20Zyxw' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Acme&refresh=true&search=true' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Acme&search=true' },
   { method: 'GET', url: '/kg/v3/enhance/combine?type=Person&email=jane.doe@acme-robotics.example' },
   { method: 'POST', url: '/kg/v3/enhance', body: { type: 'Person', email: ['jsmith@globex.example'] } },
 ];

@@ -18,6 +18,7 @@ import { runCrawlStorageContract } from './storage-contract-crawl.ts';
 import { runCustomApiStoreContract } from './storage-contract-extract.ts';
 import { runKgImportStorageContract } from './storage-contract-kg-import.ts';
 import { runMatchStoreContract } from './storage-contract-match.ts';
+import { runOriginFetchStoreContract } from './storage-contract-refresh.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 import { tempDir } from './support/temp-dir.ts';
 
@@ -35,6 +36,7 @@ runStorageContract('sqlite', async () => {
 runCustomApiStoreContract('sqlite', openTempSqliteStorage);
 runKgImportStorageContract('sqlite', openTempSqliteStorage);
 runMatchStoreContract('sqlite', openTempSqliteStorage);
+runOriginFetchStoreContract('sqlite', openTempSqliteStorage);
 
 runBulkStorageContract('sqlite', openTempSqliteStorage);
 

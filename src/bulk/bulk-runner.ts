@@ -264,7 +264,8 @@ export class BulkRunner {
   /** Charges and stores a batch's results with the job's progress, in one transaction. */
   #commit(job: ActiveJob, results: readonly BulkResult[]): void {
     const { store, tokens, transaction } = this.#deps;
-    const perMatch = job.options.refresh ? this.#deps.credits.perMatchRefresh : this.#deps.credits.perMatch;
+    // The refresh price only where refresh fetched pages (docs/api.md#credits): not in bulk yet.
+    const perMatch = this.#deps.credits.perMatch;
     transaction(() => {
       let stored = results;
       const total = results.reduce((sum, r) => sum + (r.failed ? 0 : r.hits * perMatch), 0);

@@ -8,12 +8,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { workerData } from 'node:worker_threads';
 import { matchedCount, openThreadEnhancer, parseEnhanceQuery } from '../enhance/index.ts';
+import { jobSearchMode } from './job-record.ts';
 import { HeapTrimmer, WORKER_HEAP_TRIM } from '../heap-trim.ts';
 import { serveTasks } from '../worker-pool.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
 import { failureResult, splitResponse } from './result-text.ts';
 
 const data = workerData as EnhanceWorkerData;
+
+const BULK_REFRESH_UNAVAILABLE =
+  'refresh is not available in bulk jobs yet: the entity was answered from the knowledge graph without recrawling its origins';
+const BULK_SEARCH_UNAVAILABLE =
+  'search is not available in bulk jobs yet: the answer comes from the knowledge graph only, without a web search';
 
 /**
  * Lowers this thread's scheduling priority (Linux threads have their own nice value), so that
@@ -41,10 +47,13 @@ function answer(batch: EnhanceBatch): EnhanceBatchResult {
       const submitted = JSON.parse(record.query) as Record<string, unknown>;
       const parsed = parseEnhanceQuery(submitted, 'bulk-record');
       const { token: _token, ...echo } = submitted;
+      const options = { ...parsed.options, ...batch.options, search: jobSearchMode(batch.options) };
       const response = enhancer.enhance(
-        { ...parsed, options: { ...parsed.options, ...batch.options } },
+        { ...parsed, options },
         { ...echo, bulkjobId: batch.jobId, jobIdx: record.index },
       );
+      if (options.refresh) response.errors.push(BULK_REFRESH_UNAVAILABLE);
+      if (options.search !== 'OFF') response.errors.push(BULK_SEARCH_UNAVAILABLE);
       results.push({
         index: record.index,
         hits: matchedCount(response),

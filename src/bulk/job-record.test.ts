@@ -20,9 +20,15 @@ test('parseSubmitParams: job options, name, and a webhook URL that must be http(
     size: 3,
     threshold: 0.7,
     refresh: true,
-    search: false,
+    search: 'OFF',
     nonCanonicalFacts: false,
   });
+  assert.equal(parseSubmitParams({ search: 'fallback' }, 100).options.search, 'FALLBACK');
+  assert.equal(parseSubmitParams({ search: 'true' }, 100).options.search, 'ON');
+  assert.throws(
+    () => parseSubmitParams({ search: 'often' }, 100),
+    (e: unknown) => e instanceof InvalidParameterError && e.parameter === 'search',
+  );
   assert.equal(params.webhookUrl, 'https://hooks.example/x?a=1');
   assert.equal(parseSubmitParams({}, 100).name, undefined);
   for (const url of [

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { parseEnhanceOptions } from '../enhance/index.ts';
+import { parseEnhanceOptions, parseSearchMode, type SearchMode } from '../enhance/index.ts';
 import { InvalidParameterError } from '../errors.ts';
 import { isPublicAddress } from '../extract/index.ts';
 import type { BulkJobRow, BulkJobState, BulkReportRow } from '../storage/index.ts';
@@ -32,9 +32,18 @@ export interface BulkJobOptions {
   readonly size: number;
   readonly threshold?: number;
   readonly refresh: boolean;
-  readonly search: boolean;
+  readonly search: SearchMode;
   readonly nonCanonicalFacts: boolean;
   readonly jsonmode?: 'extended';
+}
+
+/** The search mode of stored job options (jobs stored before the modes kept a boolean). */
+export function jobSearchMode(options: { readonly search?: unknown }): SearchMode {
+  try {
+    return parseSearchMode(options.search);
+  } catch {
+    return 'OFF';
+  }
 }
 
 /** What a submission's query string asks for. */
@@ -141,7 +150,7 @@ export interface BulkJobStatusRecord {
   job_id: string;
   name: string;
   refresh: boolean;
-  search: 'ON' | 'OFF';
+  search: SearchMode;
   message: string;
   jobs_total: number;
   jobs_completed: number;
@@ -202,7 +211,7 @@ export function statusRecord(job: BulkJobRow, reports: readonly BulkReportRow[])
     job_id: job.id,
     name: job.name,
     refresh: options.refresh === true,
-    search: options.search === true ? 'ON' : 'OFF',
+    search: jobSearchMode(job.options),
     message: job.message,
     jobs_total: job.total,
     jobs_completed: job.completed,

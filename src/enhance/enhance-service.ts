@@ -8,16 +8,12 @@ import type { EntityStore, StoredEntity } from '../storage/index.ts';
 import type { AnswerKind, EncodedAnswer, EnhanceThreads } from './enhance-threads.ts';
 import { type EnhanceOptions, type EnhanceQuery, echoQuery, type ParsedEnhanceRequest } from './query.ts';
 import { type EnhanceHit, type EnhanceResponse, RESPONSE_VERSION, type SearchCandidate } from './response.ts';
+import type { WebEvidence } from './web-evidence.ts';
 
 /** Candidates listed in `searchInfo` below this score are noise, not explanation. */
 const SEARCH_INFO_FLOOR = 0.01;
 /** `searchInfo` lists at least this many candidates (when plausible), whatever `size` is. */
 const SEARCH_INFO_MIN_CANDIDATES = 5;
-
-export const REFRESH_UNAVAILABLE =
-  'refresh is not available yet: the entity was answered from the knowledge graph without recrawling its origins';
-export const SEARCH_UNAVAILABLE =
-  'search is not available yet: the answer comes from the knowledge graph only, without a web search';
 
 /** What answering needs: read access to the graph and a matcher. */
 export interface EnhancerDeps {
@@ -40,6 +36,12 @@ export interface EnhanceDeps extends EnhancerDeps {
    * is computed on the calling thread.
    */
   readonly threads?: EnhanceThreads;
+  /**
+   * Refresh and search (fetching pages on the main thread around the graph's answer), made
+   * with this service's `Enhancer`; default: none, and requests asking for them are answered
+   * from the graph alone.
+   */
+  readonly web?: (enhancer: Enhancer) => WebEvidence;
 }
 
 /** Per-call context: who pays and what was submitted (echoed in `request_ctx.query_ctx`). */
@@ -49,11 +51,13 @@ export interface EnhanceContext {
 }
 
 /**
- * Credits an answer costs (docs/api.md#credits): per returned matched entity, `perMatchRefresh`
- * instead of `perMatch` with `refresh`; a response without matches costs nothing.
+ * Credits an answer costs (docs/api.md#credits): `perMatch` per returned matched entity, and
+ * `perMatchRefresh` instead for the `premium` ones, those web work was done for (a page fetched
+ * by their refresh or by the search that found them); a response without matches costs nothing.
  */
-function creditCost(response: EnhanceResponse, options: EnhanceOptions, costs: CreditCosts): number {
-  return matchedCost(matchedCount(response), options, costs);
+export function creditCost(matched: number, premium: number, costs: CreditCosts): number {
+  const paid = Math.min(premium, matched);
+  return (matched - paid) * costs.perMatch + paid * costs.perMatchRefresh;
 }
 
 /** Matched entities a response returns (what its credits are counted on). */
@@ -61,10 +65,6 @@ export function matchedCount(response: EnhanceResponse): number {
   let n = 0;
   for (const hit of response.data) if (hit.entity !== null) n++;
   return n;
-}
-
-function matchedCost(matched: number, options: EnhanceOptions, costs: CreditCosts): number {
-  return matched * (options.refresh ? costs.perMatchRefresh : costs.perMatch);
 }
 
 /**
@@ -77,6 +77,7 @@ export class EnhanceService {
   readonly #credits: CreditCosts;
   readonly #snapshot: <T>(fn: () => T) => T;
   readonly #threads: EnhanceThreads | undefined;
+  readonly #web: WebEvidence | undefined;
 
   constructor(deps: EnhanceDeps) {
     this.#enhancer = new Enhancer(deps);
@@ -85,6 +86,12 @@ export class EnhanceService {
     // Charging happens after the snapshot ends, in a transaction of its own.
     this.#snapshot = deps.readSnapshot ?? ((fn) => fn());
     this.#threads = deps.threads;
+    this.#web = deps.web?.(this.#enhancer);
+  }
+
+  /** Refresh and search, when configured (bulk jobs use them too). */
+  get web(): WebEvidence | undefined {
+    return this.#web;
   }
 
   /**
@@ -97,12 +104,35 @@ export class EnhanceService {
     request: ParsedEnhanceRequest,
     context: EnhanceContext,
   ): Promise<EnhanceResponse | EncodedAnswer> {
+    if (this.#web?.wanted(request.options)) return this.#respondWithWeb(this.#web, kind, request, context);
     if (!this.#threads)
       return kind === 'combine' ? this.combine(request, context) : this.enhance(request, context);
     this.#enhancer.checkOptions(request.options);
     const answer = await this.#threads.answer({ kind, request, queryCtx: context.queryCtx });
-    this.#charge(matchedCost(answer.matched, request.options, this.#credits), context);
+    this.#charge(creditCost(answer.matched, 0, this.#credits), context);
     return answer;
+  }
+
+  /** The graph's answer (on a thread when there are threads), then refresh and search. */
+  async #respondWithWeb(
+    web: WebEvidence,
+    kind: AnswerKind,
+    request: ParsedEnhanceRequest,
+    context: EnhanceContext,
+  ): Promise<EnhanceResponse> {
+    this.#enhancer.checkOptions(request.options);
+    const graph = this.#threads
+      ? (JSON.parse(
+          (await this.#threads.answer({ kind, request, queryCtx: context.queryCtx })).json,
+        ) as EnhanceResponse)
+      : this.#snapshot(() =>
+          kind === 'combine'
+            ? this.#enhancer.combine(request, context.queryCtx)
+            : this.#enhancer.enhance(request, context.queryCtx),
+        );
+    const { response, premium } = await web.complete(kind, request, graph, { priority: 'interactive' });
+    this.#charge(creditCost(matchedCount(response), premium, this.#credits), context);
+    return response;
   }
 
   /** The answering part, without payment (bulk jobs charge per record themselves). */
@@ -122,8 +152,8 @@ export class EnhanceService {
     return this.#paid(answer, request, context);
   }
 
-  #paid(response: EnhanceResponse, request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
-    this.#charge(creditCost(response, request.options, this.#credits), context);
+  #paid(response: EnhanceResponse, _request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
+    this.#charge(creditCost(matchedCount(response), 0, this.#credits), context);
     return response;
   }
 
@@ -189,23 +219,36 @@ export class Enhancer {
     const person = response.data[0];
     if (person) {
       const stored = this.#deps.entities.getById(String(person.entity?.id));
-      const employer = stored ? this.#currentEmployer(stored.doc) : undefined;
+      const employer = stored ? this.employerHitFor(stored, options) : undefined;
       if (!employer) {
-        response.errors.push('The person has no current employer in the knowledge graph');
+        response.errors.push(NO_CURRENT_EMPLOYER);
       } else {
-        const hit = this.#hit(employer.stored, employer.score, employer.esscore, options);
-        hit.entity_ctx = { ...hit.entity_ctx, role: 'currentEmployer' };
-        response.data.push(hit);
+        response.data.push(employer);
         response.hits = response.data.length;
       }
     }
     return response;
   }
 
+  /**
+   * Combine's `data[1]`: the hit of `person`'s current employer when it resolves to a graph
+   * Organization (`entity_ctx.role = "currentEmployer"`), else `undefined`.
+   */
+  employerHitFor(person: StoredEntity, options: EnhanceOptions): EnhanceHit | undefined {
+    const employer = this.#currentEmployer(person.doc);
+    if (!employer) return undefined;
+    const hit = this.#hit(employer.stored, employer.score, employer.esscore, options);
+    hit.entity_ctx = { ...hit.entity_ctx, role: 'currentEmployer' };
+    return hit;
+  }
+
+  /** The hit of a stored entity as a response returns it (`filter`, `jsonmode`, `nonCanonicalFacts`). */
+  hitFor(stored: StoredEntity, score: number, esscore: number, options: EnhanceOptions): EnhanceHit {
+    return this.#hit(stored, score, esscore, options);
+  }
+
   #baseResponse(request: ParsedEnhanceRequest, queryCtx: Record<string, unknown>): EnhanceResponse {
     const errors = [...request.warnings];
-    if (request.options.refresh) errors.push(REFRESH_UNAVAILABLE);
-    if (request.options.search) errors.push(SEARCH_UNAVAILABLE);
     return {
       version: RESPONSE_VERSION,
       hits: 0,
@@ -218,22 +261,7 @@ export class Enhancer {
   }
 
   #candidates(query: EnhanceQuery, options: EnhanceOptions): ScoredCandidate[] {
-    const matchQuery: MatchQuery = {
-      type: query.type ?? 'Organization',
-      names: query.name,
-      urls: query.url,
-      emails: query.email,
-      phones: query.phone === undefined ? [] : [query.phone],
-      location: query.location,
-      employer: query.employer,
-      title: query.title,
-      school: query.school,
-      description: query.description,
-      ip: query.ip,
-    };
-    return this.#deps.matcher.match(matchQuery, {
-      limit: Math.max(options.size, SEARCH_INFO_MIN_CANDIDATES),
-    });
+    return this.#deps.matcher.match(matchQueryOf(query), { limit: candidateLimit(options) });
   }
 
   #fillFromCandidates(
@@ -318,7 +346,33 @@ export class Enhancer {
   }
 }
 
-function searchCandidate(candidate: ScoredCandidate, returned: boolean): SearchCandidate {
+/** The note of a combine answer whose person has no current employer in the graph. */
+export const NO_CURRENT_EMPLOYER = 'The person has no current employer in the knowledge graph';
+
+/** Candidates an answer asks the matcher for: `size`, and enough to explain in `searchInfo`. */
+export function candidateLimit(options: EnhanceOptions): number {
+  return Math.max(options.size, SEARCH_INFO_MIN_CANDIDATES);
+}
+
+/** What the matcher is asked for an enhance query. */
+export function matchQueryOf(query: EnhanceQuery): MatchQuery {
+  return {
+    type: query.type ?? 'Organization',
+    names: query.name,
+    urls: query.url,
+    emails: query.email,
+    phones: query.phone === undefined ? [] : [query.phone],
+    location: query.location,
+    employer: query.employer,
+    title: query.title,
+    school: query.school,
+    description: query.description,
+    ip: query.ip,
+  };
+}
+
+/** A candidate's `searchInfo` record (docs/api.md#searchinfo); `mlScore` = `baseMlScore` here. */
+export function searchCandidate(candidate: ScoredCandidate, returned: boolean): SearchCandidate {
   return {
     mlScore: round(candidate.score),
     baseMlScore: round(candidate.score),

@@ -1,14 +1,32 @@
 export type { EnhanceContext, EnhanceDeps, EnhancerDeps } from './enhance-service.ts';
 export {
-  matchedCount,
+  candidateLimit,
+  creditCost,
   EnhanceService,
   Enhancer,
-  REFRESH_UNAVAILABLE,
-  SEARCH_UNAVAILABLE,
+  matchedCount,
+  matchQueryOf,
+  NO_CURRENT_EMPLOYER,
+  searchCandidate,
 } from './enhance-service.ts';
-export type { EnhanceOptions, EnhanceQuery, ParsedEnhanceRequest, QuerySource } from './query.ts';
-export { echoQuery, parseEnhanceOptions, parseEnhanceQuery, parseEntityType } from './query.ts';
-export type { EnhanceHit, EnhanceResponse, SearchCandidate } from './response.ts';
+export type { EnhanceOptions, EnhanceQuery, ParsedEnhanceRequest, QuerySource, SearchMode } from './query.ts';
+export {
+  echoQuery,
+  parseEnhanceOptions,
+  parseEnhanceQuery,
+  parseEntityType,
+  parseSearchMode,
+  SEARCH_MODES,
+} from './query.ts';
+export type { WebAnswer, WebContext, WebEvidence } from './web-evidence.ts';
+export { wantsWeb } from './web-evidence.ts';
+export type {
+  EnhanceHit,
+  EnhanceResponse,
+  RefreshDebugInfo,
+  RefreshDeltaInfo,
+  SearchCandidate,
+} from './response.ts';
 export { RESPONSE_VERSION } from './response.ts';
 export type { AnswerKind, EncodedAnswer, EnhanceThreads } from './enhance-threads.ts';
 export { createEnhanceThreads } from './enhance-threads.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { InvalidParameterError } from '../errors.ts';
-import { echoQuery, parseEnhanceQuery } from './query.ts';
+import { echoQuery, parseEnhanceQuery, parseSearchMode } from './query.ts';
 
 describe('parseEnhanceQuery', () => {
   test('trims, de-duplicates and drops empty list values; omits empty scalars', () => {
@@ -17,12 +17,32 @@ describe('parseEnhanceQuery', () => {
       size: 1,
       threshold: undefined,
       refresh: false,
-      search: false,
+      search: 'OFF',
       nonCanonicalFacts: false,
       jsonmode: undefined,
       filter: undefined,
       filterExclude: undefined,
     });
+  });
+
+  test('search takes a boolean or a mode name, any case; anything else is a 400 naming it', () => {
+    const mode = (search: unknown) =>
+      parseEnhanceQuery({ type: 'Organization', name: 'A', search }, 'get').options.search;
+    assert.equal(mode(undefined), 'OFF');
+    assert.equal(mode('true'), 'ON');
+    assert.equal(mode('1'), 'ON');
+    assert.equal(mode(true), 'ON');
+    assert.equal(mode('false'), 'OFF');
+    assert.equal(mode('fallback'), 'FALLBACK');
+    assert.equal(mode('SearchOnly'), 'SEARCHONLY');
+    assert.equal(mode(['ON']), 'ON');
+    assert.equal(parseSearchMode(false), 'OFF', 'a job stored before the modes kept a boolean');
+    for (const bad of ['maybe', 'FALLBACKS', 2, ['ON', 'OFF']]) {
+      assert.throws(
+        () => mode(bad),
+        (e: unknown) => e instanceof InvalidParameterError && e.parameter === 'search',
+      );
+    }
   });
 
   test('bulk id records may omit type; other bulk records may not', () => {

@@ -23,6 +23,35 @@ export interface EnhanceQuery {
   readonly customId?: string;
 }
 
+/**
+ * How a request searches the web (docs/api.md#refresh-and-search): `ON` (= `true`) merges
+ * search evidence with the graph's candidates, `FALLBACK` searches only when the graph gives no
+ * hit, `SEARCHONLY` ignores the graph, `OFF` (= `false`) never searches.
+ */
+export type SearchMode = 'ON' | 'OFF' | 'SEARCHONLY' | 'FALLBACK';
+
+export const SEARCH_MODES: readonly SearchMode[] = ['ON', 'OFF', 'SEARCHONLY', 'FALLBACK'];
+
+/**
+ * A search mode from a parameter (`true`/`false`/`1`/`0` or a mode name, any case) or a stored
+ * value (jobs stored before the modes kept a boolean). Throws a 400 naming `name` otherwise.
+ */
+export function parseSearchMode(value: unknown, name = 'search'): SearchMode {
+  const raw = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  if (raw === undefined || raw === null || raw === '' || raw === false) return 'OFF';
+  if (raw === true) return 'ON';
+  if (typeof raw === 'string') {
+    const upper = raw.trim().toUpperCase();
+    if (upper === 'TRUE' || upper === '1') return 'ON';
+    if (upper === 'FALSE' || upper === '0') return 'OFF';
+    if ((SEARCH_MODES as readonly string[]).includes(upper)) return upper as SearchMode;
+  }
+  throw new InvalidParameterError(
+    name,
+    `Invalid parameter '${name}': must be true, false, ON, OFF, SEARCHONLY or FALLBACK`,
+  );
+}
+
 /** Options of one enhance call (docs/api.md#enhance-query; defaults in #limits). */
 export interface EnhanceOptions {
   /** Most results to return, 1–100 (default 1). */
@@ -30,7 +59,7 @@ export interface EnhanceOptions {
   /** Minimum score of a hit; `undefined` = the matcher's documented default. */
   readonly threshold?: number;
   readonly refresh: boolean;
-  readonly search: boolean;
+  readonly search: SearchMode;
   readonly nonCanonicalFacts: boolean;
   readonly jsonmode?: 'extended';
   readonly filter?: string;
@@ -203,7 +232,7 @@ export function parseEnhanceOptions(input: Readonly<Record<string, unknown>>, ma
     size,
     threshold,
     refresh: booleanParam('refresh', input.refresh),
-    search: booleanParam('search', input.search),
+    search: parseSearchMode(input.search),
     nonCanonicalFacts: booleanParam('nonCanonicalFacts', input.nonCanonicalFacts),
     jsonmode: jsonmodeRaw === 'extended' ? 'extended' : undefined,
     filter: scalarString('filter', input.filter),
@@ -289,7 +318,7 @@ export function parseEnhanceQuery(
   };
   const parsedOptions =
     source === 'bulk-record'
-      ? { size: 1, refresh: false, search: false, nonCanonicalFacts: false }
+      ? { size: 1, refresh: false, search: 'OFF' as const, nonCanonicalFacts: false }
       : parseEnhanceOptions(input, options.maxSize);
   return { query, options: parsedOptions, warnings };
 }

@@ -9,7 +9,28 @@ export interface SearchCandidate {
     hasResult: boolean;
     features: Record<string, number | string | boolean>;
     contributions: Record<string, number>;
+    /** Search evidence: the first page that stated the candidate, and when it was fetched. */
+    url?: string;
+    lastCrawlTime?: number;
+    /** Search evidence: every page that stated the candidate. */
+    pages?: string[];
   };
+}
+
+/** One URL's line of `refreshInfo` (docs/api.md#refresh-and-search). */
+export interface RefreshDebugInfo {
+  url: string;
+  hasResult: boolean;
+  /** Epoch ms of the URL's last fetch (0: never fetched). */
+  lastCrawlTime: number;
+  message: string;
+}
+
+/** `refreshDelta`: the entity's changes against the entity before the refresh. */
+export interface RefreshDeltaInfo {
+  added: Record<string, unknown>;
+  changed: Record<string, { old: unknown; new: unknown }>;
+  removed: string[];
 }
 
 export interface EnhanceHit {
@@ -17,6 +38,9 @@ export interface EnhanceHit {
   esscore: number;
   entity: Record<string, unknown> | null;
   errors?: string[];
+  /** With `refresh=true`: per origin URL, what its fetch gave. */
+  refreshInfo?: Record<string, RefreshDebugInfo>;
+  refreshDelta?: RefreshDeltaInfo;
   entity_ctx?: Record<string, unknown>;
 }
 

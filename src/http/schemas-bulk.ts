@@ -36,8 +36,8 @@ export const submitQuerystring = Type.Object(
     threshold: Type.Optional(
       Type.Union([Type.Number(), Type.String()], { description: 'Minimum score of a hit, 0–1.' }),
     ),
-    refresh: flag('Recrawl origins (not available yet).'),
-    search: flag('Search the web (not available yet).'),
+    refresh: flag('Refetch the origins of each matched entity.'),
+    search: text('Search the web per record: ON (= true), OFF (= false), SEARCHONLY or FALLBACK.'),
     nonCanonicalFacts: flag('Also return values that lost when sources disagreed.'),
     jsonmode: text('`extended` adds the origins of every fact.'),
     webhookurl: text('http(s) URL that receives the job status record (POST, JSON) when the job ends.'),

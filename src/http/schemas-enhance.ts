@@ -37,8 +37,13 @@ const optionFields = {
   threshold: Type.Optional(
     Type.Number({ description: 'Minimum score of a hit, 0–1 (default: the documented default threshold).' }),
   ),
-  refresh: flag('Recrawl the origins of the entity (not available yet: answered from the graph).'),
-  search: flag('Search the web for origins (not available yet: answered from the graph).'),
+  refresh: flag('Refetch the origins of the matched entity and return it rebuilt from them.'),
+  search: Type.Optional(
+    Type.String({
+      description:
+        'Search the web: ON (= true) merges search evidence with the graph, FALLBACK searches when the graph has no hit, SEARCHONLY ignores the graph, OFF (= false, the default).',
+    }),
+  ),
   nonCanonicalFacts: flag('Also return values that lost when sources disagreed.'),
   jsonmode: Type.Optional(Type.String({ description: '`extended` adds the origins of every fact.' })),
   filter: text('`;`-separated entity paths to keep (dot paths or JSONPath).'),
@@ -79,8 +84,8 @@ export const enhanceBody = Type.Object(
     customId: Type.Optional(Type.Union([Type.String(), Type.Number()], { description: 'Echoed back.' })),
     size: Type.Optional(Type.Integer({ description: 'Maximum number of results, 1–100.' })),
     threshold: Type.Optional(Type.Number({ description: 'Minimum score, 0–1.' })),
-    refresh: flagBody('Recrawl origins (not available yet).'),
-    search: flagBody('Search the web (not available yet).'),
+    refresh: flagBody('Refetch the origins of the matched entity.'),
+    search: flagBody('Search the web: true/false or ON, OFF, SEARCHONLY, FALLBACK.'),
     nonCanonicalFacts: flagBody('Return non-canonical facts.'),
     jsonmode: text('`extended` adds fact origins.'),
     filter: text('Entity paths to keep.'),

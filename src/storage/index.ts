@@ -15,6 +15,8 @@ export type {
   BulkWebhookState,
   NewBulkJob,
   NewBulkReport,
+  OriginFetchRecord,
+  OriginFetchStore,
   CandidateProfile,
   CustomApiRecord,
   CustomApiStore,

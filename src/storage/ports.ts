@@ -636,6 +636,39 @@ export interface CrawlJobStore {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Origin fetches (refresh and search)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The last fetch of a page that refresh or search read for the knowledge graph
+ * (docs/api.md#refresh-and-search): what `refreshInfo` reports and what the freshness window
+ * (`QUARRY_REFRESH_MAX_AGE`) is measured from.
+ */
+export interface OriginFetchRecord {
+  /** The URL as requested: the source identity of the facts the page states. */
+  readonly url: string;
+  /** When the fetch ended, epoch ms. */
+  readonly fetchedAt: number;
+  /** Whether the page gave an entity statement. */
+  readonly hasResult: boolean;
+  /** HTTP status of the answer; `null` when there was none (refused, network error, robots). */
+  readonly httpStatus: number | null;
+  /** What happened, in words (the `refreshInfo` message). */
+  readonly message: string;
+}
+
+/**
+ * Origin fetches, one record per URL (the latest). Promises: the event loop calls it, between
+ * page fetches.
+ */
+export interface OriginFetchStore {
+  /** The record of each of `urls` that has one, keyed by URL. */
+  lastFetches(urls: readonly string[]): Promise<Map<string, OriginFetchRecord>>;
+  /** Stores `fetches`, each replacing the record of its URL. */
+  record(fetches: readonly OriginFetchRecord[]): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The whole storage, as opened by the composition root.
 // ---------------------------------------------------------------------------------------------
 
@@ -645,6 +678,7 @@ export interface Storage {
   readonly bulkJobs: BulkJobStore;
   readonly customApis: CustomApiStore;
   readonly crawlJobs: CrawlJobStore;
+  readonly originFetches: OriginFetchStore;
   /** Runs `fn` in one transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T;
   /**

@@ -46,6 +46,8 @@ export interface RecordedRequest {
   readonly headers: http.IncomingHttpHeaders;
   /** Milliseconds since the epoch. */
   readonly at: number;
+  /** Milliseconds since the epoch, with sub-millisecond precision (`performance`). */
+  readonly atPrecise: number;
 }
 
 export interface FixtureServer {
@@ -211,8 +213,13 @@ function builtIn(pagesDir: string, url: URL, origin: string): FixtureHandler | u
   return undefined;
 }
 
-/** Starts a fixture server on 127.0.0.1 with an ephemeral port. */
-export async function startFixtureServer(options: { pagesDir?: string } = {}): Promise<FixtureServer> {
+/**
+ * Starts a fixture server, on 127.0.0.1 with an ephemeral port unless `host`/`port` say
+ * otherwise (another loopback address, port 80 for a site reached by host name alone).
+ */
+export async function startFixtureServer(
+  options: { pagesDir?: string; host?: string; port?: number } = {},
+): Promise<FixtureServer> {
   const pagesDir = options.pagesDir ?? FIXTURE_PAGES_DIR;
   const routes = new Map<string, FixtureHandler>();
   const log: RecordedRequest[] = [];
@@ -224,6 +231,7 @@ export async function startFixtureServer(options: { pagesDir?: string } = {}): P
       path: request.url ?? '/',
       headers: request.headers,
       at: Date.now(),
+      atPrecise: performance.timeOrigin + performance.now(),
     });
     const handler = routes.get(url.pathname) ?? builtIn(pagesDir, url, origin);
     if (!handler) {
@@ -236,9 +244,16 @@ export async function startFixtureServer(options: { pagesDir?: string } = {}): P
       response.end(`fixture handler failed: ${error.message}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
+  origin = port === 80 ? `http://${host}` : `http://${host}:${port}`;
   return {
     origin,
     port,

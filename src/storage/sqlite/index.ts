@@ -5,6 +5,7 @@ import { SqliteBulkJobStore } from './sqlite-bulk-job-store.ts';
 import { SqliteCrawlJobStore } from './sqlite-crawl-job-store.ts';
 import { SqliteCustomApiStore } from './sqlite-custom-api-store.ts';
 import { SqliteEntityStore } from './sqlite-entity-store.ts';
+import { SqliteOriginFetchStore } from './sqlite-origin-fetch-store.ts';
 import { SqliteTokenStore } from './sqlite-token-store.ts';
 
 export { applyMigrations, openSqliteDatabase } from './sqlite-database.ts';
@@ -31,6 +32,7 @@ export function openSqliteStorage(file: string, options: SqliteOpenOptions = {})
     bulkJobs: new SqliteBulkJobStore(db, transaction),
     customApis: new SqliteCustomApiStore(db, transaction),
     crawlJobs: new SqliteCrawlJobStore(db, transaction),
+    originFetches: new SqliteOriginFetchStore(db, transaction),
     transaction,
     readSnapshot<T>(fn: () => T): T {
       if (db.isTransaction) return fn();

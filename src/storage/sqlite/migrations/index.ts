@@ -9,6 +9,7 @@ import { CORE_MIGRATIONS } from './core.ts';
 import { CRAWL_MIGRATIONS } from './crawl.ts';
 import { EXTRACT_MIGRATIONS } from './extract.ts';
 import { KG_IMPORT_MIGRATIONS } from './kg-import.ts';
+import { REFRESH_MIGRATIONS } from './refresh.ts';
 
 export interface Migration {
   readonly version: number;
@@ -21,5 +22,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   ...BULK_MIGRATIONS,
   ...EXTRACT_MIGRATIONS,
   ...KG_IMPORT_MIGRATIONS,
+  ...REFRESH_MIGRATIONS,
   ...CRAWL_MIGRATIONS,
 ]);
