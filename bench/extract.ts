@@ -206,7 +206,7 @@ measure('parse + analyze (type detection + extractor) + rule set', pages, (html,
 // The whole service path (as POST /v3/article with the HTML as the body): rule-set lookup in
 // SQLite, compilation cache, extraction, response assembly.
 const storage = openSqliteStorage(':memory:');
-storage.tokens.create({ id: 'tok_bench', secretHash: 'bench', credits: null });
+await storage.tokens.create({ id: 'tok_bench', secretHash: 'bench', credits: null });
 const customApis = new CustomApiService(storage.customApis);
 customApis.save('tok_bench', RULESET.definition);
 const noFetch: Fetcher = {

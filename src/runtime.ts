@@ -60,13 +60,13 @@ const WEB_PAGE_MAX_BYTES = 2 * 1024 * 1024;
 /** An extractor made on first use (a process that never extracts starts no thread). */
 function lazyExtractor(
   make: () => PageExtractor,
-  checkApi: (tokenId: string, api: string) => unknown,
+  checkApi: (tokenId: string, api: string) => Promise<unknown>,
 ): PageExtractor {
   let made: PageExtractor | undefined;
   let closed = false;
   return {
-    checkApi(tokenId, api) {
-      checkApi(tokenId, api);
+    async checkApi(tokenId, api) {
+      await checkApi(tokenId, api);
     },
     extract(page) {
       if (closed) return Promise.reject(new Error('Extraction is shut down'));
@@ -175,8 +175,7 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
   });
   const bulk = new BulkService({
     store: storage.bulkJobs,
-    transaction: storage.transaction,
-    tokens,
+    transaction: (fn) => storage.transaction(fn),
     credits: config.credits,
     limits: config.limits,
     logger: bulkLogger,
@@ -268,8 +267,8 @@ export async function createRuntime(
       logger.warn({ err: error }, 'the WAL checkpointing thread failed: commits checkpoint by themselves'),
   });
   // Resumes the bulk jobs a stop or crash interrupted.
-  services.bulk.start();
-  services.bulkExports.resume();
+  await services.bulk.start();
+  await services.bulkExports.resume();
   let closed = false;
   return {
     config,
@@ -286,7 +285,7 @@ export async function createRuntime(
       services.enhanceThreads?.start();
       const address = await app.listen({ port: config.port, host: config.host });
       // Unfinished jobs resume (after a restart or a crash) once the server answers.
-      crawl.start();
+      await crawl.start();
       return address;
     },
     async close() {
@@ -301,7 +300,7 @@ export async function createRuntime(
       await services.pageExtractor.close();
       await services.fetcher.close();
       await services.webFetcher.close();
-      storage.close();
+      await storage.close();
     },
   };
 }

@@ -25,7 +25,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
       },
     });
     await loadFixtureGraph(t.runtime.storage.entities, FIXTURE);
-    token = t.token(null);
+    token = await t.token(null);
     client = bulkClient(t.runtime.app);
   });
   after(async () => t.close());
@@ -74,7 +74,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
     });
 
     test('bad bodies are 400s naming the problem, and create no job', async () => {
-      const fresh = t.token(null);
+      const fresh = await t.token(null);
       const cases: [unknown, RegExp][] = [
         [[], /empty array/],
         ['', /not a valid JSON array.*empty/],
@@ -113,7 +113,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
     });
 
     test('bad query parameters are 400s naming the parameter', async () => {
-      const fresh = t.token(null);
+      const fresh = await t.token(null);
       const records = sampleRecords(2);
       for (const [query, parameter] of [
         ['&size=0', 'size'],
@@ -133,7 +133,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
     });
 
     test('a body over the byte limit or over the record limit is a 413; no job is created', async () => {
-      const fresh = t.token(null);
+      const fresh = await t.token(null);
       const big = JSON.stringify(sampleRecords(2_000).map((r) => ({ ...r, description: 'd'.repeat(200) })));
       assert.ok(big.length > 256 * 1024);
       let res = await client.submit(fresh, big);
@@ -149,7 +149,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
       assert.deepEqual(await jobsOf(fresh), []);
       // The records of refused submissions are purged, not left behind.
       await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.deepEqual(t.runtime.storage.bulkJobs.listByState(['SUBMITTING', 'DELETING']), []);
+      assert.deepEqual(await t.runtime.storage.bulkJobs.listByState(['SUBMITTING', 'DELETING']), []);
     });
 
     test('without a token: 401 and no job', async () => {
@@ -164,7 +164,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
     });
 
     test('the token may come as a Bearer header and the content type may be missing', async () => {
-      const fresh = t.token(null);
+      const fresh = await t.token(null);
       const res = await t.runtime.app.inject({
         method: 'POST',
         url: '/kg/v3/enhance/bulk',
@@ -178,7 +178,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
 
   describe('status and list', () => {
     test('list is a bare array of the token’s jobs, newest first', async () => {
-      const fresh = t.token(null);
+      const fresh = await t.token(null);
       const a = (await client.submit(fresh, sampleRecords(2), '&name=a')).json().job_id;
       const b = (await client.submit(fresh, sampleRecords(2), '&name=b')).json().job_id;
       const list = await jobsOf(fresh);
@@ -266,7 +266,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
 
   describe('stop and delete', () => {
     test('stopping a running job makes it STOPPED at once; records not done answer 201', async () => {
-      const fresh = t.token(null);
+      const fresh = await t.token(null);
       const id = (await client.submit(fresh, sampleRecords(2_000))).json().job_id;
       const res = await client.get(fresh, `/${id}/stop`);
       assert.equal(res.statusCode, 200);
@@ -280,7 +280,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
       await new Promise((resolve) => setTimeout(resolve, 300));
       const later = (await client.get(fresh, `/${id}/status`)).json().content;
       assert.equal(later.jobs_completed, content.jobs_completed);
-      assert.equal(t.runtime.storage.bulkJobs.get(id)?.completed, content.jobs_completed);
+      assert.equal((await t.runtime.storage.bulkJobs.get(id))?.completed, content.jobs_completed);
       const pending = await client.get(fresh, `/${id}/1999`);
       assert.equal(pending.statusCode, 201);
       assert.equal(pending.json().code, 201);
@@ -300,7 +300,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
     });
 
     test('delete answers 200 with an empty body; afterwards every endpoint answers 404', async () => {
-      const fresh = t.token(null);
+      const fresh = await t.token(null);
       const id = (await client.submit(fresh, sampleRecords(50))).json().job_id;
       const res = await client.get(fresh, `/${id}/delete`);
       assert.equal(res.statusCode, 200);
@@ -310,28 +310,28 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
       }
       assert.deepEqual(await jobsOf(fresh), []);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.equal(t.runtime.storage.bulkJobs.result(id, 0), undefined, 'results are purged');
-      assert.deepEqual(t.runtime.storage.bulkJobs.listByState(['DELETING']), []);
+      assert.equal(await t.runtime.storage.bulkJobs.result(id, 0), undefined, 'results are purged');
+      assert.deepEqual(await t.runtime.storage.bulkJobs.listByState(['DELETING']), []);
     });
   });
 
   describe('retention', () => {
     test('finished jobs older than the retention are deleted like the delete endpoint does', async () => {
-      const fresh = t.token(null);
+      const fresh = await t.token(null);
       const old = (await client.submit(fresh, sampleRecords(3))).json().job_id;
       await client.waitFinal(fresh, old);
-      const finishedAt = t.runtime.storage.bulkJobs.get(old)!.completedTime!;
+      const finishedAt = (await t.runtime.storage.bulkJobs.get(old))!.completedTime!;
       const running = (await client.submit(fresh, sampleRecords(2_000))).json().job_id;
       const bulk = t.runtime.services.bulk;
-      bulk.deleteFinishedBefore(finishedAt);
+      await bulk.deleteFinishedBefore(finishedAt);
       assert.equal((await client.get(fresh, `/${old}/status`)).statusCode, 200, 'finished at, not before');
-      assert.ok(bulk.deleteFinishedBefore(finishedAt + 1) >= 1);
+      assert.ok((await bulk.deleteFinishedBefore(finishedAt + 1)) >= 1);
       assert.equal((await client.get(fresh, `/${old}/status`)).statusCode, 404);
       assert.notEqual((await client.get(fresh, `/${running}/status`)).statusCode, 404, 'a running job stays');
       await client.get(fresh, `/${running}/stop`);
     });
 
-    test('QUARRY_BULK_RETENTION_DAYS: days, fractions allowed, 0 or unset keeps jobs', () => {
+    test('QUARRY_BULK_RETENTION_DAYS: days, fractions allowed, 0 or unset keeps jobs', async () => {
       const retentionMsFromEnv = (env: NodeJS.ProcessEnv) => loadConfig(env).bulkRetentionMs;
       assert.equal(retentionMsFromEnv({}), 0);
       assert.equal(retentionMsFromEnv({ QUARRY_BULK_RETENTION_DAYS: '0' }), 0);
@@ -345,8 +345,8 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
 
   describe('token isolation', () => {
     test('another token can neither see, read, stop nor delete a job', async () => {
-      const owner = t.token(null);
-      const other = t.token(null);
+      const owner = await t.token(null);
+      const other = await t.token(null);
       const id = (await client.submit(owner, sampleRecords(5))).json().job_id;
       await client.waitFinal(owner, id);
       assert.deepEqual(await jobsOf(other), []);
@@ -393,7 +393,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
         assert.equal(forDone?.jobs_completed, 4);
         assert.equal(bodies.find((b) => b.job_id === stopped)?.status, 'STOPPED');
         assert.equal(received.length, 2, 'one delivery per job');
-        assert.equal(t.runtime.storage.bulkJobs.get(done)?.webhook?.state, 'delivered');
+        assert.equal((await t.runtime.storage.bulkJobs.get(done))?.webhook?.state, 'delivered');
       } finally {
         await new Promise((resolve) => server.close(resolve));
       }
@@ -411,13 +411,13 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
         { id: 'ORG-initech' },
         { id: 'ORG-acme' },
       ];
-      const paying = t.token(60);
+      const paying = await t.token(60);
       const id = (await client.submit(paying, records)).json().job_id;
       const content = await client.waitFinal(paying, id);
       assert.equal(content.status, 'COMPLETE_WITH_FAILURES');
       assert.equal(content.jobs_completed, 6);
-      const tokenId = t.runtime.services.tokens.find(paying)!.id;
-      assert.equal(t.runtime.services.tokens.balance(tokenId), 10);
+      const tokenId = (await t.runtime.services.tokens.find(paying))!.id;
+      assert.equal(await t.runtime.services.tokens.balance(tokenId), 10);
       const results = await Promise.all(
         records.map(async (_, i) => (await client.get(paying, `/${id}/${i}`)).json()),
       );

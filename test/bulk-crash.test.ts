@@ -49,7 +49,7 @@ test('a job survives SIGKILL of the server: every record exactly once, in order,
     const setup = openSqliteStorage(sqliteFileFor(dir.path));
     await loadFixtureGraph(setup.entities, FIXTURE);
     const tokens = new TokenService(setup.tokens);
-    const { secret: token, record } = tokens.create({ credits: CREDITS });
+    const { secret: token, record } = await tokens.create({ credits: CREDITS });
     setup.close();
     // Distinct records, so that any reordering or duplication would show.
     const records = sampleRecords(RECORDS).map((r, i) => ({ ...r, customId: `rec-${i}` }));
@@ -94,8 +94,8 @@ test('a job survives SIGKILL of the server: every record exactly once, in order,
 
     const store = openSqliteStorage(sqliteFileFor(dir.path));
     try {
-      const a = store.bulkJobs.results(crashed, 0, RECORDS + 1);
-      const b = store.bulkJobs.results(clean, 0, RECORDS + 1);
+      const a = await store.bulkJobs.results(crashed, 0, RECORDS + 1);
+      const b = await store.bulkJobs.results(clean, 0, RECORDS + 1);
       assert.equal(a.length, RECORDS, 'one result per record');
       assert.deepEqual(
         a.map((r) => r.index),
@@ -110,7 +110,7 @@ test('a job survives SIGKILL of the server: every record exactly once, in order,
       }
       // Charged exactly once per matched record: both runs cost the same, together all spent.
       const perRun = (uninterrupted.total_results as number) * 25;
-      assert.equal(store.tokens.findById(record.id)?.credits, CREDITS - 2 * perRun);
+      assert.equal((await store.tokens.findById(record.id))?.credits, CREDITS - 2 * perRun);
     } finally {
       store.close();
     }

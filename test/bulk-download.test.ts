@@ -22,7 +22,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
   before(async () => {
     t = await startTestRuntime();
     await loadFixtureGraph(t.runtime.storage.entities, FIXTURE);
-    token = t.token(null);
+    token = await t.token(null);
     client = bulkClient(t.runtime.app);
     jobId = (await client.submit(token, sampleRecords(RECORDS), '&name=downloads')).json().job_id;
     await client.waitFinal(token, jobId);
@@ -271,13 +271,13 @@ describe('bulk enhance API: downloads and coverage reports', () => {
     test('400 while a report is generated, 404 when unknown or malformed', async () => {
       const status = (await client.get(token, `/${jobId}/status`)).json().content;
       const reportId = status.reports[0].reportId;
-      t.runtime.storage.bulkJobs.updateReport(reportId, { status: 'IN_PROCESS' });
+      await t.runtime.storage.bulkJobs.updateReport(reportId, { status: 'IN_PROCESS' });
       try {
         const generating = await client.get(token, `/report/${jobId}/${reportId}`);
         assert.equal(generating.statusCode, 400);
         assert.match(generating.json().message, /still being generated/);
       } finally {
-        t.runtime.storage.bulkJobs.updateReport(reportId, { status: 'COMPLETE' });
+        await t.runtime.storage.bulkJobs.updateReport(reportId, { status: 'COMPLETE' });
       }
       assert.equal((await client.get(token, `/report/${jobId}/rp_000000000000000000000000`)).statusCode, 404);
       assert.equal((await client.get(token, `/report/${jobId}/nope`)).statusCode, 404);
@@ -300,7 +300,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
         logger: createLogger({ level: 'silent' }),
         splitMinRecords: 2,
       });
-      const tokenId = runtime.services.tokens.find(token)!.id;
+      const tokenId = (await runtime.services.tokens.find(token))!.id;
       const read = async (answer: { body: NodeJS.ReadableStream }) => {
         let text = '';
         for await (const chunk of answer.body) text += chunk;
@@ -319,7 +319,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
         // The two halves' coverage reports, merged, equal the one-pass report, in both forms.
         assert.equal(answer.reportId, reference.headers['x-diffbot-reportid']);
         for (const form of [undefined, 'json']) {
-          const merged = await read(split.report(tokenId, jobId, answer.reportId, form));
+          const merged = await read(await split.report(tokenId, jobId, answer.reportId, form));
           const onePass = await client.get(
             token,
             `/report/${jobId}/${answer.reportId}`,
@@ -350,7 +350,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
         // The second thread's rows reach the writer in several files.
         rowsChunkRecords: 2,
       });
-      const tokenId = runtime.services.tokens.find(token)!.id;
+      const tokenId = (await runtime.services.tokens.find(token))!.id;
       const bytesOf = async (answer: { body: NodeJS.ReadableStream }) => {
         const chunks: Buffer[] = [];
         for await (const chunk of answer.body) chunks.push(Buffer.from(chunk as Buffer));
@@ -376,7 +376,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
           assert.deepEqual((await readWithExcelJs(file)).sheets, exceljs, query);
         }
         // The merged coverage report of the halves equals the one-pass report.
-        const merged = await bytesOf(split.report(tokenId, jobId, answer.reportId, undefined));
+        const merged = await bytesOf(await split.report(tokenId, jobId, answer.reportId, undefined));
         const onePass = await client.get(token, `/report/${jobId}/${answer.reportId}`);
         assert.equal(merged.toString('utf8'), onePass.body, `${query} report`);
       }
@@ -442,7 +442,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
       assert.equal(early.json().code, 201);
       assert.equal(early.json().status, 'IN_PROCESS');
       await client.get(token, `/${running}/stop`);
-      const done = t.runtime.storage.bulkJobs.get(running)!.completed;
+      const done = (await t.runtime.storage.bulkJobs.get(running))!.completed;
       const started = await client.get(token, `/${running}`, '&wait=0');
       assert.equal(started.statusCode, 201);
       assert.match(started.json().message, /export .* has started/);
@@ -458,7 +458,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
     });
 
     test('another token gets 404 for downloads and reports; a deleted job’s files are removed', async () => {
-      const other = t.token(null);
+      const other = await t.token(null);
       const reportId = (await download()).headers['x-diffbot-reportid'];
       assert.equal((await download('', other)).statusCode, 404);
       assert.equal((await client.get(other, `/report/${jobId}/${reportId}`)).statusCode, 404);

@@ -37,7 +37,7 @@ describe('quarry bulk (CLI against a running server)', () => {
     t = await startTestRuntime();
     await loadFixtureGraph(t.runtime.storage.entities, FIXTURE);
     const url = await t.runtime.listen();
-    env = { QUARRY_URL: url, QUARRY_TOKEN: t.token(null) };
+    env = { QUARRY_URL: url, QUARRY_TOKEN: await t.token(null) };
     files = fs.mkdtempSync(path.join(t.dataDir, 'cli-'));
   });
   after(async () => t.close());

@@ -29,7 +29,7 @@ before(async () => {
   for (let i = 0; i < 5; i++) site.route(`/c/${i}`, respond.html(articlePage(`CLI ${i}`)));
   t = await startCrawlRuntime();
   base = await t.runtime.listen();
-  token = t.token();
+  token = await t.token();
 });
 after(async () => {
   await t.close();

@@ -28,7 +28,7 @@ function quarry(args: string[], dataDir: string, stdin?: string) {
   });
 }
 
-test('import: JSON Lines and CSV files, summary and rejects on stderr, all rejects in --rejects FILE', () => {
+test('import: JSON Lines and CSV files, summary and rejects on stderr, all rejects in --rejects FILE', async () => {
   const dir = fresh();
   const jsonl = path.join(dir, 'orgs.jsonl');
   fs.writeFileSync(
@@ -82,7 +82,7 @@ test('import: JSON Lines and CSV files, summary and rejects on stderr, all rejec
   storage.close();
 });
 
-test('import: exit 2 when every line is rejected, 1 when a file cannot be read; stdin with -', () => {
+test('import: exit 2 when every line is rejected, 1 when a file cannot be read; stdin with -', async () => {
   const dir = fresh();
   const bad = path.join(dir, 'bad.jsonl');
   fs.writeFileSync(bad, '{"id":"X"}\n{"type":"Person"}\n');
@@ -110,7 +110,7 @@ test('import: exit 2 when every line is rejected, 1 when a file cannot be read; 
   assert.match(badFlag.stderr, /must be jsonl or csv/);
 });
 
-test('demo-data: the same seed writes the same bytes; --import loads it; --out and --import conflict', () => {
+test('demo-data: the same seed writes the same bytes; --import loads it; --out and --import conflict', async () => {
   const dir = fresh();
   const a = path.join(dir, 'a.jsonl');
   const first = quarry(
@@ -158,10 +158,7 @@ test('a crash (SIGKILL) mid-import leaves a valid store; the next import complet
   const storage = openSqliteStorage(storeFile);
   const counts = storage.entities.counts();
   assert.ok(counts.organizations + counts.persons <= 30_000);
-  assert.equal(
-    storage.transaction(() => 'readable'),
-    'readable',
-  );
+  assert.equal(await storage.transaction(async () => 'readable'), 'readable');
   storage.close();
   const again = quarry(['import', file], data);
   assert.equal(again.status, 0, again.stderr);

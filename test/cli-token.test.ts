@@ -15,25 +15,25 @@ function quarry(args: string[], dataDir: string) {
   });
 }
 
-test('token create prints only the token on stdout and stores its hash with the credits', () => {
+test('token create prints only the token on stdout and stores its hash with the credits', async () => {
   const dir = tempDir();
   const run = quarry(['token', 'create', '--credits', '250'], dir.path);
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, /^[0-9a-f]{32}\n$/);
   const secret = run.stdout.trim();
   const storage = openSqliteStorage(sqliteFileFor(dir.path));
-  const record = storage.tokens.findBySecretHash(hashSecret(secret));
+  const record = await storage.tokens.findBySecretHash(hashSecret(secret));
   assert.equal(record?.credits, 250);
   storage.close();
   dir.remove();
 });
 
-test('token create --unlimited makes an unlimited token; both flags together are refused', () => {
+test('token create --unlimited makes an unlimited token; both flags together are refused', async () => {
   const dir = tempDir();
   const run = quarry(['token', 'create', '--unlimited'], dir.path);
   assert.equal(run.status, 0, run.stderr);
   const storage = openSqliteStorage(sqliteFileFor(dir.path));
-  assert.equal(storage.tokens.findBySecretHash(hashSecret(run.stdout.trim()))?.credits, null);
+  assert.equal((await storage.tokens.findBySecretHash(hashSecret(run.stdout.trim())))?.credits, null);
   storage.close();
   const both = quarry(['token', 'create', '--unlimited', '--credits', '5'], dir.path);
   assert.notEqual(both.status, 0);

@@ -41,7 +41,7 @@ describe('bulk extract job control', () => {
       }
     }
     t = await startCrawlRuntime();
-    token = t.token();
+    token = await t.token();
   });
   after(async () => {
     await t.close();
@@ -201,7 +201,7 @@ describe('bulk extract job control', () => {
   });
 
   test('token isolation: another token neither sees nor controls a job, and may reuse its name', async () => {
-    const other = t.token();
+    const other = await t.token();
     await createJob(t.runtime, token, {
       name: 'mine',
       apiUrl: '/v3/article',
@@ -308,10 +308,10 @@ describe('bulk extract job control', () => {
     await waitFor(async () =>
       (await jobNamed(t.runtime, token, 'deletable')).objectsFound >= 3 ? true : undefined,
     );
-    const id = t.runtime.storage.crawlJobs.findJob(
-      t.runtime.services.tokens.find(token)!.id,
+    const id = (await t.runtime.storage.crawlJobs.findJob(
+      (await t.runtime.services.tokens.find(token))!.id,
       'deletable',
-    )!.id;
+    ))!.id;
     const deleted = await control(t.runtime, token, 'deletable', 'delete', '1');
     assert.deepEqual(deleted, { response: 'Successfully deleted job.', jobs: [] });
     const gone = await t.runtime.app.inject({ method: 'GET', url: `/v3/bulk?token=${token}&name=deletable` });
@@ -325,9 +325,9 @@ describe('bulk extract job control', () => {
     const fetched = site.requests().filter((r) => r.path.startsWith('/d/')).length;
     await sleep(300);
     assert.equal(site.requests().filter((r) => r.path.startsWith('/d/')).length, fetched);
-    assert.equal(t.runtime.storage.crawlJobs.getJob(id), undefined);
-    assert.equal(t.runtime.storage.crawlJobs.listUrls(id, -1, 10).length, 0);
-    assert.equal(t.runtime.storage.crawlJobs.listObjects(id, 0, 10).length, 0);
+    assert.equal(await t.runtime.storage.crawlJobs.getJob(id), undefined);
+    assert.equal((await t.runtime.storage.crawlJobs.listUrls(id, -1, 10)).length, 0);
+    assert.equal((await t.runtime.storage.crawlJobs.listObjects(id, 0, 10)).length, 0);
     // The name can be used again.
     await createJob(t.runtime, token, {
       name: 'deletable',
@@ -412,7 +412,7 @@ describe('before processing starts', () => {
     const t = await startCrawlRuntime({ start: false });
     try {
       site.route('/i/0', respond.html(articlePage('Init')));
-      const token = t.token();
+      const token = await t.token();
       const created = await createJob(t.runtime, token, {
         name: 'init',
         apiUrl: '/v3/article',
@@ -423,7 +423,7 @@ describe('before processing starts', () => {
       assert.equal(created.jobCompletionTimeUTC, 0);
       await sleep(200);
       assert.equal(site.requests().length, 0);
-      t.runtime.crawl.start();
+      await t.runtime.crawl.start();
       const done = await waitForStatus(t.runtime, token, 'init', [9]);
       assert.equal(done.pageProcessSuccesses, 1);
     } finally {

@@ -41,7 +41,7 @@ describe('bulk extract jobs feeding the knowledge graph', () => {
     site.route('/acme', respond.html(ACME_PAGE));
     t = await startCrawlRuntime();
     await loadFixtureGraph(t.runtime.storage.entities, GRAPH);
-    token = t.token();
+    token = await t.token();
   });
   after(async () => {
     await t.close();
@@ -160,7 +160,7 @@ describe('everything in one thread (InlineExtractor, in-thread writer)', () => {
     });
     try {
       crawl.start();
-      const job = crawl.create(
+      const job = await crawl.create(
         'tok_inline',
         {
           name: 'inline',
@@ -172,13 +172,13 @@ describe('everything in one thread (InlineExtractor, in-thread writer)', () => {
         'http://127.0.0.1',
       );
       const deadline = Date.now() + 10_000;
-      while (storage.crawlJobs.getJob(job.id)?.status !== 9) {
+      while ((await storage.crawlJobs.getJob(job.id))?.status !== 9) {
         assert.ok(Date.now() < deadline, 'the job did not complete');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      assert.equal(storage.crawlJobs.getJob(job.id)?.counters.objectsFound, 1);
+      assert.equal((await storage.crawlJobs.getJob(job.id))?.counters.objectsFound, 1);
       assert.equal(storage.entities.counts().organizations, 1);
-      const [object] = storage.crawlJobs.listObjects(job.id, 0, 10);
+      const [object] = await storage.crawlJobs.listObjects(job.id, 0, 10);
       assert.equal(JSON.parse(object.doc).name, 'Northwind Robotics');
     } finally {
       await crawl.close();

@@ -42,7 +42,7 @@ describe('bulk extract job on a known site', () => {
       respond.body(Buffer.from([0, 1, 2, 3]), { contentType: 'application/octet-stream' }),
     );
     t = await startCrawlRuntime();
-    token = t.token();
+    token = await t.token();
   });
   after(async () => {
     await t.close();
@@ -382,8 +382,8 @@ describe('fairness between tokens', () => {
       }
       const list = (server: FixtureServer, dir = 'x') =>
         Array.from({ length: 20 }, (_, i) => server.url(`/${dir}/${i}`)).join(' ');
-      const a = t.token();
-      const b = t.token();
+      const a = await t.token();
+      const b = await t.token();
       // Token a first submits two jobs; token b one. Each token gets every other fetch.
       await createJob(t.runtime, a, {
         name: 'a1',
@@ -424,7 +424,7 @@ describe('private networks not allowed', () => {
     const t = await startCrawlRuntime({ config: { allowPrivateNetwork: false } });
     try {
       site.route('/x', respond.html(articlePage('X')));
-      const token = t.token();
+      const token = await t.token();
       await createJob(t.runtime, token, {
         name: 'ssrf',
         apiUrl: '/v3/article',

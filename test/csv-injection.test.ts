@@ -33,7 +33,7 @@ describe('CSV formula injection', () => {
   after(async () => t.close());
 
   test('bulk CSV download and its coverage report neutralise formula cells', async () => {
-    const token = t.token();
+    const token = await t.token();
     const client = bulkClient(t.runtime.app);
     const records = HOSTILE.map((name, i) => ({
       type: 'Organization',
@@ -90,7 +90,7 @@ describe('CSV formula injection in bulk extract downloads', () => {
   });
 
   test('/v3/bulk/data?format=csv neutralises a page title that is a formula', async () => {
-    const token = t.token();
+    const token = await t.token();
     await createJob(t.runtime, token, {
       name: 'hostile',
       apiUrl: '/v3/article',

@@ -11,8 +11,8 @@ describe('Custom API (/v3/custom)', () => {
   before(async () => {
     t = await startTestRuntime();
     server = await startFixtureServer();
-    token = t.token();
-    otherToken = t.token();
+    token = await t.token();
+    otherToken = await t.token();
   });
   after(async () => {
     await t.close();

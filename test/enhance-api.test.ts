@@ -15,7 +15,7 @@ describe('enhance API (GET/POST /kg/v3/enhance, combine)', () => {
   before(async () => {
     t = await startTestRuntime();
     await loadFixtureGraph(t.runtime.storage.entities, FIXTURE, MORE_SOURCES);
-    token = t.token(null);
+    token = await t.token(null);
   });
   after(async () => t.close());
 
@@ -51,14 +51,17 @@ describe('enhance API (GET/POST /kg/v3/enhance, combine)', () => {
     });
 
     test('a query about nothing in the graph has no hits and costs nothing', async () => {
-      const paying = t.token(100);
+      const paying = await t.token(100);
       const res = await get(
         `token=${paying}&type=Organization&name=Zzyzx%20Quantum%20Bakery&url=zzyzx-bakery.example`,
       );
       assert.equal(res.statusCode, 200);
       assert.equal(res.json().hits, 0);
       assert.deepEqual(res.json().data, []);
-      assert.equal(t.runtime.services.tokens.balance(t.runtime.services.tokens.find(paying)!.id), 100);
+      assert.equal(
+        await t.runtime.services.tokens.balance((await t.runtime.services.tokens.find(paying))!.id),
+        100,
+      );
     });
 
     test('threshold=1 keeps only certain hits; size bounds the number of hits', async () => {
@@ -256,33 +259,33 @@ describe('enhance API (GET/POST /kg/v3/enhance, combine)', () => {
 
   describe('credits', () => {
     test('25 credits per returned match, nothing extra for a search that did nothing; 429 when the balance cannot pay', async () => {
-      const secret = t.token(75);
-      const id = t.runtime.services.tokens.find(secret)!.id;
+      const secret = await t.token(75);
+      const id = (await t.runtime.services.tokens.find(secret))!.id;
       const ok = await get(`token=${secret}&type=Organization&id=ORG-globex`);
       assert.equal(ok.statusCode, 200);
-      assert.equal(t.runtime.services.tokens.balance(id), 50);
+      assert.equal(await t.runtime.services.tokens.balance(id), 50);
       const search = await get(`token=${secret}&type=Organization&name=Globex%20Corporation&search=true`);
       assert.equal(search.statusCode, 200);
       assert.equal(search.json().hits, 1);
-      assert.equal(t.runtime.services.tokens.balance(id), 25, 'no provider: no work, the plain price');
+      assert.equal(await t.runtime.services.tokens.balance(id), 25, 'no provider: no work, the plain price');
       const last = await get(`token=${secret}&type=Organization&id=ORG-globex`);
       assert.equal(last.statusCode, 200);
       const tooMuch = await get(`token=${secret}&type=Organization&id=ORG-globex`);
       assert.equal(tooMuch.statusCode, 429);
       assert.deepEqual(tooMuch.json(), { code: 429, message: 'Insufficient credits', error: true });
-      assert.equal(t.runtime.services.tokens.balance(id), 0, 'a refused request takes nothing');
+      assert.equal(await t.runtime.services.tokens.balance(id), 0, 'a refused request takes nothing');
     });
 
     test('concurrent requests never drive the balance below zero', async () => {
-      const secret = t.token(25 * 7);
-      const id = t.runtime.services.tokens.find(secret)!.id;
+      const secret = await t.token(25 * 7);
+      const id = (await t.runtime.services.tokens.find(secret))!.id;
       const results = await Promise.all(
         Array.from({ length: 20 }, () => get(`token=${secret}&type=Organization&id=ORG-initech`)),
       );
       const codes = results.map((r) => r.statusCode);
       assert.equal(codes.filter((c) => c === 200).length, 7);
       assert.equal(codes.filter((c) => c === 429).length, 13);
-      assert.equal(t.runtime.services.tokens.balance(id), 0);
+      assert.equal(await t.runtime.services.tokens.balance(id), 0);
     });
   });
 
@@ -379,7 +382,7 @@ describe('enhance API (GET/POST /kg/v3/enhance, combine)', () => {
 
 test('500: an unexpected failure answers the general error body', async () => {
   const t = await startTestRuntime();
-  const token = t.token(null);
+  const token = await t.token(null);
   t.runtime.storage.close(); // the store goes away under the server: a real internal failure
   const res = await t.runtime.app.inject({
     method: 'GET',

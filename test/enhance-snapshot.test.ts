@@ -14,7 +14,7 @@ test('an enhance answers inside one read snapshot and pays after it, in a transa
   try {
     await loadFixtureGraph(storage.entities, FIXTURE);
     const tokens = new TokenService(storage.tokens);
-    const { record } = tokens.create({ credits: 100 });
+    const { record } = await tokens.create({ credits: 100 });
     const snapshots: { open: boolean }[] = [];
     let chargedInsideSnapshot = false;
     const charge = storage.tokens.charge.bind(storage.tokens);
@@ -38,20 +38,20 @@ test('an enhance answers inside one read snapshot and pays after it, in a transa
       },
     });
     const request = parseEnhanceQuery({ type: 'Organization', name: 'Acme Robotics' }, 'post');
-    const answer = service.enhance(request, { tokenId: record.id, queryCtx: {} });
+    const answer = await service.enhance(request, { tokenId: record.id, queryCtx: {} });
     assert.equal(answer.hits, 1);
     assert.equal(snapshots.length, 1);
     assert.equal(chargedInsideSnapshot, false);
-    assert.equal(storage.tokens.findById(record.id)?.credits, 75);
+    assert.equal((await storage.tokens.findById(record.id))?.credits, 75);
     // The same answer as without a snapshot.
-    const plain = new EnhanceService({
+    const plain = await new EnhanceService({
       entities: storage.entities,
       matcher: createMatcher(storage.entities),
       tokens,
       credits: { perMatch: 25, perMatchRefresh: 100 },
     }).enhance(request, { tokenId: record.id, queryCtx: {} });
     assert.deepEqual(plain.data, answer.data);
-    assert.equal(storage.tokens.findById(record.id)?.credits, 50);
+    assert.equal((await storage.tokens.findById(record.id))?.credits, 50);
   } finally {
     await cleanup();
   }

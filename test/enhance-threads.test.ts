@@ -50,14 +50,14 @@ describe('enhance answered on threads', () => {
       ...(request.body ? { payload: request.body } : {}),
     });
 
-  test('the runtime has answering threads only when configured', () => {
+  test('the runtime has answering threads only when configured', async () => {
     assert.ok(threaded.runtime.services.enhanceThreads);
     assert.equal(inline.runtime.services.enhanceThreads, undefined);
   });
 
   test('threads answer exactly what the main thread answers, as JSON', async () => {
-    const threadedToken = threaded.token(null);
-    const inlineToken = inline.token(null);
+    const threadedToken = await threaded.token(null);
+    const inlineToken = await inline.token(null);
     // Counts the answers the threads give (the service holds this very object).
     const threads = threaded.runtime.services.enhanceThreads!;
     const answer = threads.answer.bind(threads);
@@ -78,7 +78,7 @@ describe('enhance answered on threads', () => {
   });
 
   test('many concurrent requests each get their own answer', async () => {
-    const token = threaded.token(null);
+    const token = await threaded.token(null);
     const urls = REQUESTS.filter((r) => r.method === 'GET');
     const sequential: Record<string, unknown>[] = [];
     for (const request of urls) sequential.push(comparable((await send(threaded, token, request)).json()));
@@ -92,7 +92,7 @@ describe('enhance answered on threads', () => {
   });
 
   test('a write made after the threads started is seen by the next request', async () => {
-    const token = threaded.token(null);
+    const token = await threaded.token(null);
     const url = '/kg/v3/enhance?type=Organization&name=Quillfeather%20Ropeworks';
     const before = await send(threaded, token, { method: 'GET', url });
     assert.equal(before.json().hits, 0);
@@ -108,8 +108,8 @@ describe('enhance answered on threads', () => {
   });
 
   test('a bad filter is a 400 naming it, and the balance pays only for answers sent', async () => {
-    const secret = threaded.token(60);
-    const id = threaded.runtime.services.tokens.find(secret)!.id;
+    const secret = await threaded.token(60);
+    const id = (await threaded.runtime.services.tokens.find(secret))!.id;
     const bad = await send(threaded, secret, {
       method: 'GET',
       url: `/kg/v3/enhance?type=Organization&id=ORG-acme&filter=${encodeURIComponent('$.name[')}`,
@@ -127,6 +127,6 @@ describe('enhance answered on threads', () => {
       codes.toSorted((a, b) => a - b),
       [200, 200, 429, 429, 429],
     );
-    assert.equal(threaded.runtime.services.tokens.balance(id), 10);
+    assert.equal(await threaded.runtime.services.tokens.balance(id), 10);
   });
 });

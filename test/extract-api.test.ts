@@ -17,7 +17,7 @@ describe('extraction API (/v3/:api)', () => {
   before(async () => {
     t = await startTestRuntime();
     server = await startFixtureServer();
-    token = t.token();
+    token = await t.token();
   });
   after(async () => {
     await t.close();
@@ -249,7 +249,7 @@ describe('extraction API (/v3/:api)', () => {
   });
 
   test('the extraction service answers without HTTP, with object types, for the crawler', async () => {
-    const account = t.runtime.services.tokens.authenticate(token);
+    const account = await t.runtime.services.tokens.authenticate(token);
     const response = await t.runtime.services.extraction.extract({
       tokenId: account.id,
       api: '/api/analyze',
@@ -292,7 +292,7 @@ describe('extraction API refuses private networks by default', () => {
   });
 
   test('loopback, private, link-local and localhost targets are refused with a 400', async () => {
-    const token = t.token();
+    const token = await t.token();
     for (const target of [
       server.url('/pages/article.html'),
       `http://localhost:${server.port}/pages/article.html`,

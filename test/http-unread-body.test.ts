@@ -27,7 +27,7 @@ describe('early answers to large bodies keep the connection usable', () => {
     });
     await t.runtime.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.runtime.app.server.address() as AddressInfo).port;
-    token = t.token();
+    token = await t.token();
   });
   after(async () => t.close());
 

@@ -88,7 +88,7 @@ describe('refresh=true (enhance, combine)', () => {
     t = await startTestRuntime({
       web: { refreshMaxAgeMs: 0, crawlDelayMs: 20, searchUrl: undefined },
     });
-    token = t.token(null);
+    token = await t.token(null);
     await importRecords(t, [
       {
         id: 'ORG-fixture',
@@ -139,7 +139,7 @@ describe('refresh=true (enhance, combine)', () => {
   };
 
   test('rebuilds a company from its origins and homepage, saying per URL what happened', async () => {
-    const secret = t.token(1_000);
+    const secret = await t.token(1_000);
     const body = await enhance(
       'type=Organization&name=Fixture%20Robotics&refresh=true&nonCanonicalFacts=true&jsonmode=extended',
       secret,
@@ -191,8 +191,8 @@ describe('refresh=true (enhance, combine)', () => {
     assert.equal(typeof body.searchInfo['ORG-fixture'].mlScore, 'number');
     assert.equal(hit.score, body.searchInfo['ORG-fixture'].mlScore);
 
-    const id = t.runtime.services.tokens.find(secret)!.id;
-    assert.equal(t.runtime.services.tokens.balance(id), 900, 'pages were fetched: the refresh price');
+    const id = (await t.runtime.services.tokens.find(secret))!.id;
+    assert.equal(await t.runtime.services.tokens.balance(id), 900, 'pages were fetched: the refresh price');
 
     const found = await enhance('type=Organization&name=Fixture%20Robotics&phone=%2B49%2030%205550120');
     assert.equal(found.data[0]?.entity.id, 'ORG-fixture', 'the new phone finds the entity at once');
@@ -286,12 +286,15 @@ describe('refresh=true (enhance, combine)', () => {
   });
 
   test('an entity without origins: a note, and the plain price', async () => {
-    const secret = t.token(100);
+    const secret = await t.token(100);
     const body = await enhance('type=Organization&id=ORG-nowhere&refresh=true', secret);
     assert.equal(body.hits, 1);
     assert.deepEqual(body.data[0].refreshInfo, {});
     assert.deepEqual(body.data[0].errors, ['refresh: the entity has no origin URL to fetch']);
-    assert.equal(t.runtime.services.tokens.balance(t.runtime.services.tokens.find(secret)!.id), 75);
+    assert.equal(
+      await t.runtime.services.tokens.balance((await t.runtime.services.tokens.find(secret))!.id),
+      75,
+    );
   });
 });
 
@@ -325,8 +328,8 @@ describe('refresh freshness window (QUARRY_REFRESH_MAX_AGE)', () => {
   });
 
   test('an origin fetched less than the window ago is not fetched again, and costs the plain price', async () => {
-    const secret = t.token(1_000);
-    const id = t.runtime.services.tokens.find(secret)!.id;
+    const secret = await t.token(1_000);
+    const id = (await t.runtime.services.tokens.find(secret))!.id;
     const get = async () => {
       const res = await t.runtime.app.inject({
         method: 'GET',
@@ -338,7 +341,7 @@ describe('refresh freshness window (QUARRY_REFRESH_MAX_AGE)', () => {
     const first = await get();
     assert.equal(first.data[0].entity.nbEmployees, 40);
     assert.equal(site.count('/about'), 1);
-    assert.equal(t.runtime.services.tokens.balance(id), 900);
+    assert.equal(await t.runtime.services.tokens.balance(id), 900);
     const firstTime = first.data[0].refreshInfo[site.url('/about')].lastCrawlTime;
 
     const second = await get();
@@ -348,6 +351,6 @@ describe('refresh freshness window (QUARRY_REFRESH_MAX_AGE)', () => {
     assert.equal(info.hasResult, true);
     assert.equal(info.lastCrawlTime, firstTime, 'when it was last fetched');
     assert.equal(second.data[0].entity.nbEmployees, 40);
-    assert.equal(t.runtime.services.tokens.balance(id), 875, 'nothing fetched: the plain price');
+    assert.equal(await t.runtime.services.tokens.balance(id), 875, 'nothing fetched: the plain price');
   });
 });

@@ -163,11 +163,11 @@ describe('search (enhance, combine)', () => {
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
-  const balance = (secret: string) =>
-    t.runtime.services.tokens.balance(t.runtime.services.tokens.find(secret)!.id);
+  const balance = async (secret: string) =>
+    await t.runtime.services.tokens.balance((await t.runtime.services.tokens.find(secret))!.id);
 
   test('FALLBACK finds an organization the graph lacks, stores it with its origins, and nothing else', async () => {
-    const secret = t.token(1_000);
+    const secret = await t.token(1_000);
     const counts = t.runtime.storage.entities.counts();
     const body = await enhance(
       'type=Organization&name=Northwind%20Instruments&location=Porto&search=FALLBACK',
@@ -202,11 +202,11 @@ describe('search (enhance, combine)', () => {
 
     assert.equal(locked.count('/private/northwind'), 0, 'a redirect to a disallowed page is not followed');
     assert.equal(hostile.count('/moved'), 1);
-    assert.equal(balance(secret), 900, 'pages were fetched for the entity: the refresh price');
+    assert.equal(await balance(secret), 900, 'pages were fetched for the entity: the refresh price');
   });
 
   test('once found, FALLBACK answers from the graph without searching', async () => {
-    const secret = t.token(1_000);
+    const secret = await t.token(1_000);
     engine.clearLog();
     const body = await enhance(
       'type=Organization&name=Northwind%20Instruments&location=Porto&search=FALLBACK',
@@ -215,11 +215,11 @@ describe('search (enhance, combine)', () => {
     assert.equal(body.hits, 1);
     assert.match(body.data[0].entity.id, /^crawl-o-/);
     assert.deepEqual(engine.queries(), []);
-    assert.equal(balance(secret), 975, 'no search: the plain price');
+    assert.equal(await balance(secret), 975, 'no search: the plain price');
   });
 
   test('ON merges the evidence into the graph entity and shows the score before and after', async () => {
-    const secret = t.token(1_000);
+    const secret = await t.token(1_000);
     const body = await enhance(
       'type=Organization&name=Harbor%20Logistics&location=Seattle&search=ON',
       secret,
@@ -237,7 +237,7 @@ describe('search (enhance, combine)', () => {
   });
 
   test('SEARCHONLY ignores the graph: an entity no page supports is not returned', async () => {
-    const secret = t.token(1_000);
+    const secret = await t.token(1_000);
     const graphOnly = await enhance('type=Organization&name=Quiet%20Meadow%20Farms&location=Dijon', secret);
     assert.equal(graphOnly.data[0].entity.id, 'ORG-meadow');
     const body = await enhance(
@@ -250,7 +250,7 @@ describe('search (enhance, combine)', () => {
   });
 
   test('a person the graph lacks is found by name and employer', async () => {
-    const secret = t.token(1_000);
+    const secret = await t.token(1_000);
     const body = await enhance(
       'type=Person&name=Mara%20Quinlan&employer=Northwind%20Instruments&search=FALLBACK',
       secret,
@@ -280,7 +280,7 @@ describe('search with a provider that is down', () => {
   after(async () => t.close());
 
   test('the graph answers, a note says why search gave nothing, and it costs the plain price', async () => {
-    const secret = t.token(100);
+    const secret = await t.token(100);
     const res = await t.runtime.app.inject({
       method: 'GET',
       url: `/kg/v3/enhance?token=${secret}&type=Organization&name=Solo%20Widgets&search=ON`,
@@ -294,6 +294,9 @@ describe('search with a provider that is down', () => {
       ),
       body.errors.join(' | '),
     );
-    assert.equal(t.runtime.services.tokens.balance(t.runtime.services.tokens.find(secret)!.id), 75);
+    assert.equal(
+      await t.runtime.services.tokens.balance((await t.runtime.services.tokens.find(secret))!.id),
+      75,
+    );
   });
 });

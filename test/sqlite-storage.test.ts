@@ -40,19 +40,19 @@ runOriginFetchStoreContract('sqlite', openTempSqliteStorage);
 
 runBulkStorageContract('sqlite', openTempSqliteStorage);
 
-test('sqlite: data survives close and reopen of the file', () => {
+test('sqlite: data survives close and reopen of the file', async () => {
   const dir = tempDir();
   const file = path.join(dir.path, 'quarry.sqlite');
   const first = openSqliteStorage(file);
-  first.tokens.create({ id: 'tok_keep', secretHash: 'h-keep', credits: 3 });
+  await first.tokens.create({ id: 'tok_keep', secretHash: 'h-keep', credits: 3 });
   first.close();
   const second = openSqliteStorage(file);
-  assert.equal(second.tokens.findById('tok_keep')?.credits, 3);
+  assert.equal((await second.tokens.findById('tok_keep'))?.credits, 3);
   second.close();
   dir.remove();
 });
 
-test('sqlite: migrations are recorded once and applied independently of order', () => {
+test('sqlite: migrations are recorded once and applied independently of order', async () => {
   const db = new DatabaseSync(':memory:');
   const first = applyMigrations(db, [{ version: 5, name: 'five', sql: 'CREATE TABLE five (x)' }]);
   assert.deepEqual(first, [5]);
@@ -75,7 +75,7 @@ test('sqlite: migrations are recorded once and applied independently of order', 
 
 runCrawlStorageContract('sqlite', openTempSqliteStorage);
 
-test('sqlite: a read snapshot does not see commits made meanwhile by another connection', () => {
+test('sqlite: a read snapshot does not see commits made meanwhile by another connection', async () => {
   const dir = tempDir();
   const file = path.join(dir.path, 'quarry.sqlite');
   const writer = openSqliteStorage(file);
@@ -116,7 +116,7 @@ test('sqlite: a read snapshot does not see commits made meanwhile by another con
   dir.remove();
 });
 
-test('sqlite: entity counts of a store created before the counts table are taken at migration', () => {
+test('sqlite: entity counts of a store created before the counts table are taken at migration', async () => {
   const db = new DatabaseSync(':memory:');
   const before = MIGRATIONS.filter((m) => m.version < 21);
   applyMigrations(db, before);
@@ -135,7 +135,7 @@ test('sqlite: entity counts of a store created before the counts table are taken
   db.close();
 });
 
-test('sqlite: new stores get 16 KiB pages; a store made with 4 KiB pages keeps them and still works', () => {
+test('sqlite: new stores get 16 KiB pages; a store made with 4 KiB pages keeps them and still works', async () => {
   const dir = tempDir();
   const pageSize = (file: string) => {
     const db = new DatabaseSync(file, { readOnly: true });
@@ -169,7 +169,7 @@ test('sqlite: new stores get 16 KiB pages; a store made with 4 KiB pages keeps t
   assert.equal(pageSize(old), 4096);
 });
 
-test('sqlite: bulk results stored with searchInfo in the same row stay readable, whole, after migration', () => {
+test('sqlite: bulk results stored with searchInfo in the same row stay readable, whole, after migration', async () => {
   const dir = tempDir();
   const file = path.join(dir.path, 'quarry.sqlite');
   // A store as written before searchInfo had a table of its own (migrations up to 100).
@@ -202,19 +202,19 @@ test('sqlite: bulk results stored with searchInfo in the same row stay readable,
   const storage = openSqliteStorage(file);
   try {
     const jobs = storage.bulkJobs;
-    assert.deepEqual(jobs.results('bj_old', 0, 10), stored);
+    assert.deepEqual(await jobs.results('bj_old', 0, 10), stored);
     assert.deepEqual(
-      jobs.results('bj_old', 1, 10, { searchInfo: false }),
+      await jobs.results('bj_old', 1, 10, { searchInfo: false }),
       stored.slice(1).map((r) => ({ ...r, searchInfo: '' })),
     );
-    assert.deepEqual(jobs.result('bj_old', 2), stored[2]);
+    assert.deepEqual(await jobs.result('bj_old', 2), stored[2]);
     // New results of the migrated store are kept whole as well, and a purge removes every part.
-    jobs.saveResults('bj_old', [
+    await jobs.saveResults('bj_old', [
       { index: 3, hits: 0, failed: false, response: '{"data":[]}', searchInfo: '{}' },
     ]);
-    assert.equal(jobs.results('bj_old', 0, 10).length, 4);
-    while (!jobs.purge('bj_old', 2));
-    assert.equal(jobs.result('bj_old', 0), undefined);
+    assert.equal((await jobs.results('bj_old', 0, 10)).length, 4);
+    while (!(await jobs.purge('bj_old', 2)));
+    assert.equal(await jobs.result('bj_old', 0), undefined);
   } finally {
     storage.close();
   }
@@ -229,7 +229,7 @@ test('sqlite: bulk results stored with searchInfo in the same row stay readable,
   dir.remove();
 });
 
-test('sqlite: indexing pending keys sorts with its own settings and gives the connection back its own', () => {
+test('sqlite: indexing pending keys sorts with its own settings and gives the connection back its own', async () => {
   const db = openSqliteDatabase(':memory:');
   const entities = new SqliteEntityStore(db, createTransactionRunner(db));
   db.exec('PRAGMA threads = 0; PRAGMA cache_size = -3000; PRAGMA temp_store = MEMORY');
@@ -399,7 +399,7 @@ test('sqlite: a key pass that fails on its thread rejects with the reason and le
   dir.remove();
 });
 
-test('sqlite: the connection that creates a store caches what it was asked to, in its 16 KiB pages', () => {
+test('sqlite: the connection that creates a store caches what it was asked to, in its 16 KiB pages', async () => {
   const dir = tempDir();
   const file = path.join(dir.path, 'quarry.sqlite');
   const db = openSqliteDatabase(file, { cacheMiB: 8 });
@@ -422,7 +422,7 @@ test('sqlite: the connection that creates a store caches what it was asked to, i
   dir.remove();
 });
 
-test('sqlite: withPragmas gives back numeric and word pragmas as they were, also when its function throws', () => {
+test('sqlite: withPragmas gives back numeric and word pragmas as they were, also when its function throws', async () => {
   const db = openSqliteDatabase(':memory:');
   db.exec('PRAGMA cache_size = -3000');
   const read = () => [

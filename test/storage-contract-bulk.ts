@@ -31,65 +31,66 @@ export function runBulkStorageContract(adapter: string, open: OpenStorage): void
     });
     after(async () => cleanup());
 
-    test('a job being submitted is invisible until published', () => {
+    test('a job being submitted is invisible until published', async () => {
       const jobs = storage.bulkJobs;
-      const created = jobs.create(newJob('bj_a', 'tok_1', 1000));
+      const created = await jobs.create(newJob('bj_a', 'tok_1', 1000));
       assert.equal(created.state, 'SUBMITTING');
       assert.equal(created.total, 0);
-      jobs.appendRecords('bj_a', 0, ['{"n":0}', '{"n":1}']);
-      jobs.appendRecords('bj_a', 2, ['{"n":2}']);
-      assert.equal(jobs.get('bj_a'), undefined);
-      assert.deepEqual(jobs.listForToken('tok_1'), []);
-      assert.equal(jobs.listByState(['SUBMITTING']).length, 1);
-      const published = jobs.publish('bj_a', 3);
+      await jobs.appendRecords('bj_a', 0, ['{"n":0}', '{"n":1}']);
+      await jobs.appendRecords('bj_a', 2, ['{"n":2}']);
+      assert.equal(await jobs.get('bj_a'), undefined);
+      assert.deepEqual(await jobs.listForToken('tok_1'), []);
+      assert.equal((await jobs.listByState(['SUBMITTING'])).length, 1);
+      const published = await jobs.publish('bj_a', 3);
       assert.equal(published.state, 'NOT_STARTED');
       assert.equal(published.total, 3);
-      assert.deepEqual(jobs.get('bj_a')?.options, { size: 1 });
-      assert.throws(() => jobs.publish('bj_a', 3), 'publishing twice is an error');
+      assert.deepEqual((await jobs.get('bj_a'))?.options, { size: 1 });
+      await assert.rejects(async () => jobs.publish('bj_a', 3), 'publishing twice is an error');
     });
 
-    test('pending records are those without a result, in order', () => {
+    test('pending records are those without a result, in order', async () => {
       const jobs = storage.bulkJobs;
       assert.deepEqual(
-        jobs.pendingRecords('bj_a', 0, 10).map((r) => [r.index, r.query]),
+        (await jobs.pendingRecords('bj_a', 0, 10)).map((r) => [r.index, r.query]),
         [
           [0, '{"n":0}'],
           [1, '{"n":1}'],
           [2, '{"n":2}'],
         ],
       );
-      jobs.saveResults('bj_a', [result(1, 2)]);
+      await jobs.saveResults('bj_a', [result(1, 2)]);
       assert.deepEqual(
-        jobs.pendingRecords('bj_a', 0, 10).map((r) => r.index),
+        (await jobs.pendingRecords('bj_a', 0, 10)).map((r) => r.index),
         [0, 2],
       );
       assert.deepEqual(
-        jobs.pendingRecords('bj_a', 1, 1).map((r) => r.index),
+        (await jobs.pendingRecords('bj_a', 1, 1)).map((r) => r.index),
         [2],
       );
-      assert.deepEqual(jobs.pendingRecords('bj_missing', 0, 10), []);
+      assert.deepEqual(await jobs.pendingRecords('bj_missing', 0, 10), []);
     });
 
-    test('results add to the counters and can be read back singly and in order', () => {
+    test('results add to the counters and can be read back singly and in order', async () => {
       const jobs = storage.bulkJobs;
-      jobs.saveResults('bj_a', [result(0, 0), result(2, 1, true)]);
-      const job = jobs.get('bj_a')!;
+      await jobs.saveResults('bj_a', [result(0, 0), result(2, 1, true)]);
+      const job = (await jobs.get('bj_a'))!;
       assert.equal(job.completed, 3);
       assert.equal(job.failed, 1);
       assert.equal(job.hits, 3);
       // JSON Lines bytes of the full responses: `{...,"searchInfo":{...}}` and a newline each.
-      const bytes = [0, 1, 2].reduce((sum, i) => {
-        const { response, searchInfo } = jobs.result('bj_a', i)!;
-        return sum + Buffer.byteLength(`${response.slice(0, -1)},"searchInfo":${searchInfo}}\n`);
-      }, 0);
+      let bytes = 0;
+      for (const i of [0, 1, 2]) {
+        const { response, searchInfo } = (await jobs.result('bj_a', i))!;
+        bytes += Buffer.byteLength(`${response.slice(0, -1)},"searchInfo":${searchInfo}}\n`);
+      }
       assert.equal(job.resultBytes, bytes);
-      assert.equal(jobs.result('bj_a', 2)?.failed, true);
-      assert.equal(JSON.parse(jobs.result('bj_a', 1)!.response).note, 'résumé ✓');
-      assert.equal(jobs.result('bj_a', 1)!.searchInfo, '{"x":1}');
-      assert.equal(jobs.result('bj_a', 3), undefined);
-      assert.equal(jobs.result('bj_a', -1), undefined);
+      assert.equal((await jobs.result('bj_a', 2))?.failed, true);
+      assert.equal(JSON.parse((await jobs.result('bj_a', 1))!.response).note, 'résumé ✓');
+      assert.equal((await jobs.result('bj_a', 1))!.searchInfo, '{"x":1}');
+      assert.equal(await jobs.result('bj_a', 3), undefined);
+      assert.equal(await jobs.result('bj_a', -1), undefined);
       assert.deepEqual(
-        jobs.results('bj_a', 0, 10).map((r) => [r.index, r.hits]),
+        (await jobs.results('bj_a', 0, 10)).map((r) => [r.index, r.hits]),
         [
           [0, 0],
           [1, 2],
@@ -97,56 +98,58 @@ export function runBulkStorageContract(adapter: string, open: OpenStorage): void
         ],
       );
       assert.deepEqual(
-        jobs.results('bj_a', 1, 1).map((r) => r.index),
+        (await jobs.results('bj_a', 1, 1)).map((r) => r.index),
         [1],
       );
-      assert.deepEqual(jobs.pendingRecords('bj_a', 0, 10), []);
-      const lean = jobs.results('bj_a', 0, 10, { searchInfo: false });
+      assert.deepEqual(await jobs.pendingRecords('bj_a', 0, 10), []);
+      const lean = await jobs.results('bj_a', 0, 10, { searchInfo: false });
       assert.deepEqual(
         lean.map((r) => [r.index, r.searchInfo, r.response]),
-        jobs.results('bj_a', 0, 10).map((r) => [r.index, '', r.response]),
+        (await jobs.results('bj_a', 0, 10)).map((r) => [r.index, '', r.response]),
       );
     });
 
-    test('a second result for a record throws and, in a transaction, keeps nothing of the call', () => {
+    test('a second result for a record throws and, in a transaction, keeps nothing of the call', async () => {
       const jobs = storage.bulkJobs;
-      jobs.create(newJob('bj_dup', 'tok_1'));
-      jobs.appendRecords('bj_dup', 0, ['{}', '{}']);
-      jobs.publish('bj_dup', 2);
-      jobs.saveResults('bj_dup', [result(0)]);
-      assert.throws(() => storage.transaction(() => jobs.saveResults('bj_dup', [result(1), result(0)])));
-      assert.equal(jobs.result('bj_dup', 1), undefined);
-      assert.equal(jobs.get('bj_dup')?.completed, 1);
+      await jobs.create(newJob('bj_dup', 'tok_1'));
+      await jobs.appendRecords('bj_dup', 0, ['{}', '{}']);
+      await jobs.publish('bj_dup', 2);
+      await jobs.saveResults('bj_dup', [result(0)]);
+      await assert.rejects(() =>
+        storage.transaction((tx) => tx.bulkJobs.saveResults('bj_dup', [result(1), result(0)])),
+      );
+      assert.equal(await jobs.result('bj_dup', 1), undefined);
+      assert.equal((await jobs.get('bj_dup'))?.completed, 1);
     });
 
-    test('jobs are listed per token, newest first, and by state', () => {
+    test('jobs are listed per token, newest first, and by state', async () => {
       const jobs = storage.bulkJobs;
-      jobs.create(newJob('bj_b', 'tok_2'));
-      jobs.publish('bj_b', 0);
-      jobs.create(newJob('bj_c', 'tok_1'));
-      jobs.publish('bj_c', 0);
+      await jobs.create(newJob('bj_b', 'tok_2'));
+      await jobs.publish('bj_b', 0);
+      await jobs.create(newJob('bj_c', 'tok_1'));
+      await jobs.publish('bj_c', 0);
       assert.deepEqual(
-        jobs.listForToken('tok_1').map((j) => j.id),
+        (await jobs.listForToken('tok_1')).map((j) => j.id),
         ['bj_c', 'bj_dup', 'bj_a'],
       );
       assert.deepEqual(
-        jobs.listForToken('tok_2').map((j) => j.id),
+        (await jobs.listForToken('tok_2')).map((j) => j.id),
         ['bj_b'],
       );
       assert.deepEqual(
-        jobs.listByState(['NOT_STARTED']).map((j) => j.id),
+        (await jobs.listByState(['NOT_STARTED'])).map((j) => j.id),
         ['bj_a', 'bj_dup', 'bj_b', 'bj_c'],
       );
     });
 
-    test('update changes only the given fields and round-trips the webhook state', () => {
+    test('update changes only the given fields and round-trips the webhook state', async () => {
       const jobs = storage.bulkJobs;
-      const updated = jobs.update('bj_b', {
+      const updated = (await jobs.update('bj_b', {
         state: 'COMPLETE',
         completedTime: 5000,
         estimateSec: null,
         webhook: { state: 'pending', attempts: 1, nextAt: 6000, lastError: 'HTTP 500' },
-      })!;
+      }))!;
       assert.equal(updated.state, 'COMPLETE');
       assert.equal(updated.completedTime, 5000);
       assert.equal(updated.name, 'job bj_b');
@@ -156,16 +159,16 @@ export function runBulkStorageContract(adapter: string, open: OpenStorage): void
         nextAt: 6000,
         lastError: 'HTTP 500',
       });
-      assert.equal(jobs.update('bj_b', {})?.state, 'COMPLETE');
-      assert.equal(jobs.update('bj_nope', { state: 'STOPPED' }), undefined);
+      assert.equal((await jobs.update('bj_b', {}))?.state, 'COMPLETE');
+      assert.equal(await jobs.update('bj_nope', { state: 'STOPPED' }), undefined);
       assert.deepEqual(
-        jobs.listFinishedBefore(6000, 10).map((j) => j.id),
+        (await jobs.listFinishedBefore(6000, 10)).map((j) => j.id),
         ['bj_b'],
       );
-      assert.deepEqual(jobs.listFinishedBefore(5000, 10), []);
+      assert.deepEqual(await jobs.listFinishedBefore(5000, 10), []);
     });
 
-    test('reports: one per job and key, listed in creation order, patched', () => {
+    test('reports: one per job and key, listed in creation order, patched', async () => {
       const jobs = storage.bulkJobs;
       const base = {
         jobId: 'bj_a',
@@ -177,39 +180,39 @@ export function runBulkStorageContract(adapter: string, open: OpenStorage): void
         status: 'IN_PROCESS' as const,
         exportStatus: 'NOT_STARTED' as const,
       };
-      jobs.addReport({ ...base, id: 'rp_1', key: 'k1', createdAt: 1 });
-      jobs.addReport({ ...base, id: 'rp_2', key: 'k2', createdAt: 2 });
-      assert.throws(() => jobs.addReport({ ...base, id: 'rp_3', key: 'k1', createdAt: 3 }));
+      await jobs.addReport({ ...base, id: 'rp_1', key: 'k1', createdAt: 1 });
+      await jobs.addReport({ ...base, id: 'rp_2', key: 'k2', createdAt: 2 });
+      await assert.rejects(async () => jobs.addReport({ ...base, id: 'rp_3', key: 'k1', createdAt: 3 }));
       assert.deepEqual(
-        jobs.reports('bj_a').map((r) => r.id),
+        (await jobs.reports('bj_a')).map((r) => r.id),
         ['rp_1', 'rp_2'],
       );
-      assert.equal(jobs.reportByKey('bj_a', 'k2')?.id, 'rp_2');
-      assert.equal(jobs.report('bj_a', 'rp_1')?.spec, 'name');
-      assert.equal(jobs.report('bj_b', 'rp_1'), undefined, 'a report belongs to its job');
-      const patched = jobs.updateReport('rp_1', {
+      assert.equal((await jobs.reportByKey('bj_a', 'k2'))?.id, 'rp_2');
+      assert.equal((await jobs.report('bj_a', 'rp_1'))?.spec, 'name');
+      assert.equal(await jobs.report('bj_b', 'rp_1'), undefined, 'a report belongs to its job');
+      const patched = (await jobs.updateReport('rp_1', {
         status: 'COMPLETE',
         exportStatus: 'COMPLETE',
         exportBytes: 42,
-      })!;
+      }))!;
       assert.equal(patched.status, 'COMPLETE');
       assert.equal(patched.exportBytes, 42);
       assert.equal(patched.error, null);
     });
 
-    test('purge deletes a job in steps, then the job and its reports; it is idempotent', () => {
+    test('purge deletes a job in steps, then the job and its reports; it is idempotent', async () => {
       const jobs = storage.bulkJobs;
-      jobs.update('bj_a', { state: 'DELETING' });
-      assert.equal(jobs.get('bj_a'), undefined, 'a job being deleted is invisible');
-      assert.equal(jobs.purge('bj_a', 2), false);
+      await jobs.update('bj_a', { state: 'DELETING' });
+      assert.equal(await jobs.get('bj_a'), undefined, 'a job being deleted is invisible');
+      assert.equal(await jobs.purge('bj_a', 2), false);
       let rounds = 1;
-      while (!jobs.purge('bj_a', 2)) rounds++;
+      while (!(await jobs.purge('bj_a', 2))) rounds++;
       assert.ok(rounds >= 2);
-      assert.equal(jobs.result('bj_a', 0), undefined);
-      assert.deepEqual(jobs.reports('bj_a'), []);
-      assert.deepEqual(jobs.listByState(['DELETING']), []);
-      assert.equal(jobs.purge('bj_a', 2), true);
-      assert.equal(jobs.get('bj_dup')?.completed, 1, 'other jobs are untouched');
+      assert.equal(await jobs.result('bj_a', 0), undefined);
+      assert.deepEqual(await jobs.reports('bj_a'), []);
+      assert.deepEqual(await jobs.listByState(['DELETING']), []);
+      assert.equal(await jobs.purge('bj_a', 2), true);
+      assert.equal((await jobs.get('bj_dup'))?.completed, 1, 'other jobs are untouched');
     });
   });
 }

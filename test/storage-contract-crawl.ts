@@ -53,7 +53,7 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
     let job: StoredCrawlJob;
     before(async () => {
       ({ storage, cleanup } = await open());
-      job = storage.crawlJobs.createJob({
+      job = (await storage.crawlJobs.createJob({
         tokenId: 'tok_1',
         name: 'news',
         settings: SETTINGS,
@@ -66,11 +66,11 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
           { url: 'not a url', invalid: 'not an absolute http(s) URL' },
           { url: 'https://a.example/2', host: 'a.example' },
         ],
-      })!;
+      }))!;
     });
     after(async () => cleanup());
 
-    test('creates a job with its settings, hosts and URLs; names are unique per token', () => {
+    test('creates a job with its settings, hosts and URLs; names are unique per token', async () => {
       assert.equal(job.name, 'news');
       assert.equal(job.status, 0);
       assert.equal(job.urlCount, 3);
@@ -87,10 +87,10 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
         roundsCompleted: 0,
       });
       assert.deepEqual(
-        storage.crawlJobs.hosts(job.id).map((h) => h.host),
+        (await storage.crawlJobs.hosts(job.id)).map((h) => h.host),
         ['a.example', 'b.example'],
       );
-      const again = storage.crawlJobs.createJob({
+      const again = await storage.crawlJobs.createJob({
         tokenId: 'tok_1',
         name: 'news',
         settings: SETTINGS,
@@ -100,7 +100,7 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
         urls: [{ url: 'https://c.example/', host: 'c.example' }],
       });
       assert.equal(again, undefined);
-      const other = storage.crawlJobs.createJob({
+      const other = await storage.crawlJobs.createJob({
         tokenId: 'tok_2',
         name: 'news',
         settings: SETTINGS,
@@ -111,20 +111,20 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
       });
       assert.ok(other);
       assert.notEqual(other.id, job.id);
-      assert.equal(storage.crawlJobs.findJob('tok_2', 'news')?.id, other.id);
+      assert.equal((await storage.crawlJobs.findJob('tok_2', 'news'))?.id, other.id);
       assert.deepEqual(
-        storage.crawlJobs.listJobs('tok_1').map((j) => j.id),
+        (await storage.crawlJobs.listJobs('tok_1')).map((j) => j.id),
         [job.id],
       );
-      assert.equal(storage.crawlJobs.findJob('tok_3', 'news'), undefined);
+      assert.equal(await storage.crawlJobs.findJob('tok_3', 'news'), undefined);
       assert.deepEqual(
-        storage.crawlJobs.jobsWithStatus([7]).map((j) => j.id),
+        (await storage.crawlJobs.jobsWithStatus([7])).map((j) => j.id),
         [other.id],
       );
     });
 
-    test('an invalid URL is reported as done at once and never claimed', () => {
-      const lines = storage.crawlJobs.listUrls(job.id, -1, 10);
+    test('an invalid URL is reported as done at once and never claimed', async () => {
+      const lines = await storage.crawlJobs.listUrls(job.id, -1, 10);
       assert.equal(lines.length, 4);
       assert.deepEqual(
         lines.map((l) => [l.seq, l.state, l.outcome]),
@@ -136,36 +136,36 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
         ],
       );
       assert.equal(lines[2].error, 'not an absolute http(s) URL');
-      assert.equal(storage.crawlJobs.unfinishedCount(job.id), 3);
+      assert.equal(await storage.crawlJobs.unfinishedCount(job.id), 3);
     });
 
-    test('claims per host in submitted order, only once, and releases while the claim holds', () => {
-      const [hostA] = storage.crawlJobs.hosts(job.id);
-      const first = storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 1, 11);
+    test('claims per host in submitted order, only once, and releases while the claim holds', async () => {
+      const [hostA] = await storage.crawlJobs.hosts(job.id);
+      const first = await storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 1, 11);
       assert.deepEqual(
         first.map((u) => [u.seq, u.url, u.claim]),
         [[0, 'https://a.example/1', 11]],
       );
-      const second = storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 12);
+      const second = await storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 12);
       assert.deepEqual(
         second.map((u) => u.seq),
         [3],
       );
-      assert.equal(storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 13).length, 0);
-      assert.equal(storage.crawlJobs.listUrls(job.id, -1, 1)[0].state, 'in_progress');
+      assert.equal((await storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 13)).length, 0);
+      assert.equal((await storage.crawlJobs.listUrls(job.id, -1, 1))[0].state, 'in_progress');
       // A release with a stale claim id changes nothing.
-      storage.crawlJobs.release([{ ...first[0], claim: 99 }]);
-      assert.equal(storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 14).length, 0);
-      storage.crawlJobs.release([...first, ...second]);
-      assert.equal(storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 15).length, 2);
-      assert.equal(storage.crawlJobs.recoverClaims() >= 2, true);
-      assert.equal(storage.crawlJobs.listUrls(job.id, -1, 1)[0].state, 'pending');
+      await storage.crawlJobs.release([{ ...first[0], claim: 99 }]);
+      assert.equal((await storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 14)).length, 0);
+      await storage.crawlJobs.release([...first, ...second]);
+      assert.equal((await storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 15)).length, 2);
+      assert.equal((await storage.crawlJobs.recoverClaims()) >= 2, true);
+      assert.equal((await storage.crawlJobs.listUrls(job.id, -1, 1))[0].state, 'pending');
     });
 
-    test('records outcomes with their counters and objects, once per claim', () => {
-      const [hostA, hostB] = storage.crawlJobs.hosts(job.id);
-      const [a1, a2] = storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 21);
-      const [b1] = storage.crawlJobs.claim(job.id, hostB.hostId, 1_000, 10, 22);
+    test('records outcomes with their counters and objects, once per claim', async () => {
+      const [hostA, hostB] = await storage.crawlJobs.hosts(job.id);
+      const [a1, a2] = await storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 21);
+      const [b1] = await storage.crawlJobs.claim(job.id, hostB.hostId, 1_000, 10, 22);
       const retry: CrawlPageOutcome = {
         ...done(b1),
         kind: 'retry',
@@ -178,7 +178,7 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
         error: 'Service Unavailable',
         notBefore: 5_000,
       };
-      const applied = storage.crawlJobs.recordOutcomes([
+      const applied = await storage.crawlJobs.recordOutcomes([
         done(a1),
         {
           ...done(a2),
@@ -194,28 +194,28 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
       ]);
       assert.deepEqual(applied, [true, true, true, false]);
       // Applying the same outcome twice counts it once.
-      assert.deepEqual(storage.crawlJobs.recordOutcomes([done(a1)]), [false]);
-      const counters = storage.crawlJobs.getJob(job.id)!.counters;
+      assert.deepEqual(await storage.crawlJobs.recordOutcomes([done(a1)]), [false]);
+      const counters = (await storage.crawlJobs.getJob(job.id))!.counters;
       assert.equal(counters.pageCrawlAttempts, 3);
       assert.equal(counters.pageCrawlSuccesses, 1);
       assert.equal(counters.pageCrawlSuccessesThisRound, 1);
       assert.equal(counters.pageProcessAttempts, 1);
       assert.equal(counters.pageProcessSuccesses, 1);
       assert.equal(counters.objectsFound, 1);
-      const objects = storage.crawlJobs.listObjects(job.id, 0, 10);
+      const objects = await storage.crawlJobs.listObjects(job.id, 0, 10);
       assert.equal(objects.length, 1);
       assert.deepEqual(JSON.parse(objects[0].doc), { type: 'article', pageUrl: 'https://a.example/1' });
-      assert.equal(storage.crawlJobs.listObjects(job.id, objects[0].id, 10).length, 0);
+      assert.equal((await storage.crawlJobs.listObjects(job.id, objects[0].id, 10)).length, 0);
       // The retried URL waits until its notBefore, then is claimable with its attempts.
-      assert.equal(storage.crawlJobs.claim(job.id, hostB.hostId, 4_999, 10, 23).length, 0);
-      assert.equal(storage.crawlJobs.nextPendingAt(job.id, hostB.hostId), 5_000);
-      assert.equal(storage.crawlJobs.nextPendingAt(job.id, hostA.hostId), undefined);
-      const [again] = storage.crawlJobs.claim(job.id, hostB.hostId, 5_000, 10, 24);
+      assert.equal((await storage.crawlJobs.claim(job.id, hostB.hostId, 4_999, 10, 23)).length, 0);
+      assert.equal(await storage.crawlJobs.nextPendingAt(job.id, hostB.hostId), 5_000);
+      assert.equal(await storage.crawlJobs.nextPendingAt(job.id, hostA.hostId), undefined);
+      const [again] = await storage.crawlJobs.claim(job.id, hostB.hostId, 5_000, 10, 24);
       assert.equal(again.attempts, 1);
-      assert.equal(storage.crawlJobs.unfinishedCount(job.id), 1);
-      storage.crawlJobs.recordOutcomes([done(again, { at: 6_000 })]);
-      assert.equal(storage.crawlJobs.unfinishedCount(job.id), 0);
-      const lines = storage.crawlJobs.listUrls(job.id, -1, 10);
+      assert.equal(await storage.crawlJobs.unfinishedCount(job.id), 1);
+      await storage.crawlJobs.recordOutcomes([done(again, { at: 6_000 })]);
+      assert.equal(await storage.crawlJobs.unfinishedCount(job.id), 0);
+      const lines = await storage.crawlJobs.listUrls(job.id, -1, 10);
       assert.deepEqual(
         lines.map((l) => [l.outcome, l.httpStatus, l.attempts]),
         [
@@ -226,104 +226,113 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
         ],
       );
       assert.equal(lines[1].finishedAt, 6_000);
-      assert.equal(storage.crawlJobs.listUrls(job.id, 1, 10)[0].seq, 2);
+      assert.equal((await storage.crawlJobs.listUrls(job.id, 1, 10))[0].seq, 2);
     });
 
-    test('updates status conditionally; holds and restores statuses for maintenance', () => {
-      assert.equal(storage.crawlJobs.updateJob(job.id, { status: 7 }, [0]), true);
-      assert.equal(storage.crawlJobs.updateJob(job.id, { status: 6 }, [0]), false);
-      assert.equal(storage.crawlJobs.getJob(job.id)?.status, 7);
-      assert.equal(storage.crawlJobs.updateJob(job.id, { addRoundsCompleted: 1, completedAt: 9_000 }), true);
-      assert.equal(storage.crawlJobs.getJob(job.id)?.counters.roundsCompleted, 1);
-      const held = storage.crawlJobs.holdJobs([0, 4, 7], 8);
+    test('updates status conditionally; holds and restores statuses for maintenance', async () => {
+      assert.equal(await storage.crawlJobs.updateJob(job.id, { status: 7 }, [0]), true);
+      assert.equal(await storage.crawlJobs.updateJob(job.id, { status: 6 }, [0]), false);
+      assert.equal((await storage.crawlJobs.getJob(job.id))?.status, 7);
+      assert.equal(
+        await storage.crawlJobs.updateJob(job.id, { addRoundsCompleted: 1, completedAt: 9_000 }),
+        true,
+      );
+      assert.equal((await storage.crawlJobs.getJob(job.id))?.counters.roundsCompleted, 1);
+      const held = await storage.crawlJobs.holdJobs([0, 4, 7], 8);
       assert.ok(held.includes(job.id));
       assert.deepEqual(
-        [storage.crawlJobs.getJob(job.id)?.status, storage.crawlJobs.getJob(job.id)?.resumeStatus],
+        [
+          (await storage.crawlJobs.getJob(job.id))?.status,
+          (await storage.crawlJobs.getJob(job.id))?.resumeStatus,
+        ],
         [8, 7],
       );
-      const restored = storage.crawlJobs.restoreHeldJobs(8);
+      const restored = await storage.crawlJobs.restoreHeldJobs(8);
       assert.ok(restored.includes(job.id));
       assert.deepEqual(
-        [storage.crawlJobs.getJob(job.id)?.status, storage.crawlJobs.getJob(job.id)?.resumeStatus],
+        [
+          (await storage.crawlJobs.getJob(job.id))?.status,
+          (await storage.crawlJobs.getJob(job.id))?.resumeStatus,
+        ],
         [7, null],
       );
-      assert.equal(storage.crawlJobs.updateJob(424242, { status: 7 }), false);
+      assert.equal(await storage.crawlJobs.updateJob(424242, { status: 7 }), false);
     });
 
-    test('a new round resets the frontier and this-round counters but keeps totals and objects', () => {
-      storage.crawlJobs.startRound(job.id, 10_000, 7);
-      const after = storage.crawlJobs.getJob(job.id)!;
+    test('a new round resets the frontier and this-round counters but keeps totals and objects', async () => {
+      await storage.crawlJobs.startRound(job.id, 10_000, 7);
+      const after = (await storage.crawlJobs.getJob(job.id))!;
       assert.equal(after.roundStartedAt, 10_000);
       assert.equal(after.counters.pageCrawlSuccesses, 2);
       assert.equal(after.counters.pageCrawlSuccessesThisRound, 0);
       assert.equal(after.counters.pageProcessSuccessesThisRound, 0);
       assert.equal(after.counters.objectsFound, 2);
-      assert.equal(storage.crawlJobs.unfinishedCount(job.id), 3);
-      assert.equal(storage.crawlJobs.listObjects(job.id, 0, 10).length, 2);
-      assert.equal(storage.crawlJobs.listUrls(job.id, -1, 10)[2].outcome, 'invalid_url');
+      assert.equal(await storage.crawlJobs.unfinishedCount(job.id), 3);
+      assert.equal((await storage.crawlJobs.listObjects(job.id, 0, 10)).length, 2);
+      assert.equal((await storage.crawlJobs.listUrls(job.id, -1, 10))[2].outcome, 'invalid_url');
     });
 
-    test('restart erases objects and counters; delete removes everything', () => {
-      storage.crawlJobs.enqueueWebhook({
+    test('restart erases objects and counters; delete removes everything', async () => {
+      await storage.crawlJobs.enqueueWebhook({
         jobId: job.id,
         url: 'https://hook.example/',
         payload: '{}',
         headers: {},
         at: 1,
       });
-      storage.crawlJobs.resetJob(job.id, 20_000, 7);
-      const reset = storage.crawlJobs.getJob(job.id)!;
+      await storage.crawlJobs.resetJob(job.id, 20_000, 7);
+      const reset = (await storage.crawlJobs.getJob(job.id))!;
       assert.deepEqual(Object.values(reset.counters), [0, 0, 0, 0, 0, 0, 0, 0]);
       assert.equal(reset.completedAt, null);
-      assert.equal(storage.crawlJobs.listObjects(job.id, 0, 10).length, 0);
-      assert.equal(storage.crawlJobs.dueWebhooks(Number.MAX_SAFE_INTEGER, 10).length, 0);
-      assert.equal(storage.crawlJobs.unfinishedCount(job.id), 3);
-      assert.equal(storage.crawlJobs.deleteJob(job.id), true);
-      assert.equal(storage.crawlJobs.getJob(job.id), undefined);
-      assert.equal(storage.crawlJobs.findJob('tok_1', 'news'), undefined);
-      assert.equal(storage.crawlJobs.listUrls(job.id, -1, 10).length, 0);
-      assert.equal(storage.crawlJobs.hosts(job.id).length, 0);
-      assert.equal(storage.crawlJobs.deleteJob(job.id), false);
+      assert.equal((await storage.crawlJobs.listObjects(job.id, 0, 10)).length, 0);
+      assert.equal((await storage.crawlJobs.dueWebhooks(Number.MAX_SAFE_INTEGER, 10)).length, 0);
+      assert.equal(await storage.crawlJobs.unfinishedCount(job.id), 3);
+      assert.equal(await storage.crawlJobs.deleteJob(job.id), true);
+      assert.equal(await storage.crawlJobs.getJob(job.id), undefined);
+      assert.equal(await storage.crawlJobs.findJob('tok_1', 'news'), undefined);
+      assert.equal((await storage.crawlJobs.listUrls(job.id, -1, 10)).length, 0);
+      assert.equal((await storage.crawlJobs.hosts(job.id)).length, 0);
+      assert.equal(await storage.crawlJobs.deleteJob(job.id), false);
     });
 
-    test('webhook outbox: due order, failures rescheduled or dropped, delivery marks the job', () => {
-      const owner = storage.crawlJobs.findJob('tok_2', 'news')!;
-      storage.crawlJobs.enqueueWebhook({
+    test('webhook outbox: due order, failures rescheduled or dropped, delivery marks the job', async () => {
+      const owner = (await storage.crawlJobs.findJob('tok_2', 'news'))!;
+      await storage.crawlJobs.enqueueWebhook({
         jobId: owner.id,
         url: 'https://hook.example/a',
         payload: '{"a":1}',
         headers: { 'X-Crawl-Name': 'news' },
         at: 100,
       });
-      storage.crawlJobs.enqueueWebhook({
+      await storage.crawlJobs.enqueueWebhook({
         jobId: owner.id,
         url: 'https://hook.example/b',
         payload: '{}',
         headers: {},
         at: 50,
       });
-      assert.equal(storage.crawlJobs.nextWebhookAt(), 50);
+      assert.equal(await storage.crawlJobs.nextWebhookAt(), 50);
       assert.deepEqual(
-        storage.crawlJobs.dueWebhooks(100, 10).map((w) => w.url),
+        (await storage.crawlJobs.dueWebhooks(100, 10)).map((w) => w.url),
         ['https://hook.example/b', 'https://hook.example/a'],
       );
-      assert.equal(storage.crawlJobs.dueWebhooks(49, 10).length, 0);
-      const [b, a] = storage.crawlJobs.dueWebhooks(100, 10);
+      assert.equal((await storage.crawlJobs.dueWebhooks(49, 10)).length, 0);
+      const [b, a] = await storage.crawlJobs.dueWebhooks(100, 10);
       assert.deepEqual(a.headers, { 'X-Crawl-Name': 'news' });
-      storage.crawlJobs.webhookFailed(b.id, 'HTTP 500', 400);
-      assert.equal(storage.crawlJobs.dueWebhooks(100, 10).length, 1);
-      assert.equal(storage.crawlJobs.dueWebhooks(400, 10).find((w) => w.id === b.id)?.attempts, 1);
-      storage.crawlJobs.webhookFailed(b.id, 'HTTP 500', undefined);
-      storage.crawlJobs.webhookDelivered(a.id);
-      assert.equal(storage.crawlJobs.nextWebhookAt(), undefined);
-      assert.equal(storage.crawlJobs.getJob(owner.id)?.sentDoneNotification, true);
+      await storage.crawlJobs.webhookFailed(b.id, 'HTTP 500', 400);
+      assert.equal((await storage.crawlJobs.dueWebhooks(100, 10)).length, 1);
+      assert.equal((await storage.crawlJobs.dueWebhooks(400, 10)).find((w) => w.id === b.id)?.attempts, 1);
+      await storage.crawlJobs.webhookFailed(b.id, 'HTTP 500', undefined);
+      await storage.crawlJobs.webhookDelivered(a.id);
+      assert.equal(await storage.crawlJobs.nextWebhookAt(), undefined);
+      assert.equal((await storage.crawlJobs.getJob(owner.id))?.sentDoneNotification, true);
     });
 
-    test('operator switches', () => {
-      assert.equal(storage.crawlJobs.getSwitch('maintenance'), undefined);
-      storage.crawlJobs.setSwitch('maintenance', 'on', 1);
-      storage.crawlJobs.setSwitch('maintenance', 'off', 2);
-      assert.equal(storage.crawlJobs.getSwitch('maintenance'), 'off');
+    test('operator switches', async () => {
+      assert.equal(await storage.crawlJobs.getSwitch('maintenance'), undefined);
+      await storage.crawlJobs.setSwitch('maintenance', 'on', 1);
+      await storage.crawlJobs.setSwitch('maintenance', 'off', 2);
+      assert.equal(await storage.crawlJobs.getSwitch('maintenance'), 'off');
     });
   });
 }

@@ -18,25 +18,25 @@ export function runCustomApiStoreContract(adapter: string, open: OpenStorage): v
     before(async () => {
       ({ storage, cleanup } = await open());
       for (const id of ['tok_c1', 'tok_c2', 'tok_c3'])
-        storage.tokens.create({ id, secretHash: `h-${id}`, credits: null });
+        await storage.tokens.create({ id, secretHash: `h-${id}`, credits: null });
     });
     after(async () => cleanup());
 
-    test('save creates a rule set with the given hash and reads it back', () => {
-      const saved = storage.customApis.save('tok_c1', write('/api/article', 'a\\.com', 'hash-1', 'v1'));
+    test('save creates a rule set with the given hash and reads it back', async () => {
+      const saved = await storage.customApis.save('tok_c1', write('/api/article', 'a\\.com', 'hash-1', 'v1'));
       assert.equal(saved.hash, 'hash-1');
       assert.equal(saved.tokenId, 'tok_c1');
       assert.deepEqual(saved.ruleset.rules, [{ name: 'marker', value: 'v1' }]);
       assert.equal(saved.createdAt, saved.updatedAt);
-      const listed = storage.customApis.list('tok_c1');
+      const listed = await storage.customApis.list('tok_c1');
       assert.equal(listed.length, 1);
       assert.deepEqual(listed[0], saved);
     });
 
     test('saving the same (api, urlPattern) replaces the rule set and keeps hash and creation time', async () => {
-      const before = storage.customApis.list('tok_c1')[0];
+      const before = (await storage.customApis.list('tok_c1'))[0];
       await new Promise((resolve) => setTimeout(resolve, 5));
-      const updated = storage.customApis.save(
+      const updated = await storage.customApis.save(
         'tok_c1',
         write('/api/article', 'a\\.com', 'hash-ignored', 'v2'),
       );
@@ -44,47 +44,49 @@ export function runCustomApiStoreContract(adapter: string, open: OpenStorage): v
       assert.equal(updated.createdAt, before.createdAt);
       assert.ok(updated.updatedAt > before.updatedAt);
       assert.deepEqual(updated.ruleset.rules, [{ name: 'marker', value: 'v2' }]);
-      assert.equal(storage.customApis.list('tok_c1').length, 1);
+      assert.equal((await storage.customApis.list('tok_c1')).length, 1);
     });
 
-    test('identity is exact: another pattern, api or token makes another rule set', () => {
-      storage.customApis.save('tok_c1', write('/api/article', 'a\\.com/', 'hash-2', 'x'));
-      storage.customApis.save('tok_c1', write('/api/product', 'a\\.com', 'hash-3', 'x'));
-      storage.customApis.save('tok_c2', write('/api/article', 'a\\.com', 'hash-4', 'other token'));
+    test('identity is exact: another pattern, api or token makes another rule set', async () => {
+      await storage.customApis.save('tok_c1', write('/api/article', 'a\\.com/', 'hash-2', 'x'));
+      await storage.customApis.save('tok_c1', write('/api/product', 'a\\.com', 'hash-3', 'x'));
+      await storage.customApis.save('tok_c2', write('/api/article', 'a\\.com', 'hash-4', 'other token'));
       assert.deepEqual(
-        storage.customApis.list('tok_c1').map((r) => r.hash),
+        (await storage.customApis.list('tok_c1')).map((r) => r.hash),
         ['hash-1', 'hash-2', 'hash-3'],
       );
       assert.deepEqual(
-        storage.customApis.list('tok_c2').map((r) => r.hash),
+        (await storage.customApis.list('tok_c2')).map((r) => r.hash),
         ['hash-4'],
       );
     });
 
-    test('listByApi filters by api within the token, in creation order', () => {
+    test('listByApi filters by api within the token, in creation order', async () => {
       assert.deepEqual(
-        storage.customApis.listByApi('tok_c1', ['/api/article']).map((r) => r.hash),
+        (await storage.customApis.listByApi('tok_c1', ['/api/article'])).map((r) => r.hash),
         ['hash-1', 'hash-2'],
       );
       assert.deepEqual(
-        storage.customApis.listByApi('tok_c1', ['/api/product', '/api/article']).map((r) => r.hash),
+        (await storage.customApis.listByApi('tok_c1', ['/api/product', '/api/article'])).map((r) => r.hash),
         ['hash-1', 'hash-2', 'hash-3'],
       );
-      assert.deepEqual(storage.customApis.listByApi('tok_c1', ['/api/none']), []);
-      assert.deepEqual(storage.customApis.listByApi('tok_c1', []), []);
+      assert.deepEqual(await storage.customApis.listByApi('tok_c1', ['/api/none']), []);
+      assert.deepEqual(await storage.customApis.listByApi('tok_c1', []), []);
       assert.deepEqual(
-        storage.customApis.listByApi('tok_c2', ['/api/article']).map((r) => r.hash),
+        (await storage.customApis.listByApi('tok_c2', ['/api/article'])).map((r) => r.hash),
         ['hash-4'],
       );
     });
 
-    test('a hash is unique across tokens', () => {
-      assert.throws(() => storage.customApis.save('tok_c3', write('/api/x', 'y', 'hash-1', 'dup')));
-      assert.deepEqual(storage.customApis.list('tok_c3'), []);
+    test('a hash is unique across tokens', async () => {
+      await assert.rejects(async () =>
+        storage.customApis.save('tok_c3', write('/api/x', 'y', 'hash-1', 'dup')),
+      );
+      assert.deepEqual(await storage.customApis.list('tok_c3'), []);
     });
 
-    test('replaceAll swaps the whole set atomically, keeping hashes of pairs that remain', () => {
-      const replaced = storage.customApis.replaceAll('tok_c1', [
+    test('replaceAll swaps the whole set atomically, keeping hashes of pairs that remain', async () => {
+      const replaced = await storage.customApis.replaceAll('tok_c1', [
         write('/api/product', 'a\\.com', 'new-a', 'kept pair'),
         write('/api/recipes', 'r\\.com', 'new-b', 'new pair'),
       ]);
@@ -93,58 +95,64 @@ export function runCustomApiStoreContract(adapter: string, open: OpenStorage): v
         ['hash-3', 'new-b'],
       );
       assert.deepEqual(
-        storage.customApis
-          .list('tok_c1')
-          .map((r) => [r.api, r.hash, (r.ruleset.rules as { value: string }[])[0].value]),
+        (await storage.customApis.list('tok_c1')).map((r) => [
+          r.api,
+          r.hash,
+          (r.ruleset.rules as { value: string }[])[0].value,
+        ]),
         [
           ['/api/product', 'hash-3', 'kept pair'],
           ['/api/recipes', 'new-b', 'new pair'],
         ],
       );
-      assert.equal(storage.customApis.list('tok_c2').length, 1, 'other tokens are untouched');
+      assert.equal((await storage.customApis.list('tok_c2')).length, 1, 'other tokens are untouched');
     });
 
-    test('replaceAll that fails changes nothing', () => {
-      assert.throws(() =>
+    test('replaceAll that fails changes nothing', async () => {
+      await assert.rejects(() =>
         storage.customApis.replaceAll('tok_c1', [
           write('/api/a', '1', 'r-1', 'x'),
           write('/api/a', '1', 'r-2', 'duplicate pair'),
         ]),
       );
       assert.deepEqual(
-        storage.customApis.list('tok_c1').map((r) => r.hash),
+        (await storage.customApis.list('tok_c1')).map((r) => r.hash),
         ['hash-3', 'new-b'],
       );
     });
 
-    test('replaceAll with nothing removes every rule set of the token', () => {
-      assert.deepEqual(storage.customApis.replaceAll('tok_c3', []), []);
-      storage.customApis.save('tok_c3', write('/api/x', 'y', 'hash-c3', 'x'));
-      storage.customApis.replaceAll('tok_c3', []);
-      assert.deepEqual(storage.customApis.list('tok_c3'), []);
+    test('replaceAll with nothing removes every rule set of the token', async () => {
+      assert.deepEqual(await storage.customApis.replaceAll('tok_c3', []), []);
+      await storage.customApis.save('tok_c3', write('/api/x', 'y', 'hash-c3', 'x'));
+      await storage.customApis.replaceAll('tok_c3', []);
+      assert.deepEqual(await storage.customApis.list('tok_c3'), []);
     });
 
-    test('delete removes one rule set of one token and returns it', () => {
+    test('delete removes one rule set of one token and returns it', async () => {
       assert.equal(
-        storage.customApis.delete('tok_c2', '/api/recipes', 'r\\.com'),
+        await storage.customApis.delete('tok_c2', '/api/recipes', 'r\\.com'),
         undefined,
         "another token's set",
       );
-      const deleted = storage.customApis.delete('tok_c1', '/api/recipes', 'r\\.com');
+      const deleted = await storage.customApis.delete('tok_c1', '/api/recipes', 'r\\.com');
       assert.equal(deleted?.hash, 'new-b');
-      assert.equal(storage.customApis.delete('tok_c1', '/api/recipes', 'r\\.com'), undefined);
+      assert.equal(await storage.customApis.delete('tok_c1', '/api/recipes', 'r\\.com'), undefined);
       assert.deepEqual(
-        storage.customApis.list('tok_c1').map((r) => r.hash),
+        (await storage.customApis.list('tok_c1')).map((r) => r.hash),
         ['hash-3'],
       );
     });
 
-    test('keeps unicode and regex metacharacters intact', () => {
+    test('keeps unicode and regex metacharacters intact', async () => {
       const pattern = '^https?://(www\\.)?exämple\\.com/[^?]+\\?q=日本$';
-      const saved = storage.customApis.save('tok_c2', write('/api/article', pattern, 'hash-u', 'ünïcödé'));
+      const saved = await storage.customApis.save(
+        'tok_c2',
+        write('/api/article', pattern, 'hash-u', 'ünïcödé'),
+      );
       assert.equal(saved.urlPattern, pattern);
       assert.equal(
-        storage.customApis.listByApi('tok_c2', ['/api/article']).find((r) => r.hash === 'hash-u')?.urlPattern,
+        (await storage.customApis.listByApi('tok_c2', ['/api/article'])).find((r) => r.hash === 'hash-u')
+          ?.urlPattern,
         pattern,
       );
     });

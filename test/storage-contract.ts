@@ -25,47 +25,54 @@ export function runStorageContract(adapter: string, open: OpenStorage): void {
     after(async () => cleanup());
 
     describe('tokens', () => {
-      test('creates, finds by secret hash and by id', () => {
-        const created = storage.tokens.create({ id: 'tok_a', secretHash: 'h-a', label: 'A', credits: 50 });
+      test('creates, finds by secret hash and by id', async () => {
+        const created = await storage.tokens.create({
+          id: 'tok_a',
+          secretHash: 'h-a',
+          label: 'A',
+          credits: 50,
+        });
         assert.equal(created.credits, 50);
-        assert.deepEqual(storage.tokens.findBySecretHash('h-a')?.id, 'tok_a');
-        assert.equal(storage.tokens.findById('tok_a')?.label, 'A');
-        assert.equal(storage.tokens.findBySecretHash('nope'), undefined);
+        assert.deepEqual((await storage.tokens.findBySecretHash('h-a'))?.id, 'tok_a');
+        assert.equal((await storage.tokens.findById('tok_a'))?.label, 'A');
+        assert.equal(await storage.tokens.findBySecretHash('nope'), undefined);
       });
 
-      test('rejects a second token with the same secret hash', () => {
-        assert.throws(() => storage.tokens.create({ id: 'tok_a2', secretHash: 'h-a', credits: 1 }));
+      test('rejects a second token with the same secret hash', async () => {
+        await assert.rejects(async () =>
+          storage.tokens.create({ id: 'tok_a2', secretHash: 'h-a', credits: 1 }),
+        );
       });
 
-      test('charges only when the balance covers the amount, never below zero', () => {
-        storage.tokens.create({ id: 'tok_b', secretHash: 'h-b', credits: 60 });
-        assert.equal(storage.tokens.charge('tok_b', 25), true);
-        assert.equal(storage.tokens.charge('tok_b', 25), true);
-        assert.equal(storage.tokens.charge('tok_b', 25), false);
-        assert.equal(storage.tokens.findById('tok_b')?.credits, 10);
-        assert.equal(storage.tokens.charge('tok_b', 10), true);
-        assert.equal(storage.tokens.findById('tok_b')?.credits, 0);
-        assert.equal(storage.tokens.charge('tok_b', 1), false);
-        assert.equal(storage.tokens.charge('tok_b', 0), true);
-        storage.tokens.refund('tok_b', 7);
-        assert.equal(storage.tokens.findById('tok_b')?.credits, 7);
+      test('charges only when the balance covers the amount, never below zero', async () => {
+        await storage.tokens.create({ id: 'tok_b', secretHash: 'h-b', credits: 60 });
+        assert.equal(await storage.tokens.charge('tok_b', 25), true);
+        assert.equal(await storage.tokens.charge('tok_b', 25), true);
+        assert.equal(await storage.tokens.charge('tok_b', 25), false);
+        assert.equal((await storage.tokens.findById('tok_b'))?.credits, 10);
+        assert.equal(await storage.tokens.charge('tok_b', 10), true);
+        assert.equal((await storage.tokens.findById('tok_b'))?.credits, 0);
+        assert.equal(await storage.tokens.charge('tok_b', 1), false);
+        assert.equal(await storage.tokens.charge('tok_b', 0), true);
+        await storage.tokens.refund('tok_b', 7);
+        assert.equal((await storage.tokens.findById('tok_b'))?.credits, 7);
       });
 
-      test('unlimited tokens always pay and stay unlimited; unknown tokens never pay', () => {
-        storage.tokens.create({ id: 'tok_u', secretHash: 'h-u', credits: null });
-        assert.equal(storage.tokens.charge('tok_u', 1_000_000), true);
-        assert.equal(storage.tokens.findById('tok_u')?.credits, null);
-        assert.equal(storage.tokens.charge('tok_missing', 1), false);
+      test('unlimited tokens always pay and stay unlimited; unknown tokens never pay', async () => {
+        await storage.tokens.create({ id: 'tok_u', secretHash: 'h-u', credits: null });
+        assert.equal(await storage.tokens.charge('tok_u', 1_000_000), true);
+        assert.equal((await storage.tokens.findById('tok_u'))?.credits, null);
+        assert.equal(await storage.tokens.charge('tok_missing', 1), false);
       });
 
-      test('lists tokens in creation order', () => {
-        const ids = storage.tokens.list().map((t) => t.id);
+      test('lists tokens in creation order', async () => {
+        const ids = (await storage.tokens.list()).map((t) => t.id);
         assert.deepEqual(ids.slice(0, 3), ['tok_a', 'tok_b', 'tok_u']);
       });
     });
 
     describe('entities', () => {
-      test('writes a batch and reads it back by id and ref', () => {
+      test('writes a batch and reads it back by id and ref', async () => {
         const before = storage.entities.version();
         storage.entities.writeBatch([
           entityWrite('ORG-1', ['d:acme.com', 't:acme']),
@@ -86,7 +93,7 @@ export function runStorageContract(adapter: string, open: OpenStorage): void {
         assert.equal(storage.entities.getById('ORG-404'), undefined);
       });
 
-      test('finds refs and counts by key, capped', () => {
+      test('finds refs and counts by key, capped', async () => {
         const refs = storage.entities.refsForKey('t:acme', 10);
         assert.equal(refs.length, 1);
         assert.equal(storage.entities.profiles(refs)[0].id, 'ORG-1');
@@ -96,7 +103,7 @@ export function runStorageContract(adapter: string, open: OpenStorage): void {
         assert.equal(counts.get('t:missing'), 0);
       });
 
-      test('keyCounts stops counting at the cap and refsForKey honours its limit', () => {
+      test('keyCounts stops counting at the cap and refsForKey honours its limit', async () => {
         const many = Array.from({ length: 30 }, (_, i) => entityWrite(`ORG-many-${i}`, ['t:common']));
         storage.entities.writeBatch(many);
         assert.equal(storage.entities.keyCounts(['t:common'], 10).get('t:common'), 10);
@@ -104,7 +111,7 @@ export function runStorageContract(adapter: string, open: OpenStorage): void {
         assert.equal(storage.entities.refsForKey('t:common', 7).length, 7);
       });
 
-      test('replacing an entity replaces its keys', () => {
+      test('replacing an entity replaces its keys', async () => {
         storage.entities.writeBatch([entityWrite('ORG-1', ['d:acme.org', 't:acme'], { name: 'Acme' })]);
         assert.equal(storage.entities.refsForKey('d:acme.com', 10).length, 0);
         assert.equal(storage.entities.refsForKey('d:acme.org', 10).length, 1);
@@ -113,21 +120,21 @@ export function runStorageContract(adapter: string, open: OpenStorage): void {
         assert.equal(storage.entities.counts().organizations, 32);
       });
 
-      test('a failing batch writes nothing', () => {
+      test('a failing batch writes nothing', async () => {
         const bad = { ...entityWrite('ORG-bad', ['t:bad']), type: 'Planet' as never };
         assert.throws(() => storage.entities.writeBatch([entityWrite('ORG-ok', ['t:ok']), bad]));
         assert.equal(storage.entities.getById('ORG-ok'), undefined);
         assert.equal(storage.entities.refsForKey('t:ok', 10).length, 0);
       });
 
-      test('keeps unicode intact', () => {
+      test('keeps unicode intact', async () => {
         const name = 'Fundação Hermínio Ometto 東京大学 🎓';
         storage.entities.writeBatch([entityWrite('ORG-u', ['t:fundação'], { name })]);
         assert.equal(storage.entities.getById('ORG-u')?.doc.name, name);
         assert.equal(storage.entities.refsForKey('t:fundação', 10).length, 1);
       });
 
-      test('counts follow new entities, deferred-key writes, re-writes and a change of type', () => {
+      test('counts follow new entities, deferred-key writes, re-writes and a change of type', async () => {
         const start = storage.entities.counts();
         const plus = (organizations: number, persons: number) => ({
           organizations: start.organizations + organizations,
@@ -145,11 +152,11 @@ export function runStorageContract(adapter: string, open: OpenStorage): void {
         assert.deepEqual(storage.entities.counts(), plus(2, 1));
       });
 
-      test('a read snapshot sees its own writes, and the version it reads follows them', () => {
+      test('a read snapshot sees its own writes, and the version it reads follows them', async () => {
         const seen = storage.readSnapshot(() => {
           const before = storage.entities.version();
           assert.equal(storage.entities.version(), before);
-          storage.transaction(() => storage.entities.writeBatch([entityWrite('ORG-S1', ['t:s1'])]));
+          storage.entities.writeBatch([entityWrite('ORG-S1', ['t:s1'])]);
           return { before, after: storage.entities.version(), found: storage.entities.getById('ORG-S1') };
         });
         assert.notEqual(seen.after, seen.before);
@@ -159,14 +166,39 @@ export function runStorageContract(adapter: string, open: OpenStorage): void {
     });
 
     describe('transactions', () => {
-      test('roll back everything when the function throws', () => {
-        assert.throws(() =>
-          storage.transaction(() => {
-            storage.tokens.create({ id: 'tok_tx', secretHash: 'h-tx', credits: 1 });
+      test('roll back everything when the function throws', async () => {
+        await assert.rejects(() =>
+          storage.transaction(async (tx) => {
+            await tx.tokens.create({ id: 'tok_tx', secretHash: 'h-tx', credits: 1 });
             throw new Error('boom');
           }),
         );
-        assert.equal(storage.tokens.findById('tok_tx'), undefined);
+        assert.equal(await storage.tokens.findById('tok_tx'), undefined);
+      });
+
+      test('commit everything when the function resolves', async () => {
+        const value = await storage.transaction(async (tx) => {
+          await tx.tokens.create({ id: 'tok_tx2', secretHash: 'h-tx2', credits: 5 });
+          assert.equal(await tx.tokens.charge('tok_tx2', 2), true);
+          return (await tx.tokens.findById('tok_tx2'))?.credits;
+        });
+        assert.equal(value, 3);
+        assert.equal((await storage.tokens.findById('tok_tx2'))?.credits, 3);
+      });
+
+      test('a call made outside a transaction while it runs does not join it', async () => {
+        await storage.tokens.create({ id: 'tok_iso', secretHash: 'h-iso', credits: 10 });
+        let outside: Promise<boolean> | undefined;
+        await assert.rejects(() =>
+          storage.transaction(async (tx) => {
+            await tx.tokens.charge('tok_iso', 4);
+            outside = storage.tokens.charge('tok_iso', 1);
+            await tx.tokens.charge('tok_iso', 2);
+            throw new Error('boom');
+          }),
+        );
+        assert.equal(await outside, true);
+        assert.equal((await storage.tokens.findById('tok_iso'))?.credits, 9, 'only the outside charge stays');
       });
     });
   });

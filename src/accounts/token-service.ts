@@ -27,12 +27,12 @@ export class TokenService {
   }
 
   /** Creates a token with `credits` (a non-negative integer) or unlimited credits (`null`). */
-  create(options: { credits: number | null; label?: string; secret?: string }): CreatedToken {
+  async create(options: { credits: number | null; label?: string; secret?: string }): Promise<CreatedToken> {
     if (options.credits !== null && (!Number.isInteger(options.credits) || options.credits < 0)) {
       throw new RangeError(`credits must be a non-negative integer, got ${options.credits}`);
     }
     const secret = options.secret ?? randomBytes(16).toString('hex');
-    const record = this.#store.create({
+    const record = await this.#store.create({
       id: `tok_${randomBytes(6).toString('hex')}`,
       secretHash: hashSecret(secret),
       label: options.label,
@@ -42,13 +42,13 @@ export class TokenService {
   }
 
   /** Resolves a secret to its token; throws 401 errors for a missing or unknown one. */
-  authenticate(secret: string | undefined): TokenRecord {
+  async authenticate(secret: string | undefined): Promise<TokenRecord> {
     if (secret === undefined || secret.trim() === '') throw new MissingTokenError();
     const hash = hashSecret(secret.trim());
     const cached = this.#cache.get(hash);
     // Five seconds: long enough to absorb bursts, short enough that revocation takes effect.
     if (cached && Date.now() - cached.at < 5_000) return cached.record;
-    const record = this.#store.findBySecretHash(hash);
+    const record = await this.#store.findBySecretHash(hash);
     if (!record) throw new InvalidTokenError();
     if (this.#cache.size > 10_000) this.#cache.clear();
     this.#cache.set(hash, { record, at: Date.now() });
@@ -56,25 +56,25 @@ export class TokenService {
   }
 
   /** Finds a token by secret without throwing. */
-  find(secret: string): TokenRecord | undefined {
+  find(secret: string): Promise<TokenRecord | undefined> {
     return this.#store.findBySecretHash(hashSecret(secret));
   }
 
   /** Takes `amount` credits atomically or throws 429 leaving the balance unchanged. */
-  charge(tokenId: string, amount: number): void {
-    if (!this.#store.charge(tokenId, amount)) throw new InsufficientCreditsError();
+  async charge(tokenId: string, amount: number): Promise<void> {
+    if (!(await this.#store.charge(tokenId, amount))) throw new InsufficientCreditsError();
   }
 
   /** Takes `amount` credits when possible; false (nothing taken) otherwise. */
-  tryCharge(tokenId: string, amount: number): boolean {
+  tryCharge(tokenId: string, amount: number): Promise<boolean> {
     return this.#store.charge(tokenId, amount);
   }
 
-  refund(tokenId: string, amount: number): void {
-    this.#store.refund(tokenId, amount);
+  refund(tokenId: string, amount: number): Promise<void> {
+    return this.#store.refund(tokenId, amount);
   }
 
-  balance(tokenId: string): number | null | undefined {
-    return this.#store.findById(tokenId)?.credits;
+  async balance(tokenId: string): Promise<number | null | undefined> {
+    return (await this.#store.findById(tokenId))?.credits;
   }
 }

@@ -119,11 +119,11 @@ export class BulkExports {
    * Regenerates what a stop or crash interrupted: reports (and exports) still in process, and
    * the completion report of final jobs that have none.
    */
-  resume(): void {
+  async resume(): Promise<void> {
     const { store } = this.#deps;
-    for (const job of store.listByState(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED'])) {
-      const reports = store.reports(job.id);
-      if (reports.length === 0) this.#completionReport(job);
+    for (const job of await store.listByState(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED'])) {
+      const reports = await store.reports(job.id);
+      if (reports.length === 0) await this.#completionReport(job);
       for (const report of reports) {
         if (report.exportStatus === 'IN_PROCESS') this.#generate(job, report, true);
         else if (report.status === 'IN_PROCESS') this.#startBackground(job, report);
@@ -157,7 +157,7 @@ export class BulkExports {
     params: Readonly<Record<string, unknown>>,
   ): Promise<DownloadAnswer> {
     const { service, store } = this.#deps;
-    const job = service.job(tokenId, jobId);
+    const job = await service.job(tokenId, jobId);
     const options = exportOptions(params);
     const plan = createExportPlan(options);
     const window = exportWindow({
@@ -166,12 +166,12 @@ export class BulkExports {
       size: scalar(params, 'size') as string | undefined,
     });
     const wait = waitSeconds(params.wait);
-    if (!isFinal(job.state)) throw service.notReady(job, `Bulkjob [${job.id}] is still in process`);
+    if (!isFinal(job.state)) throw await service.notReady(job, `Bulkjob [${job.id}] is still in process`);
 
     const key = JSON.stringify([plan.key, window.offset, window.limit ?? null]);
-    let report = store.reportByKey(job.id, key);
+    let report = await store.reportByKey(job.id, key);
     if (!report) {
-      report = store.addReport({
+      report = await store.addReport({
         id: newReportId(),
         jobId: job.id,
         key,
@@ -199,11 +199,11 @@ export class BulkExports {
         ]);
         clearTimeout(timer);
       }
-      report = store.report(job.id, report.id);
+      report = await store.report(job.id, report.id);
       if (report?.exportStatus !== 'COMPLETE') {
         if (report?.exportStatus === 'ERROR_FINALIZING')
           throw new Error(`export ${report.id} failed: ${report.error}`);
-        throw service.notReady(
+        throw await service.notReady(
           job,
           wait === 0
             ? `The export of bulkjob [${job.id}] has started; ask again later`
@@ -228,9 +228,9 @@ export class BulkExports {
    * says, the JSON form with `format=json` (docs/api.md#coverage-reports). 400 while generating,
    * 404 unknown.
    */
-  report(tokenId: string, jobId: string, reportId: string, format: unknown): ReportAnswer {
-    const job = this.#deps.service.job(tokenId, jobId);
-    const report = isReportId(reportId) ? this.#deps.store.report(job.id, reportId) : undefined;
+  async report(tokenId: string, jobId: string, reportId: string, format: unknown): Promise<ReportAnswer> {
+    const job = await this.#deps.service.job(tokenId, jobId);
+    const report = isReportId(reportId) ? await this.#deps.store.report(job.id, reportId) : undefined;
     if (!report) throw new NotFoundError(`Report [${reportId}] of bulkjob [${job.id}] not found`);
     if (report.status === 'IN_PROCESS' || report.status === 'NOT_STARTED') {
       throw new ReportNotReadyError(`Report [${report.id}] is still being generated`);
@@ -263,8 +263,8 @@ export class BulkExports {
     if (running?.withExport) return running;
     if (!running) return this.#generate(job, report, true);
     return {
-      done: running.done.then(() => {
-        const fresh = this.#deps.store.report(job.id, report.id);
+      done: running.done.then(async () => {
+        const fresh = await this.#deps.store.report(job.id, report.id);
         if (!fresh || this.#closed || (fresh.exportStatus === 'COMPLETE' && !this.#running.has(report.id)))
           return;
         return this.#exportGeneration(job, fresh).done;
@@ -273,12 +273,12 @@ export class BulkExports {
   }
 
   /** The job's first report: default columns over all records, without an export file. */
-  #completionReport(job: BulkJobRow): void {
+  async #completionReport(job: BulkJobRow): Promise<void> {
     if (this.#closed) return;
     const plan = createExportPlan({});
     const key = JSON.stringify([plan.key, 0, null]);
-    if (this.#deps.store.reportByKey(job.id, key)) return;
-    const report = this.#deps.store.addReport({
+    if (await this.#deps.store.reportByKey(job.id, key)) return;
+    const report = await this.#deps.store.addReport({
       id: newReportId(),
       jobId: job.id,
       key,
@@ -327,8 +327,14 @@ export class BulkExports {
     for (const [reportId, job] of [...this.#deferred]) {
       this.#deferred.delete(reportId);
       if (this.#running.has(reportId)) continue;
-      const report = this.#deps.store.report(job.id, reportId);
-      if (report && report.status !== 'COMPLETE') this.#startBackground(job, report);
+      void this.#deps.store.report(job.id, reportId).then(
+        (report) => {
+          if (report && report.status !== 'COMPLETE' && !this.#running.has(reportId))
+            this.#startBackground(job, report);
+        },
+        (error: unknown) =>
+          this.#deps.logger.error({ err: error, jobId: job.id }, 'bulk report could not be read'),
+      );
     }
   }
 
@@ -339,14 +345,49 @@ export class BulkExports {
    * a download waits.
    */
   #generate(job: BulkJobRow, report: BulkReportRow, withExport: boolean): Generation {
+    const generation: Generation = {
+      done: Promise.resolve(),
+      withExport,
+      workers: new Set(),
+      cancelled: false,
+    };
+    const slot = this.#slot();
+    const done = this.#write(job, report, generation, slot).then(
+      () => undefined,
+      (error: unknown) => {
+        if (generation.cancelled || this.#closed) return;
+        this.#deps.logger.error({ err: error, jobId: job.id, reportId: report.id }, 'bulk export failed');
+      },
+    );
+    Object.assign(generation, {
+      done: done.finally(() => {
+        // A download of the same report may have replaced a preempted completion report.
+        if (this.#running.get(report.id) === generation) this.#running.delete(report.id);
+        this.#active--;
+        this.#queue.shift()?.();
+        this.#resumeDeferred();
+      }),
+    });
+    this.#running.set(report.id, generation);
+    return generation;
+  }
+
+  /** The work of `#generate`, once `slot` (its turn) has come. */
+  async #write(
+    job: BulkJobRow,
+    report: BulkReportRow,
+    generation: Generation,
+    slot: Promise<void>,
+  ): Promise<void> {
+    const { withExport } = generation;
     const { store, logger } = this.#deps;
     // A report equal to this one already written (this one, or one of an export of the same
     // columns in another format, e.g. the completion report of a default CSV download) is
     // reused: no coverage pass over the records (~10% of an export thread's work).
-    const equal = this.#equalReport(job.id, report);
+    const equal = await this.#equalReport(job.id, report);
     if (equal !== undefined && equal.id !== report.id) this.#reuseReport(job.id, equal, report);
     const withReport = equal === undefined;
-    store.updateReport(report.id, {
+    await store.updateReport(report.id, {
       status: withReport ? 'IN_PROCESS' : 'COMPLETE',
       ...(withExport ? { exportStatus: 'IN_PROCESS' as const } : {}),
       error: null,
@@ -414,14 +455,7 @@ export class BulkExports {
       }
     }
 
-    const generation: Generation = {
-      done: Promise.resolve(),
-      withExport,
-      workers: new Set(),
-      cancelled: false,
-    };
     const stopped = () => generation.cancelled || this.#closed;
-    const slot = this.#slot();
     const started = slot.then(() => performance.now());
     const reportDone = slot
       .then(() => (stopped() || split || !withReport ? undefined : this.#runWorker(reportTask, generation)))
@@ -430,12 +464,15 @@ export class BulkExports {
           if (result === undefined) return;
           const ms = Math.round(performance.now() - (await started));
           logger.info({ jobId: job.id, reportId: report.id, ...result, ms }, 'bulk coverage report written');
-          store.updateReport(report.id, { status: 'COMPLETE' });
+          await store.updateReport(report.id, { status: 'COMPLETE' });
         },
-        (error: Error) => {
+        async (error: Error) => {
           if (stopped()) return;
           logger.error({ err: error, jobId: job.id, reportId: report.id }, 'bulk coverage report failed');
-          store.updateReport(report.id, { status: 'ERROR_FINALIZING', error: error.message.slice(0, 1000) });
+          await store.updateReport(report.id, {
+            status: 'ERROR_FINALIZING',
+            error: error.message.slice(0, 1000),
+          });
         },
       );
     const exportDone = slot
@@ -479,7 +516,7 @@ export class BulkExports {
             reportParts.map((files, i) => ({ files, counts: done[i].coverage! })),
             paths,
           );
-          store.updateReport(report.id, { status: 'COMPLETE' });
+          await store.updateReport(report.id, { status: 'COMPLETE' });
         }
         // A spreadsheet's writer counts the rows it appended from the other thread too.
         const rows = split && assembled ? done[0].rows : done.reduce((sum, r) => sum + r.rows, 0);
@@ -488,31 +525,17 @@ export class BulkExports {
           { jobId: job.id, reportId: report.id, format: plan.format, threads: done.length, rows, bytes, ms },
           'bulk export written',
         );
-        store.updateReport(report.id, { exportStatus: 'COMPLETE', exportBytes: bytes });
+        await store.updateReport(report.id, { exportStatus: 'COMPLETE', exportBytes: bytes });
       })
-      .catch((error: Error) => {
+      .catch(async (error: Error) => {
         if (stopped()) return;
         logger.error({ err: error, jobId: job.id, reportId: report.id }, 'bulk export failed');
-        store.updateReport(report.id, {
+        await store.updateReport(report.id, {
           exportStatus: 'ERROR_FINALIZING',
           error: error.message.slice(0, 1000),
         });
       });
-    const done = Promise.all([reportDone, exportDone]).then(
-      () => undefined,
-      () => undefined,
-    );
-    Object.assign(generation, {
-      done: done.finally(() => {
-        // A download of the same report may have replaced a preempted completion report.
-        if (this.#running.get(report.id) === generation) this.#running.delete(report.id);
-        this.#active--;
-        this.#queue.shift()?.();
-        this.#resumeDeferred();
-      }),
-    });
-    this.#running.set(report.id, generation);
-    return generation;
+    await Promise.all([reportDone, exportDone]);
   }
 
   /** Resolves when a generation may start (at most `concurrency` at once). */
@@ -571,8 +594,8 @@ export class BulkExports {
     });
   }
 
-  #removeJob(jobId: string): void {
-    for (const report of this.#deps.store.reports(jobId)) {
+  async #removeJob(jobId: string): Promise<void> {
+    for (const report of await this.#deps.store.reports(jobId)) {
       const generation = this.#running.get(report.id);
       if (generation) {
         generation.cancelled = true;
@@ -596,11 +619,11 @@ export class BulkExports {
    * A report of the job equal to `report` whose files are written (`report` itself first), or
    * `undefined`. Final jobs do not change, so reports of equal `coverageIdentity` are equal.
    */
-  #equalReport(jobId: string, report: BulkReportRow): BulkReportRow | undefined {
+  async #equalReport(jobId: string, report: BulkReportRow): Promise<BulkReportRow | undefined> {
     const identity = coverageIdentity(report.key);
-    const reports = this.#deps.store
-      .reports(jobId)
-      .sort((a, b) => Number(b.id === report.id) - Number(a.id === report.id));
+    const reports = (await this.#deps.store.reports(jobId)).sort(
+      (a, b) => Number(b.id === report.id) - Number(a.id === report.id),
+    );
     return reports.find((other) => {
       if (other.status !== 'COMPLETE' || coverageIdentity(other.key) !== identity) return false;
       const paths = this.#reportPaths(jobId, other);

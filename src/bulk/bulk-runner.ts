@@ -1,8 +1,13 @@
-import type { TokenService } from '../accounts/index.ts';
 import type { CreditCosts } from '../config.ts';
 import { InsufficientCreditsError } from '../errors.ts';
 import type { Logger } from '../logging.ts';
-import type { BulkJobRow, BulkJobStore, BulkRecord, BulkResult } from '../storage/index.ts';
+import type {
+  BulkJobRow,
+  BulkJobStore,
+  BulkRecord,
+  BulkResult,
+  StorageTransaction,
+} from '../storage/index.ts';
 import type { EnhanceBatch, EnhanceBatchResult } from './enhance-batch.ts';
 import { type BulkJobOptions, stateMessage } from './job-record.ts';
 import { failureResult } from './result-text.ts';
@@ -18,8 +23,7 @@ export interface BatchExecutor {
 export interface BulkRunnerDeps {
   readonly store: BulkJobStore;
   /** Runs a function in one store transaction (`Storage.transaction`). */
-  readonly transaction: <T>(fn: () => T) => T;
-  readonly tokens: TokenService;
+  readonly transaction: <T>(fn: (tx: StorageTransaction) => Promise<T>) => Promise<T>;
   readonly credits: CreditCosts;
   readonly executor: BatchExecutor;
   readonly logger: Logger;
@@ -80,6 +84,9 @@ export class BulkRunner {
   #tokenTurn = 0;
   #inFlight = 0;
   #closed = false;
+  /** A `#fill` is running (claims are asynchronous); `#pumpAgain` asks it for another pass. */
+  #pumping = false;
+  #pumpAgain = false;
   readonly #idleWaiters: (() => void)[] = [];
 
   constructor(deps: BulkRunnerDeps) {
@@ -93,8 +100,8 @@ export class BulkRunner {
   }
 
   /** Picks up every unfinished job in the store (at start-up, after a restart or crash). */
-  resume(): void {
-    for (const job of this.#deps.store.listByState(['NOT_STARTED', 'IN_PROCESS'])) this.#activate(job);
+  async resume(): Promise<void> {
+    for (const job of await this.#deps.store.listByState(['NOT_STARTED', 'IN_PROCESS'])) this.#activate(job);
     this.#pump();
   }
 
@@ -109,16 +116,16 @@ export class BulkRunner {
    * dispatched, and the job becomes `STOPPED` (results so far stay). Returns the stopped job, or
    * `undefined` when the runner was not working on it.
    */
-  stop(jobId: string): BulkJobRow | undefined {
+  async stop(jobId: string): Promise<BulkJobRow | undefined> {
     if (!this.#forget(jobId)) return undefined;
-    const current = this.#deps.store.get(jobId);
+    const current = await this.#deps.store.get(jobId);
     if (!current) return undefined;
-    const stopped = this.#deps.store.update(jobId, {
+    const stopped = (await this.#deps.store.update(jobId, {
       state: 'STOPPED',
       completedTime: this.#now(),
       estimateSec: null,
       message: stateMessage({ ...current, state: 'STOPPED' }),
-    })!;
+    }))!;
     this.#deps.onFinal(stopped);
     return stopped;
   }
@@ -130,7 +137,7 @@ export class BulkRunner {
 
   /** Resolves when no batch is in flight and no job is active (tests, shutdown). */
   idle(): Promise<void> {
-    if (this.#inFlight === 0 && this.#jobs.size === 0) return Promise.resolve();
+    if (this.#inFlight === 0 && this.#jobs.size === 0 && !this.#pumping) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
@@ -176,15 +183,35 @@ export class BulkRunner {
     return true;
   }
 
-  /** Fills the executor with batches, taking jobs in turn. */
+  /** Fills the executor with batches, taking jobs in turn; one fill at a time. */
   #pump(): void {
+    if (this.#pumping) {
+      this.#pumpAgain = true;
+      return;
+    }
+    this.#pumping = true;
+    this.#fill()
+      .catch((error: unknown) =>
+        this.#deps.logger.error({ err: error }, 'bulk runner could not read pending records'),
+      )
+      .finally(() => {
+        this.#pumping = false;
+        if (this.#pumpAgain) {
+          this.#pumpAgain = false;
+          this.#pump();
+        } else this.#notifyIdle();
+      });
+  }
+
+  async #fill(): Promise<void> {
     while (!this.#closed && this.#inFlight < this.#deps.executor.capacity) {
       const job = this.#nextJob();
       if (!job) break;
-      const batch = this.#claim(job);
-      if (batch) this.#dispatch(job, batch);
+      const batch = await this.#claim(job);
+      if (!batch || this.#jobs.get(job.id) !== job) continue;
+      if (job.inFlight === 0 && job.runDone === 0) await this.#markStarted(job);
+      if (this.#jobs.get(job.id) === job) this.#dispatch(job, batch);
     }
-    this.#notifyIdle();
   }
 
   /** The next job with work to hand out: next token in turn, then that token's next job. */
@@ -206,13 +233,13 @@ export class BulkRunner {
     return undefined;
   }
 
-  #claim(job: ActiveJob): Retry | undefined {
+  async #claim(job: ActiveJob): Promise<Retry | undefined> {
     const retry = job.retries.shift();
     if (retry) return retry;
-    const records = this.#deps.store.pendingRecords(job.id, job.cursor, this.#deps.batchSize);
+    const records = await this.#deps.store.pendingRecords(job.id, job.cursor, this.#deps.batchSize);
     if (records.length === 0) {
       job.exhausted = true;
-      this.#finishIfDone(job);
+      await this.#finishIfDone(job);
       return undefined;
     }
     job.cursor = records[records.length - 1].index + 1;
@@ -220,17 +247,16 @@ export class BulkRunner {
   }
 
   #dispatch(job: ActiveJob, batch: Retry): void {
-    if (job.inFlight === 0 && job.runDone === 0) this.#markStarted(job);
     job.inFlight++;
     this.#inFlight++;
     this.#deps.executor
       .run({ jobId: job.id, options: job.options, records: batch.records })
       .then(
-        (answer) => {
-          if (this.#jobs.get(job.id) === job) this.#commit(job, answer.results);
+        async (answer) => {
+          if (this.#jobs.get(job.id) === job) await this.#commit(job, answer.results);
         },
-        (error: Error) => {
-          if (this.#jobs.get(job.id) === job) this.#retry(job, batch, error);
+        async (error: Error) => {
+          if (this.#jobs.get(job.id) === job) await this.#retry(job, batch, error);
         },
       )
       .catch((error: Error) => {
@@ -242,18 +268,22 @@ export class BulkRunner {
           job.retries.push({ records: batch.records, tries: batch.tries + 1 });
         else this.#forget(job.id);
       })
-      .finally(() => {
+      .finally(async () => {
         job.inFlight--;
         this.#inFlight--;
-        if (this.#jobs.get(job.id) === job) this.#finishIfDone(job);
+        try {
+          if (this.#jobs.get(job.id) === job) await this.#finishIfDone(job);
+        } catch (error) {
+          this.#deps.logger.error({ err: error, jobId: job.id }, 'bulk job could not be finished');
+        }
         this.#pump();
       });
   }
 
-  #markStarted(job: ActiveJob): void {
-    const row = this.#deps.store.get(job.id);
+  async #markStarted(job: ActiveJob): Promise<void> {
+    const row = await this.#deps.store.get(job.id);
     if (row && row.state === 'NOT_STARTED') {
-      this.#deps.store.update(job.id, {
+      await this.#deps.store.update(job.id, {
         state: 'IN_PROCESS',
         startTime: row.startTime ?? this.#now(),
         message: stateMessage({ ...row, state: 'IN_PROCESS' }),
@@ -262,37 +292,40 @@ export class BulkRunner {
   }
 
   /** Charges and stores a batch's results with the job's progress, in one transaction. */
-  #commit(job: ActiveJob, results: readonly BulkResult[]): void {
-    const { store, tokens, transaction } = this.#deps;
+  async #commit(job: ActiveJob, results: readonly BulkResult[]): Promise<void> {
     // The refresh price only where refresh fetched pages (docs/api.md#credits): not in bulk yet.
     const perMatch = this.#deps.credits.perMatch;
-    transaction(() => {
+    await this.#deps.transaction(async ({ tokens, bulkJobs }) => {
       let stored = results;
       const total = results.reduce((sum, r) => sum + (r.failed ? 0 : r.hits * perMatch), 0);
       // One charge for the whole batch when the balance covers it (the usual case); otherwise
       // record by record, in order, so every record that can be paid is.
-      if (total > 0 && !tokens.tryCharge(job.tokenId, total)) {
-        stored = results.map((r) => {
+      if (total > 0 && !(await tokens.charge(job.tokenId, total))) {
+        const paid: BulkResult[] = [];
+        for (const r of results) {
           const cost = r.failed ? 0 : r.hits * perMatch;
-          return cost === 0 || tokens.tryCharge(job.tokenId, cost) ? r : unpaid(r);
-        });
+          paid.push(cost === 0 || (await tokens.charge(job.tokenId, cost)) ? r : unpaid(r));
+        }
+        stored = paid;
       }
-      store.saveResults(job.id, stored);
-      job.done += stored.length;
-      job.runDone += stored.length;
-      store.update(job.id, { estimateSec: this.#estimate(job) });
+      await bulkJobs.saveResults(job.id, stored);
+      await bulkJobs.update(job.id, { estimateSec: this.#estimate(job, stored.length) });
     });
+    job.done += results.length;
+    job.runDone += results.length;
   }
 
-  #estimate(job: ActiveJob): number | null {
+  /** Seconds left once `adding` more records are done. */
+  #estimate(job: ActiveJob, adding: number): number | null {
     const elapsed = (this.#now() - job.runStart) / 1000;
-    if (job.runDone === 0 || elapsed <= 0) return null;
-    const remaining = Math.max(0, job.total - job.done);
-    return Math.ceil(remaining / (job.runDone / elapsed));
+    const runDone = job.runDone + adding;
+    if (runDone === 0 || elapsed <= 0) return null;
+    const remaining = Math.max(0, job.total - job.done - adding);
+    return Math.ceil(remaining / (runDone / elapsed));
   }
 
   /** A batch whose worker died: retry it, then its records one by one, then store them failed. */
-  #retry(job: ActiveJob, batch: Retry, error: Error): void {
+  async #retry(job: ActiveJob, batch: Retry, error: Error): Promise<void> {
     this.#deps.logger.warn({ err: error, jobId: job.id, records: batch.records.length }, 'bulk batch failed');
     const tries = batch.tries + 1;
     if (batch.records.length > 1) {
@@ -305,14 +338,17 @@ export class BulkRunner {
       return;
     }
     const [record] = batch.records;
-    this.#commit(job, [
+    await this.#commit(job, [
       failureResult(record, job.id, 'Internal error: answering this record failed repeatedly'),
     ]);
   }
 
-  #finishIfDone(job: ActiveJob): void {
+  async #finishIfDone(job: ActiveJob): Promise<void> {
     if (!job.exhausted || job.inFlight > 0 || job.retries.length > 0) return;
-    const row = this.#deps.store.get(job.id);
+    const row = await this.#deps.store.get(job.id);
+    // Looked at meanwhile by another caller (a batch came back as the last claim ran dry).
+    if (this.#jobs.get(job.id) !== job || !job.exhausted || job.inFlight > 0 || job.retries.length > 0)
+      return;
     if (!row) {
       this.#forget(job.id);
       return;
@@ -329,18 +365,18 @@ export class BulkRunner {
     }
     this.#forget(job.id);
     const state = row.failed > 0 ? 'COMPLETE_WITH_FAILURES' : 'COMPLETE';
-    const finished = this.#deps.store.update(job.id, {
+    const finished = (await this.#deps.store.update(job.id, {
       state,
       startTime: row.startTime ?? this.#now(),
       completedTime: this.#now(),
       estimateSec: null,
       message: stateMessage({ ...row, state }),
-    })!;
+    }))!;
     this.#deps.onFinal(finished);
   }
 
   #notifyIdle(): void {
-    if (this.#inFlight > 0 || this.#jobs.size > 0) return;
+    if (this.#inFlight > 0 || this.#jobs.size > 0 || this.#pumping) return;
     for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 }

@@ -1,4 +1,3 @@
-import type { TokenService } from '../accounts/index.ts';
 import type { CreditCosts, Limits } from '../config.ts';
 import { parseEnhanceQuery } from '../enhance/index.ts';
 import {
@@ -9,7 +8,7 @@ import {
   QuarryError,
 } from '../errors.ts';
 import type { Logger } from '../logging.ts';
-import type { BulkJobRow, BulkJobStore } from '../storage/index.ts';
+import type { BulkJobRow, BulkJobStore, StorageTransaction } from '../storage/index.ts';
 import { type BatchExecutor, BulkRunner } from './bulk-runner.ts';
 import { isJobId, newJobId } from './ids.ts';
 import {
@@ -36,12 +35,11 @@ const SUBMIT_CHUNK = 5_000;
 const PURGE_CHUNK = 5_000;
 
 /** What the service reports when a job reaches a final state (coverage report, webhook). */
-export type BulkFinalListener = (job: BulkJobRow) => void;
+export type BulkFinalListener = (job: BulkJobRow) => void | Promise<void>;
 
 export interface BulkServiceDeps {
   readonly store: BulkJobStore;
-  readonly transaction: <T>(fn: () => T) => T;
-  readonly tokens: TokenService;
+  readonly transaction: <T>(fn: (tx: StorageTransaction) => Promise<T>) => Promise<T>;
   readonly credits: CreditCosts;
   readonly limits: Limits;
   readonly logger: Logger;
@@ -79,7 +77,7 @@ export class BulkService {
   readonly #deps: BulkServiceDeps;
   readonly #now: () => number;
   readonly #finalListeners: BulkFinalListener[] = [];
-  readonly #deleteListeners: ((jobId: string) => void)[] = [];
+  readonly #deleteListeners: ((jobId: string) => void | Promise<void>)[] = [];
   readonly #webhooks: WebhookSender;
   #runner: BulkRunner | undefined;
   #purging: Promise<void> | undefined;
@@ -115,14 +113,12 @@ export class BulkService {
    * Starts the runner: drops submissions a crash interrupted, finishes purging deleted jobs,
    * and resumes every unfinished job. Idempotent.
    */
-  start(): void {
+  async start(): Promise<void> {
     if (this.#runner || this.#closed) return;
     const { store } = this.#deps;
-    for (const job of store.listByState(['SUBMITTING'])) store.update(job.id, { state: 'DELETING' });
     this.#runner = new BulkRunner({
       store,
       transaction: this.#deps.transaction,
-      tokens: this.#deps.tokens,
       credits: this.#deps.credits,
       executor: this.#deps.createExecutor(),
       logger: this.#deps.logger,
@@ -130,13 +126,18 @@ export class BulkService {
       now: this.#now,
       onFinal: (job) => this.#final(job),
     });
-    this.#runner.resume();
-    this.#webhooks.resume(store.listByState(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED']));
+    for (const job of await store.listByState(['SUBMITTING']))
+      await store.update(job.id, { state: 'DELETING' });
+    await this.#runner.resume();
+    this.#webhooks.resume(await store.listByState(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED']));
     this.#schedulePurge();
     const retention = this.#deps.retentionMs ?? 0;
     if (retention > 0) {
-      const sweep = () => this.deleteFinishedBefore(this.#now() - retention);
-      sweep();
+      const sweep = () =>
+        this.deleteFinishedBefore(this.#now() - retention).catch((error: unknown) =>
+          this.#deps.logger.error({ err: error }, 'bulk retention sweep failed'),
+        );
+      await sweep();
       // A tenth of the retention, between a minute and an hour: expired jobs go soon enough.
       this.#retentionTimer = setInterval(sweep, Math.min(3_600_000, Math.max(60_000, retention / 10)));
       this.#retentionTimer.unref();
@@ -176,7 +177,7 @@ export class BulkService {
       throw new PayloadTooLargeError(`The body is larger than the limit of ${limits.bulkBodyBytes} bytes`);
     }
     const id = newJobId();
-    store.create({
+    await store.create({
       id,
       tokenId,
       name: params.name ?? id,
@@ -187,9 +188,9 @@ export class BulkService {
     let count = 0;
     try {
       let chunk: string[] = [];
-      const flush = () => {
+      const flush = async () => {
         if (chunk.length === 0) return;
-        store.appendRecords(id, count - chunk.length, chunk);
+        await store.appendRecords(id, count - chunk.length, chunk);
         chunk = [];
       };
       const elements = splitJsonArray(body, {
@@ -204,68 +205,77 @@ export class BulkService {
           validateRecord(text, count);
           chunk.push(text);
           count++;
-          if (chunk.length >= SUBMIT_CHUNK) flush();
+          if (chunk.length >= SUBMIT_CHUNK) await flush();
         }
       }
-      flush();
+      await flush();
       if (count === 0)
         throw new InvalidParameterError('body', 'The body is an empty array: submit at least one record');
-      const job = store.publish(id, count);
-      const queued = store.update(id, { message: stateMessage(job) })!;
+      const job = await store.publish(id, count);
+      const queued = (await store.update(id, { message: stateMessage(job) }))!;
       this.#runner?.enqueue(queued);
       return queued;
     } catch (error) {
-      store.update(id, { state: 'DELETING' });
+      await store.update(id, { state: 'DELETING' });
       this.#schedulePurge();
       throw submissionError(error);
     }
   }
 
   /** `GET /kg/v3/enhance/bulk/status`: the token's jobs, newest first. */
-  list(tokenId: string): BulkJobStatusRecord[] {
-    return this.#deps.store.listForToken(tokenId).map((job) => this.#record(job));
+  async list(tokenId: string): Promise<BulkJobStatusRecord[]> {
+    const jobs = await this.#deps.store.listForToken(tokenId);
+    return Promise.all(jobs.map((job) => this.#record(job)));
   }
 
   /** `GET /kg/v3/enhance/bulk/{id}/status`: the job's status record and whether it is complete. */
-  status(tokenId: string, jobId: string): { complete: boolean; record: BulkJobStatusRecord } {
-    const job = this.job(tokenId, jobId);
-    return { complete: isComplete(job.state), record: this.#record(job) };
+  async status(tokenId: string, jobId: string): Promise<{ complete: boolean; record: BulkJobStatusRecord }> {
+    const job = await this.job(tokenId, jobId);
+    return { complete: isComplete(job.state), record: await this.#record(job) };
   }
 
   /** The status record of a job. */
-  statusRecord(job: BulkJobRow): BulkJobStatusRecord {
+  statusRecord(job: BulkJobRow): Promise<BulkJobStatusRecord> {
     return this.#record(job);
   }
 
   /** `GET /kg/v3/enhance/bulk/{id}/stop`. Stopping a finished job changes nothing. */
-  stop(tokenId: string, jobId: string): StopAnswer {
-    const job = this.job(tokenId, jobId);
+  async stop(tokenId: string, jobId: string): Promise<StopAnswer> {
+    const job = await this.job(tokenId, jobId);
     if (isComplete(job.state)) return { status: job.state, message: `Bulkjob [${job.id}] is completed` };
     if (job.state === 'STOPPED')
       return { status: 'STOPPED', message: `Bulkjob [${job.id}] is already stopped` };
-    let stopped = this.#runner?.stop(job.id);
+    let stopped = await this.#runner?.stop(job.id);
     if (!stopped) {
       // Not in the runner (it is not started): stop it in the store directly.
-      stopped = this.#deps.store.update(job.id, {
+      stopped = (await this.#deps.store.update(job.id, {
         state: 'STOPPED',
         completedTime: this.#now(),
         estimateSec: null,
         message: stateMessage({ ...job, state: 'STOPPED' }),
-      })!;
+      }))!;
       this.#final(stopped);
     }
     return { status: 'STOPPED', message: `Bulkjob [${job.id}] was stopped` };
   }
 
   /** `GET /kg/v3/enhance/bulk/{id}/delete`: the job is gone at once; its data is purged behind. */
-  delete(tokenId: string, jobId: string): void {
-    this.#remove(this.job(tokenId, jobId));
+  async delete(tokenId: string, jobId: string): Promise<void> {
+    await this.#remove(await this.job(tokenId, jobId));
   }
 
-  #remove(job: BulkJobRow): void {
+  async #remove(job: BulkJobRow): Promise<void> {
     this.#runner?.forget(job.id);
-    this.#deps.store.update(job.id, { state: 'DELETING' });
-    for (const listener of this.#deleteListeners) listener(job.id);
+    await this.#deps.store.update(job.id, { state: 'DELETING' });
+    const failed = (error: unknown) =>
+      this.#deps.logger.error({ err: error, jobId: job.id }, 'bulk delete listener failed');
+    for (const listener of this.#deleteListeners) {
+      try {
+        listener(job.id)?.catch(failed);
+      } catch (error) {
+        failed(error);
+      }
+    }
     this.#schedulePurge();
   }
 
@@ -273,20 +283,20 @@ export class BulkService {
    * Retention: deletes every job that finished (complete, with failures, or stopped) before
    * `before` (epoch ms), as the delete endpoint would. Returns how many were deleted.
    */
-  deleteFinishedBefore(before: number): number {
+  async deleteFinishedBefore(before: number): Promise<number> {
     let deleted = 0;
     for (;;) {
-      const expired = this.#deps.store.listFinishedBefore(before, 100);
+      const expired = await this.#deps.store.listFinishedBefore(before, 100);
       if (expired.length === 0) return deleted;
       for (const job of expired) {
-        this.#remove(job);
+        await this.#remove(job);
         deleted++;
       }
     }
   }
 
   /** Registers a listener called when a job is deleted (exports remove their files). */
-  onDelete(listener: (jobId: string) => void): void {
+  onDelete(listener: (jobId: string) => void | Promise<void>): void {
     this.#deleteListeners.push(listener);
   }
 
@@ -294,8 +304,8 @@ export class BulkService {
    * `GET /kg/v3/enhance/bulk/{id}/{jobIdx}`: the enhance response (JSON text) of the record at
    * 0-based `jobIdx`. 201 while that record has no result; 404 beyond the last record.
    */
-  singleResult(tokenId: string, jobId: string, jobIdx: string): string {
-    const job = this.job(tokenId, jobId);
+  async singleResult(tokenId: string, jobId: string, jobIdx: string): Promise<string> {
+    const job = await this.job(tokenId, jobId);
     if (!/^\d{1,9}$/.test(jobIdx)) {
       throw new InvalidParameterError('jobIdx', "Invalid parameter 'jobIdx': must be a 0-based record index");
     }
@@ -303,39 +313,42 @@ export class BulkService {
     if (index >= job.total) {
       throw new NotFoundError(`Bulkjob [${job.id}] has ${job.total} records: no record at index ${index}`);
     }
-    const result = this.#deps.store.result(job.id, index);
-    if (!result) throw this.notReady(job, `Record ${index} of bulkjob [${job.id}] is not processed yet`);
+    const result = await this.#deps.store.result(job.id, index);
+    if (!result)
+      throw await this.notReady(job, `Record ${index} of bulkjob [${job.id}] is not processed yet`);
     return fullResponseText(result);
   }
 
   /** The job `jobId` of `tokenId`: 400 for a malformed id, 404 when absent or another token's. */
-  job(tokenId: string, jobId: string): BulkJobRow {
+  async job(tokenId: string, jobId: string): Promise<BulkJobRow> {
     if (!isJobId(jobId)) {
       throw new InvalidParameterError(
         'bulkjobId',
         `Invalid bulkjobId ${JSON.stringify(jobId.slice(0, 100))}`,
       );
     }
-    const job = this.#deps.store.get(jobId);
+    const job = await this.#deps.store.get(jobId);
     if (!job || job.tokenId !== tokenId) throw new NotFoundError(`Bulkjob [${jobId}] not found`);
     return job;
   }
 
   /** The 201 "not ready" answer for a job, with its status record. */
-  notReady(job: BulkJobRow, message: string): NotReadyError {
-    return new NotReadyError(message, { status: 'IN_PROCESS', bulkjobStatus: this.#record(job) });
+  async notReady(job: BulkJobRow, message: string): Promise<NotReadyError> {
+    return new NotReadyError(message, { status: 'IN_PROCESS', bulkjobStatus: await this.#record(job) });
   }
 
-  #record(job: BulkJobRow): BulkJobStatusRecord {
-    return statusRecord(job, this.#deps.store.reports(job.id));
+  async #record(job: BulkJobRow): Promise<BulkJobStatusRecord> {
+    return statusRecord(job, await this.#deps.store.reports(job.id));
   }
 
   #final(job: BulkJobRow): void {
+    const failed = (error: unknown) =>
+      this.#deps.logger.error({ err: error, jobId: job.id }, 'bulk final-state listener failed');
     for (const listener of this.#finalListeners) {
       try {
-        listener(job);
+        listener(job)?.catch(failed);
       } catch (error) {
-        this.#deps.logger.error({ err: error, jobId: job.id }, 'bulk final-state listener failed');
+        failed(error);
       }
     }
   }
@@ -349,8 +362,8 @@ export class BulkService {
     this.#purging = (async () => {
       do {
         this.#purgeAgain = false;
-        for (const job of this.#deps.store.listByState(['DELETING'])) {
-          while (!this.#deps.store.purge(job.id, PURGE_CHUNK)) {
+        for (const job of await this.#deps.store.listByState(['DELETING'])) {
+          while (!(await this.#deps.store.purge(job.id, PURGE_CHUNK))) {
             await new Promise((resolve) => setImmediate(resolve));
           }
         }

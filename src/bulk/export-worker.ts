@@ -44,7 +44,7 @@ async function* records(
 ): AsyncGenerator<ResultRecord> {
   let from = start;
   while (from < end) {
-    const page = storage.bulkJobs.results(task.jobId, from, Math.min(PAGE, end - from), {
+    const page = await storage.bulkJobs.results(task.jobId, from, Math.min(PAGE, end - from), {
       searchInfo: withSearchInfo,
     });
     if (page.length === 0) return;
@@ -162,7 +162,7 @@ async function run(): Promise<ExportTaskResult> {
     return summary;
   } finally {
     await report?.dispose();
-    storage.close();
+    await storage.close();
   }
 }
 

@@ -53,22 +53,29 @@ describe('WebhookSender', () => {
   });
   after(async () => {
     await fetcher.close();
-    storage.close();
+    await storage.close();
     dir.remove();
   });
 
-  function finishedJob(webhookUrl: string) {
+  async function finishedJob(webhookUrl: string) {
     const id = newJobId();
-    storage.bulkJobs.create({ id, tokenId: 'tok_w', name: 'w', options: {}, webhookUrl, submitTime: 1 });
-    storage.bulkJobs.publish(id, 0);
-    return storage.bulkJobs.update(id, { state: 'COMPLETE', completedTime: 2 })!;
+    await storage.bulkJobs.create({
+      id,
+      tokenId: 'tok_w',
+      name: 'w',
+      options: {},
+      webhookUrl,
+      submitTime: 1,
+    });
+    await storage.bulkJobs.publish(id, 0);
+    return (await storage.bulkJobs.update(id, { state: 'COMPLETE', completedTime: 2 }))!;
   }
 
   function sender(delaysMs: number[]) {
     return new WebhookSender({
       store: storage.bulkJobs,
       post: createWebhookPost(fetcher, { timeoutMs: 2_000 }),
-      statusRecord: (job) => statusRecord(job, []),
+      statusRecord: async (job) => statusRecord(job, []),
       logger,
       delaysMs,
     });
@@ -79,8 +86,8 @@ describe('WebhookSender', () => {
     const webhooks = sender([30, 90, 270]);
     // Closed whatever happens: an open receiver would keep the test file running forever.
     try {
-      const job = finishedJob(hook.url);
-      webhooks.schedule(job);
+      const job = await finishedJob(hook.url);
+      await webhooks.schedule(job);
       await webhooks.settled();
       assert.equal(hook.received.length, 3);
       const record = JSON.parse(hook.received[2].body);
@@ -90,7 +97,7 @@ describe('WebhookSender', () => {
       assert.equal(hook.received[0].headers['x-bulkjob-id'], job.id);
       const gaps = [hook.received[1].at - hook.received[0].at, hook.received[2].at - hook.received[1].at];
       assert.ok(gaps[0] >= 25 && gaps[1] >= 80 && gaps[1] > gaps[0], `backoff grows: ${gaps.join(', ')} ms`);
-      assert.deepEqual(storage.bulkJobs.get(job.id)?.webhook, {
+      assert.deepEqual((await storage.bulkJobs.get(job.id))?.webhook, {
         state: 'delivered',
         attempts: 3,
         nextAt: null,
@@ -107,10 +114,10 @@ describe('WebhookSender', () => {
     await hook.close();
     const webhooks = sender([5, 10]);
     assert.equal(webhooks.maxTries, 3);
-    const job = finishedJob(hook.url);
-    webhooks.schedule(job);
+    const job = await finishedJob(hook.url);
+    await webhooks.schedule(job);
     await webhooks.settled();
-    const state = storage.bulkJobs.get(job.id)?.webhook;
+    const state = (await storage.bulkJobs.get(job.id))?.webhook;
     assert.equal(state?.state, 'failed');
     assert.equal(state?.attempts, 3);
     assert.ok(state?.lastError, 'the last error is kept');
@@ -123,14 +130,14 @@ describe('WebhookSender', () => {
     const webhooks = new WebhookSender({
       store: storage.bulkJobs,
       post: createWebhookPost(strict),
-      statusRecord: (job) => statusRecord(job, []),
+      statusRecord: async (job) => statusRecord(job, []),
       logger,
       delaysMs: [5],
     });
-    const job = finishedJob(hook.url.replace('127.0.0.1', 'localhost'));
-    webhooks.schedule(job);
+    const job = await finishedJob(hook.url.replace('127.0.0.1', 'localhost'));
+    await webhooks.schedule(job);
     await webhooks.settled();
-    const state = storage.bulkJobs.get(job.id)?.webhook;
+    const state = (await storage.bulkJobs.get(job.id))?.webhook;
     assert.equal(state?.state, 'failed');
     assert.match(state?.lastError ?? '', /not a public address/);
     assert.equal(hook.received.length, 0, 'nothing reached the receiver');
@@ -142,22 +149,22 @@ describe('WebhookSender', () => {
   test('a delivery pending at shutdown resumes from the store', async () => {
     const hook = await receiver([500]);
     const first = sender([60_000]);
-    const job = finishedJob(hook.url);
-    first.schedule(job);
+    const job = await finishedJob(hook.url);
+    await first.schedule(job);
     // The first try fails; the retry is a minute away. Shut down and "restart" with short delays.
-    while (storage.bulkJobs.get(job.id)?.webhook?.attempts !== 1) {
+    while ((await storage.bulkJobs.get(job.id))?.webhook?.attempts !== 1) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await first.close();
-    const pending = storage.bulkJobs.get(job.id)!;
+    const pending = (await storage.bulkJobs.get(job.id))!;
     assert.equal(pending.webhook?.state, 'pending');
     assert.equal(pending.webhook?.attempts, 1);
-    storage.bulkJobs.update(job.id, { webhook: { ...pending.webhook!, nextAt: Date.now() } });
+    await storage.bulkJobs.update(job.id, { webhook: { ...pending.webhook!, nextAt: Date.now() } });
     const second = sender([10]);
-    second.resume([storage.bulkJobs.get(job.id)!]);
+    second.resume([(await storage.bulkJobs.get(job.id))!]);
     await second.settled();
     assert.equal(hook.received.length, 2);
-    assert.equal(storage.bulkJobs.get(job.id)?.webhook?.state, 'delivered');
+    assert.equal((await storage.bulkJobs.get(job.id))?.webhook?.state, 'delivered');
     await second.close();
     await hook.close();
   });

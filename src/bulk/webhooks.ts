@@ -22,7 +22,7 @@ export interface WebhookSenderDeps {
   readonly store: BulkJobStore;
   readonly post: WebhookPost;
   /** The status record POSTed for a job. */
-  readonly statusRecord: (job: BulkJobRow) => BulkJobStatusRecord;
+  readonly statusRecord: (job: BulkJobRow) => Promise<BulkJobStatusRecord>;
   readonly logger: Logger;
   /** Wait before try 2, 3, …; the number of tries is one more than its length. */
   readonly delaysMs?: readonly number[];
@@ -55,10 +55,10 @@ export class WebhookSender {
   }
 
   /** Starts delivering for a job that just reached a final state (no-op without `webhookurl`). */
-  schedule(job: BulkJobRow): void {
+  async schedule(job: BulkJobRow): Promise<void> {
     if (!job.webhookUrl || this.#closed) return;
     const state: BulkWebhookState = { state: 'pending', attempts: 0, nextAt: this.#now(), lastError: null };
-    this.#deps.store.update(job.id, { webhook: state });
+    await this.#deps.store.update(job.id, { webhook: state });
     this.#arm(job.id, 0);
   }
 
@@ -91,7 +91,11 @@ export class WebhookSender {
     clearTimeout(this.#timers.get(jobId));
     const timer = setTimeout(() => {
       this.#timers.delete(jobId);
-      const attempt = this.#attempt(jobId).finally(() => this.#running.delete(attempt));
+      const attempt = this.#attempt(jobId)
+        .catch((error: unknown) =>
+          this.#deps.logger.error({ err: error, jobId }, 'bulk webhook attempt failed'),
+        )
+        .finally(() => this.#running.delete(attempt));
       this.#running.add(attempt);
     }, delayMs);
     // A pending webhook alone does not keep a process alive; it resumes at the next start.
@@ -101,34 +105,38 @@ export class WebhookSender {
 
   async #attempt(jobId: string): Promise<void> {
     const { store, logger } = this.#deps;
-    const job = store.get(jobId);
+    const job = await store.get(jobId);
     if (!job?.webhookUrl || job.webhook?.state !== 'pending') return;
     const attempts = job.webhook.attempts + 1;
     let error: string | null = null;
     try {
-      const status = await this.#deps.post(job.webhookUrl, JSON.stringify(this.#deps.statusRecord(job)), {
-        'content-type': 'application/json',
-        'x-bulkjob-id': job.id,
-        'x-bulkjob-status': job.state,
-      });
+      const status = await this.#deps.post(
+        job.webhookUrl,
+        JSON.stringify(await this.#deps.statusRecord(job)),
+        {
+          'content-type': 'application/json',
+          'x-bulkjob-id': job.id,
+          'x-bulkjob-status': job.state,
+        },
+      );
       if (status < 200 || status >= 300) error = `HTTP ${status}`;
     } catch (cause) {
       error = (cause as Error).message;
     }
     // The job may have been deleted while the request was in flight.
-    if (!store.get(jobId)) return;
+    if (!(await store.get(jobId))) return;
     if (error === null) {
-      store.update(jobId, { webhook: { state: 'delivered', attempts, nextAt: null, lastError: null } });
+      await store.update(jobId, { webhook: { state: 'delivered', attempts, nextAt: null, lastError: null } });
       logger.info({ jobId, attempts }, 'bulk webhook delivered');
       return;
     }
     if (attempts >= this.maxTries) {
-      store.update(jobId, { webhook: { state: 'failed', attempts, nextAt: null, lastError: error } });
+      await store.update(jobId, { webhook: { state: 'failed', attempts, nextAt: null, lastError: error } });
       logger.warn({ jobId, attempts, error }, 'bulk webhook given up');
       return;
     }
     const delay = this.#delays[attempts - 1];
-    store.update(jobId, {
+    await store.update(jobId, {
       webhook: { state: 'pending', attempts, nextAt: this.#now() + delay, lastError: error },
     });
     logger.info({ jobId, attempts, error, retryInMs: delay }, 'bulk webhook failed; will retry');

@@ -32,58 +32,62 @@ export function registerCalibrate(program: Command): void {
     .option('--data <dir>', 'data directory (default: $QUARRY_DATA_DIR or ./data)')
     .option('--margin <m>', `added to each precision floor (default ${DEFAULT_MARGIN})`, parseUnitInterval)
     .option('--model <file>', 'model file to update', DEFAULT_MODEL)
-    .action((files: string[], options: { kg?: string[]; data?: string; margin?: number; model: string }) => {
-      const model = validateModelFile(JSON.parse(readFileSync(options.model, 'utf8')));
-      const storage = openEvaluationStore(options);
-      try {
-        const matcher = createMatcher(storage.entities, { model });
-        const sets: CalibrationSet[] = files.map((file) => {
-          const labelled = readLabelledQueries(file);
-          const types = new Set(labelled.map((q) => q.query.type));
-          if (types.size !== 1) {
-            throw new InvalidArgumentError(`${file}: a calibration set must hold queries of one entity type`);
-          }
-          process.stderr.write(`calibrate: ${path.basename(file)}: ${labelled.length} queries\n`);
-          return {
-            name: path.basename(file),
-            type: [...types][0] as EntityType,
-            outcomes: runLabelledQueries(matcher, labelled),
-          };
-        });
-        const margin = options.margin ?? DEFAULT_MARGIN;
-        const result = calibrateThresholds(sets, { margin });
-        const updated: ModelFile = {
-          ...model,
-          thresholds: { ...model.thresholds, ...result.thresholds },
-          provenance: {
-            ...model.provenance,
-            thresholdCalibration: {
-              rule: 'per type, the lowest threshold (0.01 steps) at which every set reaches precision floor + margin',
-              floors: PRECISION_FLOORS,
-              margin,
-              sets: files.map((file, i) => ({
-                file: path.basename(file),
-                sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
-                type: sets[i].type,
-                precision: round4(result.sets[i].metrics.precision),
-                recall: round4(result.sets[i].metrics.recall),
-                ece: round4(result.sets[i].metrics.ece),
-              })),
-              unmet: result.unmet,
+    .action(
+      async (files: string[], options: { kg?: string[]; data?: string; margin?: number; model: string }) => {
+        const model = validateModelFile(JSON.parse(readFileSync(options.model, 'utf8')));
+        const storage = openEvaluationStore(options);
+        try {
+          const matcher = createMatcher(storage.entities, { model });
+          const sets: CalibrationSet[] = files.map((file) => {
+            const labelled = readLabelledQueries(file);
+            const types = new Set(labelled.map((q) => q.query.type));
+            if (types.size !== 1) {
+              throw new InvalidArgumentError(
+                `${file}: a calibration set must hold queries of one entity type`,
+              );
+            }
+            process.stderr.write(`calibrate: ${path.basename(file)}: ${labelled.length} queries\n`);
+            return {
+              name: path.basename(file),
+              type: [...types][0] as EntityType,
+              outcomes: runLabelledQueries(matcher, labelled),
+            };
+          });
+          const margin = options.margin ?? DEFAULT_MARGIN;
+          const result = calibrateThresholds(sets, { margin });
+          const updated: ModelFile = {
+            ...model,
+            thresholds: { ...model.thresholds, ...result.thresholds },
+            provenance: {
+              ...model.provenance,
+              thresholdCalibration: {
+                rule: 'per type, the lowest threshold (0.01 steps) at which every set reaches precision floor + margin',
+                floors: PRECISION_FLOORS,
+                margin,
+                sets: files.map((file, i) => ({
+                  file: path.basename(file),
+                  sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+                  type: sets[i].type,
+                  precision: round4(result.sets[i].metrics.precision),
+                  recall: round4(result.sets[i].metrics.recall),
+                  ece: round4(result.sets[i].metrics.ece),
+                })),
+                unmet: result.unmet,
+              },
             },
-          },
-        };
-        writeFileSync(options.model, `${JSON.stringify(updated, null, 2)}\n`);
-        for (const set of result.sets) process.stdout.write(`${set.name}\n${formatMetrics(set.metrics)}\n`);
-        process.stderr.write(
-          `calibrate: wrote ${options.model}: thresholds ${JSON.stringify(result.thresholds)}` +
-            (result.unmet.length ? `; floors NOT reached for ${result.unmet.join(', ')}` : '') +
-            '\n',
-        );
-      } finally {
-        storage.close();
-      }
-    });
+          };
+          writeFileSync(options.model, `${JSON.stringify(updated, null, 2)}\n`);
+          for (const set of result.sets) process.stdout.write(`${set.name}\n${formatMetrics(set.metrics)}\n`);
+          process.stderr.write(
+            `calibrate: wrote ${options.model}: thresholds ${JSON.stringify(result.thresholds)}` +
+              (result.unmet.length ? `; floors NOT reached for ${result.unmet.join(', ')}` : '') +
+              '\n',
+          );
+        } finally {
+          await storage.close();
+        }
+      },
+    );
 }
 
 function round4(x: number): number {

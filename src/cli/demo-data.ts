@@ -78,7 +78,7 @@ export function registerDemoData(program: Command): void {
               `(${(summary.elapsedMs / 1000).toFixed(1)} s, ${Math.round(summary.entitiesPerSecond)} entities/s)\n`,
           );
         } finally {
-          storage.close();
+          await storage.close();
         }
         return;
       }

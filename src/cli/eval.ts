@@ -159,7 +159,7 @@ export function registerEval(program: Command): void {
         process.stdout.write(`${outcomesLine(lines)}\n`);
         process.stderr.write(`eval: ${labelled.length} queries in ${seconds.toFixed(1)} s\n`);
       } finally {
-        storage.close();
+        await storage.close();
       }
     });
 }

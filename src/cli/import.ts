@@ -181,7 +181,7 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
           }
         }
       } finally {
-        storage.close();
+        await storage.close();
         if (rejectsOut) await new Promise<void>((resolve) => rejectsOut.end(resolve));
       }
       if (files.length > 1) {

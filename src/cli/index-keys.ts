@@ -33,7 +33,7 @@ export function registerIndexKeys(program: Command): void {
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         process.stderr.write(`indexed the retrieval keys of ${indexed} entities in ${seconds} s\n`);
       } finally {
-        storage.close();
+        await storage.close();
       }
     });
 }

@@ -17,15 +17,15 @@ export function registerMaintenance(program: Command): void {
     .description('hold (on) or release (off) every bulk extract job; status shows the switch')
     .argument('<state>', 'on, off or status')
     .option('--data <dir>', 'data directory (default: $QUARRY_DATA_DIR or ./data)')
-    .action((state: string, options: { data?: string }) => {
+    .action(async (state: string, options: { data?: string }) => {
       if (state !== 'on' && state !== 'off' && state !== 'status') {
         throw new Error(`maintenance: expected on, off or status, got "${state}"`);
       }
       const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
       const storage = openStorage(configuredStore(config));
       try {
-        if (state !== 'status') storage.crawlJobs.setSwitch(MAINTENANCE_SWITCH, state, Date.now());
-        const on = maintenanceIsOn(storage.crawlJobs);
+        if (state !== 'status') await storage.crawlJobs.setSwitch(MAINTENANCE_SWITCH, state, Date.now());
+        const on = await maintenanceIsOn(storage.crawlJobs);
         process.stdout.write(`maintenance ${on ? 'on' : 'off'}\n`);
         if (state !== 'status') {
           process.stderr.write(
@@ -35,7 +35,7 @@ export function registerMaintenance(program: Command): void {
           );
         }
       } finally {
-        storage.close();
+        await storage.close();
       }
     });
 }

@@ -33,7 +33,7 @@ export function registerServe(program: Command): void {
             'loaded the synthetic demo graph',
           );
         }
-        demoToken = ensureDemoToken(config.dataDir, runtime.services.tokens);
+        demoToken = await ensureDemoToken(config.dataDir, runtime.services.tokens);
       }
       const pending = runtime.storage.entities.pendingKeyCount();
       if (pending > 0) {

@@ -14,7 +14,7 @@ export function registerToken(program: Command): void {
     .option('--unlimited', 'the token never runs out of credits')
     .option('--label <text>', 'a note to recognise the token by')
     .option('--data <dir>', 'data directory (default: $QUARRY_DATA_DIR or ./data)')
-    .action((options: { credits?: number; unlimited?: boolean; label?: string; data?: string }) => {
+    .action(async (options: { credits?: number; unlimited?: boolean; label?: string; data?: string }) => {
       if (options.unlimited && options.credits !== undefined) {
         throw new InvalidArgumentError('--credits and --unlimited are mutually exclusive');
       }
@@ -23,13 +23,13 @@ export function registerToken(program: Command): void {
       try {
         // Without either flag a token is unlimited: the operator creating it is trusted.
         const credits = options.credits ?? null;
-        const { secret, record } = services.tokens.create({ credits, label: options.label });
+        const { secret, record } = await services.tokens.create({ credits, label: options.label });
         process.stdout.write(`${secret}\n`);
         process.stderr.write(
           `created ${record.id} (${credits === null ? 'unlimited credits' : `${credits} credits`})\n`,
         );
       } finally {
-        storage.close();
+        await storage.close();
       }
     });
 }

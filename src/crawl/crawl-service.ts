@@ -54,8 +54,8 @@ export interface CrawlServiceDeps {
 }
 
 /** Reads whether maintenance is on from a store (also used by the `quarry maintenance` CLI). */
-export function maintenanceIsOn(store: CrawlJobStore): boolean {
-  return store.getSwitch(MAINTENANCE_SWITCH) === 'on';
+export async function maintenanceIsOn(store: CrawlJobStore): Promise<boolean> {
+  return (await store.getSwitch(MAINTENANCE_SWITCH)) === 'on';
 }
 
 /** Creates, controls and exports bulk extract jobs; `start()` begins processing them. */
@@ -97,13 +97,13 @@ export class CrawlService {
    * Starts processing: applies the maintenance switch, resumes every unfinished job (URLs
    * in flight at a crash go back to pending) and delivers pending webhooks.
    */
-  start(): void {
-    this.#applyMaintenance();
-    this.scheduler.start();
-    this.webhooks.start();
+  async start(): Promise<void> {
     const poll = this.#deps.tuning?.maintenancePollMs ?? MAINTENANCE_POLL_MS;
-    this.#maintenanceTimer = setInterval(() => this.#applyMaintenance(), poll);
+    this.#maintenanceTimer = setInterval(() => void this.#applyMaintenance(), poll);
     this.#maintenanceTimer.unref();
+    await this.#applyMaintenance();
+    await this.scheduler.start();
+    this.webhooks.start();
   }
 
   /** Stops processing and webhook delivery; what is known is written. Idempotent. */
@@ -121,28 +121,29 @@ export class CrawlService {
   }
 
   /** Whether the operator switched maintenance on. */
-  get maintenance(): boolean {
+  maintenance(): Promise<boolean> {
     return maintenanceIsOn(this.#store);
   }
 
   /** Holds or restores jobs when the switch changed since the last look (idempotent). */
-  #applyMaintenance(): void {
-    let on: boolean;
+  async #applyMaintenance(): Promise<void> {
     try {
-      on = this.maintenance;
+      const on = await this.maintenance();
+      if (on === this.#maintenanceApplied) return;
+      const changed = on
+        ? await this.#store.holdJobs(MAINTENANCE_HELD_STATUSES, JobStatus.maintenance)
+        : await this.#store.restoreHeldJobs(JobStatus.maintenance);
+      this.#maintenanceApplied = on;
+      if (changed.length > 0) {
+        this.#deps.logger.info(
+          { maintenance: on, jobs: changed.length },
+          'crawl: maintenance switch applied',
+        );
+      }
+      for (const id of changed) await this.scheduler.refresh(id);
     } catch (error) {
-      this.#deps.logger.error({ err: error }, 'crawl: reading the maintenance switch failed');
-      return;
+      this.#deps.logger.error({ err: error }, 'crawl: applying the maintenance switch failed');
     }
-    if (on === this.#maintenanceApplied) return;
-    const changed = on
-      ? this.#store.holdJobs(MAINTENANCE_HELD_STATUSES, JobStatus.maintenance)
-      : this.#store.restoreHeldJobs(JobStatus.maintenance);
-    this.#maintenanceApplied = on;
-    if (changed.length > 0) {
-      this.#deps.logger.info({ maintenance: on, jobs: changed.length }, 'crawl: maintenance switch applied');
-    }
-    for (const id of changed) this.scheduler.refresh(id);
   }
 
   /**
@@ -150,12 +151,16 @@ export class CrawlService {
    * host, port the request came through) is the base of its download links. Throws 400s naming the
    * parameter, 505 for a bad name, 457 for an unknown API, 400 when the name is taken.
    */
-  create(tokenId: string, fields: Record<string, unknown>, publicBaseUrl: string): StoredCrawlJob {
+  async create(
+    tokenId: string,
+    fields: Record<string, unknown>,
+    publicBaseUrl: string,
+  ): Promise<StoredCrawlJob> {
     const creation = parseJobCreation(fields);
-    this.#deps.extractor.checkApi(tokenId, creation.settings.api);
+    await this.#deps.extractor.checkApi(tokenId, creation.settings.api);
     const validUrls = creation.urls.filter((url) => url.invalid === undefined).length;
-    const { status, resumeStatus } = initialStatus(validUrls, this.maintenance);
-    const job = this.#store.createJob({
+    const { status, resumeStatus } = initialStatus(validUrls, await this.maintenance());
+    const job = await this.#store.createJob({
       tokenId,
       name: creation.name,
       settings: { ...creation.settings, publicBaseUrl },
@@ -169,71 +174,71 @@ export class CrawlService {
       { job: job.name, urls: creation.urls.length, valid: validUrls },
       'crawl: job created',
     );
-    this.scheduler.refresh(job.id);
-    return this.#store.getJob(job.id) ?? job;
+    await this.scheduler.refresh(job.id);
+    return (await this.#store.getJob(job.id)) ?? job;
   }
 
   /** The token's jobs, oldest first. */
-  list(tokenId: string): StoredCrawlJob[] {
+  list(tokenId: string): Promise<StoredCrawlJob[]> {
     return this.#store.listJobs(tokenId);
   }
 
   /** The token's job of that name; 505 for an invalid name, 500/404 when there is none. */
-  get(tokenId: string, name: unknown): StoredCrawlJob {
+  async get(tokenId: string, name: unknown): Promise<StoredCrawlJob> {
     const valid = validateJobName(name);
-    const job = this.#store.findJob(tokenId, valid);
+    const job = await this.#store.findJob(tokenId, valid);
     if (!job) throw new NotFoundError('no collection record.', { errorCode: 500 });
     return job;
   }
 
-  #change(job: StoredCrawlJob, change: StatusChange): StoredCrawlJob {
+  async #change(job: StoredCrawlJob, change: StatusChange): Promise<StoredCrawlJob> {
     if (change.status !== job.status || change.resumeStatus !== job.resumeStatus) {
-      this.#store.updateJob(job.id, { status: change.status, resumeStatus: change.resumeStatus });
-      this.scheduler.refresh(job.id);
+      await this.#store.updateJob(job.id, { status: change.status, resumeStatus: change.resumeStatus });
+      await this.scheduler.refresh(job.id);
     }
-    return this.#store.getJob(job.id) ?? job;
+    return (await this.#store.getJob(job.id)) ?? job;
   }
 
   /** `pause=1`: no new fetch from now on; in-flight fetches finish and count. */
-  pause(tokenId: string, name: unknown): StoredCrawlJob {
-    const job = this.get(tokenId, name);
+  async pause(tokenId: string, name: unknown): Promise<StoredCrawlJob> {
+    const job = await this.get(tokenId, name);
     return this.#change(job, pause(job));
   }
 
   /** `pause=0`: a paused job continues with what is left (or stays finished when it was). */
-  resume(tokenId: string, name: unknown): StoredCrawlJob {
-    const job = this.get(tokenId, name);
-    return this.#change(job, resume(job, this.maintenance));
+  async resume(tokenId: string, name: unknown): Promise<StoredCrawlJob> {
+    const job = await this.get(tokenId, name);
+    return this.#change(job, resume(job, await this.maintenance()));
   }
 
   /** `restart=1`: erases objects and counters and processes every URL again, same settings. */
-  restart(tokenId: string, name: unknown): StoredCrawlJob {
-    const job = this.get(tokenId, name);
-    const { status } = restart(job.urlCount, this.maintenance);
-    this.#store.resetJob(job.id, this.#now(), status);
+  async restart(tokenId: string, name: unknown): Promise<StoredCrawlJob> {
+    const job = await this.get(tokenId, name);
+    const { status } = restart(job.urlCount, await this.maintenance());
+    await this.#store.resetJob(job.id, this.#now(), status);
     if (status === JobStatus.maintenance) {
-      this.#store.updateJob(job.id, { resumeStatus: JobStatus.inProgress });
+      await this.#store.updateJob(job.id, { resumeStatus: JobStatus.inProgress });
     }
-    this.scheduler.refresh(job.id);
+    await this.scheduler.refresh(job.id);
     this.#deps.logger.info({ job: job.name }, 'crawl: job restarted');
-    return this.#store.getJob(job.id) ?? job;
+    return (await this.#store.getJob(job.id)) ?? job;
   }
 
   /** `delete=1`: removes the job and all its data (irreversible). */
-  delete(tokenId: string, name: unknown): void {
-    const job = this.get(tokenId, name);
-    this.#store.deleteJob(job.id);
-    this.scheduler.refresh(job.id);
+  async delete(tokenId: string, name: unknown): Promise<void> {
+    const job = await this.get(tokenId, name);
+    await this.#store.deleteJob(job.id);
+    await this.scheduler.refresh(job.id);
     this.#deps.logger.info({ job: job.name }, 'crawl: job deleted');
   }
 
   /** The job's extracted objects (`type` omitted) or its per-URL report (`type=urls`), streamed. */
-  download(
+  async download(
     tokenId: string,
     name: unknown,
     options: { format: ExportFormat; type?: 'urls' },
-  ): { job: StoredCrawlJob; stream: Readable } {
-    const job = this.get(tokenId, name);
+  ): Promise<{ job: StoredCrawlJob; stream: Readable }> {
+    const job = await this.get(tokenId, name);
     const stream =
       options.type === 'urls'
         ? exportUrlReport(this.#store, job.id, options.format)

@@ -7,7 +7,7 @@ import { openSqliteStorage } from '../storage/sqlite/index.ts';
 import { tempDir } from '../../test/support/temp-dir.ts';
 import { csvCell, exportObjects, exportUrlReport } from './data-export.ts';
 
-test('CSV cells: scalars as text, scalar lists joined with ;, structures as JSON', () => {
+test('CSV cells: scalars as text, scalar lists joined with ;, structures as JSON', async () => {
   assert.equal(csvCell(undefined), '');
   assert.equal(csvCell(null), '');
   assert.equal(csvCell('a, "b"'), 'a, "b"');
@@ -27,7 +27,7 @@ test('objects and the URL report stream as JSON and CSV across store pages', asy
       url: `https://s.example/${i}`,
       host: 's.example',
     }));
-    const job = storage.crawlJobs.createJob({
+    const job = (await storage.crawlJobs.createJob({
       tokenId: 't',
       name: 'j',
       settings: {} as never,
@@ -35,9 +35,9 @@ test('objects and the URL report stream as JSON and CSV across store pages', asy
       resumeStatus: null,
       urls: [...urls, { url: 'bad', invalid: 'not an absolute URL' }],
       now: 1,
-    })!;
-    const claimed = storage.crawlJobs.claim(job.id, 0, 10, count, 1);
-    storage.crawlJobs.recordOutcomes(
+    }))!;
+    const claimed = await storage.crawlJobs.claim(job.id, 0, 10, count, 1);
+    await storage.crawlJobs.recordOutcomes(
       claimed.map((url) => ({
         jobId: job.id,
         seq: url.seq,
@@ -99,7 +99,7 @@ test('objects and the URL report stream as JSON and CSV across store pages', asy
     ]);
     assert.deepEqual(reportCsv[1], ['https://s.example/0', 'processed', '200', '1', '', '', '1', '9']);
     // An empty job is an empty array / a header line.
-    const empty = storage.crawlJobs.createJob({
+    const empty = (await storage.crawlJobs.createJob({
       tokenId: 't',
       name: 'e',
       settings: {} as never,
@@ -107,7 +107,7 @@ test('objects and the URL report stream as JSON and CSV across store pages', asy
       resumeStatus: null,
       urls: [],
       now: 1,
-    })!;
+    }))!;
     assert.deepEqual(JSON.parse(await text(exportObjects(storage.crawlJobs, empty.id, 'json'))), []);
     assert.equal(await text(exportObjects(storage.crawlJobs, empty.id, 'csv')), '\r\n');
   } finally {

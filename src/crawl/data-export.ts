@@ -40,20 +40,23 @@ export function urlReportLine(line: CrawlUrlReport): Record<(typeof URL_REPORT_C
   };
 }
 
-function* objectPages(store: CrawlJobStore, jobId: number): Generator<Array<{ id: number; doc: string }>> {
+async function* objectPages(
+  store: CrawlJobStore,
+  jobId: number,
+): AsyncGenerator<Array<{ id: number; doc: string }>> {
   let after = 0;
   for (;;) {
-    const page = store.listObjects(jobId, after, PAGE);
+    const page = await store.listObjects(jobId, after, PAGE);
     if (page.length === 0) return;
     yield page;
     after = page[page.length - 1].id;
   }
 }
 
-function* urlPages(store: CrawlJobStore, jobId: number): Generator<CrawlUrlReport[]> {
+async function* urlPages(store: CrawlJobStore, jobId: number): AsyncGenerator<CrawlUrlReport[]> {
   let after = -1;
   for (;;) {
-    const page = store.listUrls(jobId, after, PAGE);
+    const page = await store.listUrls(jobId, after, PAGE);
     if (page.length === 0) return;
     yield page;
     after = page[page.length - 1].seq;
@@ -71,10 +74,10 @@ export function csvCell(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function* jsonArray(pages: Iterable<string[]>): Generator<string> {
+async function* jsonArray(pages: AsyncIterable<string[]>): AsyncGenerator<string> {
   let first = true;
   yield '[';
-  for (const items of pages) {
+  for await (const items of pages) {
     if (items.length === 0) continue;
     yield (first ? '\n' : ',\n') + items.join(',\n');
     first = false;
@@ -90,14 +93,14 @@ export function exportObjects(store: CrawlJobStore, jobId: number, format: Expor
   return Readable.from(objectsCsv(store, jobId));
 }
 
-function* mapPages<T, U>(pages: Iterable<T[]>, map: (item: T) => U): Generator<U[]> {
-  for (const page of pages) yield page.map(map);
+async function* mapPages<T, U>(pages: AsyncIterable<T[]>, map: (item: T) => U): AsyncGenerator<U[]> {
+  for await (const page of pages) yield page.map(map);
 }
 
-function* objectsCsv(store: CrawlJobStore, jobId: number): Generator<string> {
+async function* objectsCsv(store: CrawlJobStore, jobId: number): AsyncGenerator<string> {
   // First pass: the columns (objects of different types have different fields).
   const seen = new Set<string>();
-  for (const page of objectPages(store, jobId)) {
+  for await (const page of objectPages(store, jobId)) {
     for (const row of page) for (const key of Object.keys(JSON.parse(row.doc))) seen.add(key);
   }
   const columns = [
@@ -105,7 +108,7 @@ function* objectsCsv(store: CrawlJobStore, jobId: number): Generator<string> {
     ...[...seen].filter((column) => !LEADING_COLUMNS.includes(column)),
   ];
   yield csvText([columns]);
-  for (const page of objectPages(store, jobId)) {
+  for await (const page of objectPages(store, jobId)) {
     const rows = page.map((row) => {
       const object = JSON.parse(row.doc) as Record<string, unknown>;
       return columns.map((column) => csvCell(object[column]));
@@ -122,9 +125,9 @@ export function exportUrlReport(store: CrawlJobStore, jobId: number, format: Exp
     );
   }
   return Readable.from(
-    (function* () {
+    (async function* () {
       yield csvText([[...URL_REPORT_COLUMNS]]);
-      for (const page of urlPages(store, jobId)) {
+      for await (const page of urlPages(store, jobId)) {
         yield csvText(
           page.map((line) => {
             const out = urlReportLine(line);

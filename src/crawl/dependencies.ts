@@ -68,7 +68,7 @@ export interface PageExtraction {
 /** Runs an extraction API on pages already fetched. */
 export interface PageExtractor {
   /** Throws `InvalidApiError` when `api` is neither built in nor one of the token's Custom APIs. */
-  checkApi(tokenId: string, api: string): void;
+  checkApi(tokenId: string, api: string): Promise<void>;
   /** Extracts the objects of one page. Rejects with an error saying why it cannot. */
   extract(page: PageToExtract): Promise<PageExtraction>;
   /** Releases threads or other resources. */

@@ -51,7 +51,7 @@ export interface ExtractionPoolOptions extends ExtractionWorkerData {
   /** Worker threads (at least 1). */
   readonly size: number;
   /** Checks API names in the calling thread (cheap: no parsing). */
-  readonly checkApi: (tokenId: string, api: string) => unknown;
+  readonly checkApi: (tokenId: string, api: string) => Promise<unknown>;
   readonly logger: Logger;
 }
 
@@ -105,8 +105,8 @@ export class ExtractionPool implements PageExtractor {
     return slot;
   }
 
-  checkApi(tokenId: string, api: string): void {
-    this.#options.checkApi(tokenId, api);
+  async checkApi(tokenId: string, api: string): Promise<void> {
+    await this.#options.checkApi(tokenId, api);
   }
 
   extract(page: PageToExtract): Promise<PageExtraction> {

@@ -12,10 +12,10 @@ const storage = openStorage(data.store, { cacheMiB: 16 });
 const ingester = new GraphIngest(storage.entities);
 const logger = createLogger({ level: data.logLevel, destination: 'stderr', name: 'quarry-crawl-writer' });
 
-parentPort!.on('message', (request: OutcomeThreadRequest) => {
+parentPort!.on('message', async (request: OutcomeThreadRequest) => {
   let response: OutcomeThreadResponse;
   try {
-    response = { id: request.id, applied: applyOutcomes(storage, request.batch, ingester, logger) };
+    response = { id: request.id, applied: await applyOutcomes(storage, request.batch, ingester, logger) };
   } catch (error) {
     response = { id: request.id, error: error instanceof Error ? error.message : String(error) };
   }

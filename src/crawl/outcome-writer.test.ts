@@ -14,11 +14,11 @@ let file: string;
 let storage: Storage;
 let jobId: number;
 
-before(() => {
+before(async () => {
   dir = tempDir();
   file = path.join(dir.path, 'quarry.sqlite');
   storage = openSqliteStorage(file);
-  jobId = storage.crawlJobs.createJob({
+  jobId = (await storage.crawlJobs.createJob({
     tokenId: 't',
     name: 'w',
     settings: {} as never,
@@ -26,7 +26,7 @@ before(() => {
     resumeStatus: null,
     now: 1,
     urls: Array.from({ length: 30 }, (_, i) => ({ url: `https://w.example/${i}`, host: 'w.example' })),
-  })!.id;
+  }))!.id;
 });
 after(() => {
   storage.close();
@@ -65,14 +65,14 @@ test('batches outcomes into transactions of at most flushBatch; drain waits for 
       assert.ok(applied.every(Boolean));
     },
   });
-  const claimed = storage.crawlJobs.claim(jobId, 0, 10, 10, 1);
+  const claimed = await storage.crawlJobs.claim(jobId, 0, 10, 10, 1);
   for (const url of claimed) writer.add(outcome(url));
   assert.equal(writer.hasPendingFor(jobId), true);
   await writer.drain();
   assert.equal(writer.pending, 0);
   assert.equal(writer.hasPendingFor(jobId), false);
   assert.deepEqual(batches, [4, 4, 2]);
-  assert.equal(storage.crawlJobs.getJob(jobId)?.counters.objectsFound, 10);
+  assert.equal((await storage.crawlJobs.getJob(jobId))?.counters.objectsFound, 10);
   await writer.close();
 });
 
@@ -91,24 +91,24 @@ test('a failed write is retried whole, and a stale claim is reported as not appl
     flushBatch: 10,
     onWritten: (_written, applied) => results.push(...applied),
   });
-  const [a, b] = storage.crawlJobs.claim(jobId, 0, 10, 2, 2);
+  const [a, b] = await storage.crawlJobs.claim(jobId, 0, 10, 2, 2);
   writer.add(outcome(a));
   writer.add(outcome(b, 999));
   await writer.drain();
   assert.equal(calls, 2);
   assert.deepEqual(results, [true, false]);
-  assert.equal(storage.crawlJobs.getJob(jobId)?.counters.objectsFound, 11);
+  assert.equal((await storage.crawlJobs.getJob(jobId))?.counters.objectsFound, 11);
   await writer.close();
 });
 
 test('the writer thread applies batches in its own connection, visible to this one', async () => {
   const sink = new ThreadOutcomeSink({ store: { adapter: 'sqlite', file }, logLevel: 'silent', logger });
   try {
-    const claimed = storage.crawlJobs.claim(jobId, 0, 10, 3, 3);
+    const claimed = await storage.crawlJobs.claim(jobId, 0, 10, 3, 3);
     const applied = await sink.apply([...claimed.map((url) => outcome(url)), outcome(claimed[0])]);
     assert.deepEqual(applied, [true, true, true, false]);
-    assert.equal(storage.crawlJobs.getJob(jobId)?.counters.objectsFound, 14);
-    assert.equal(storage.crawlJobs.listUrls(jobId, claimed[2].seq - 1, 1)[0].state, 'done');
+    assert.equal((await storage.crawlJobs.getJob(jobId))?.counters.objectsFound, 14);
+    assert.equal((await storage.crawlJobs.listUrls(jobId, claimed[2].seq - 1, 1))[0].state, 'done');
   } finally {
     await sink.close();
   }

@@ -10,7 +10,7 @@
  * checkpoints (tens of MB/s of extracted objects) off the thread that fetches.
  */
 import type { Logger } from '../logging.ts';
-import type { CrawlJobStore, CrawlPageOutcome, Storage } from '../storage/index.ts';
+import type { CrawlPageOutcome, Storage } from '../storage/index.ts';
 import type { ExtractedObject, GraphIngester } from './dependencies.ts';
 
 /** An outcome with what must happen along with it. */
@@ -32,13 +32,15 @@ export interface OutcomeSink {
  * those that applied. One page's objects that the graph refuses do not block the others.
  */
 export function applyOutcomes(
-  storage: Pick<Storage, 'transaction'> & { readonly crawlJobs: CrawlJobStore },
+  storage: Pick<Storage, 'transaction'>,
   batch: readonly PendingOutcome[],
   ingester: GraphIngester | undefined,
   logger: Pick<Logger, 'warn'>,
-): boolean[] {
-  return storage.transaction(() => {
-    const applied = storage.crawlJobs.recordOutcomes(batch.map((entry) => entry.outcome));
+): Promise<boolean[]> {
+  // The ingester writes through the store's synchronous `entities`, which join the transaction
+  // (docs of `Storage.transaction`).
+  return storage.transaction(async (tx) => {
+    const applied = await tx.crawlJobs.recordOutcomes(batch.map((entry) => entry.outcome));
     if (ingester) {
       batch.forEach((entry, i) => {
         if (!applied[i] || !entry.ingest || entry.ingest.objects.length === 0) return;
@@ -58,12 +60,12 @@ export function applyOutcomes(
 
 /** Writes in the calling thread, through the given storage. */
 export class StoreOutcomeSink implements OutcomeSink {
-  readonly #storage: Pick<Storage, 'transaction'> & { readonly crawlJobs: CrawlJobStore };
+  readonly #storage: Pick<Storage, 'transaction'>;
   readonly #ingester: GraphIngester | undefined;
   readonly #logger: Logger;
 
   constructor(options: {
-    storage: Pick<Storage, 'transaction'> & { readonly crawlJobs: CrawlJobStore };
+    storage: Pick<Storage, 'transaction'>;
     ingester?: GraphIngester;
     logger: Logger;
   }) {

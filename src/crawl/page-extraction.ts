@@ -8,7 +8,7 @@ import type { ExtractedObject, PageExtraction, PageExtractor, PageToExtract } fr
 /** What the crawler needs of the extraction engine (`extract/`'s `ExtractionService`). */
 export interface ExtractionEngine {
   /** Throws `InvalidApiError` for an API that is neither built in nor the token's. */
-  checkApi(tokenId: string, api: string): unknown;
+  checkApi(tokenId: string, api: string): Promise<unknown>;
   extract(request: {
     readonly tokenId: string;
     readonly api: string;
@@ -70,8 +70,8 @@ export class InlineExtractor implements PageExtractor {
     this.#engine = engine;
   }
 
-  checkApi(tokenId: string, api: string): void {
-    this.#engine.checkApi(tokenId, api);
+  async checkApi(tokenId: string, api: string): Promise<void> {
+    await this.#engine.checkApi(tokenId, api);
   }
 
   async extract(page: PageToExtract): Promise<PageExtraction> {

@@ -111,6 +111,10 @@ interface Lane {
   exhausted: boolean;
   /** When `exhausted`, the time a URL waiting for a retry becomes claimable (0 = none). */
   wakeAt: number;
+  /** A claim from the store is on its way. */
+  refilling: boolean;
+  /** A URL of the lane went back to the frontier while a claim was on its way: look again. */
+  lookAgain: boolean;
 }
 
 /** The in-memory side of a running job during one pass. */
@@ -124,6 +128,8 @@ interface JobRun {
   readonly userAgent: string;
   inflight: number;
   active: boolean;
+  /** The round's end is being recorded. */
+  ending: boolean;
 }
 
 function headerValue(headers: Readonly<Record<string, string>>, name: string): string | undefined {
@@ -200,15 +206,15 @@ export class CrawlScheduler {
    * Starts working: URLs left claimed by a previous process (stopped or crashed) go back to
    * pending, uncounted; every running job resumes, waiting jobs get their next-round timer.
    */
-  start(): void {
+  async start(): Promise<void> {
     if (this.#running) return;
     this.#running = true;
     this.#abort = new AbortController();
-    const recovered = this.#store.recoverClaims();
+    const recovered = await this.#store.recoverClaims();
     if (recovered > 0)
       this.#deps.logger.info({ recovered }, 'crawl: URLs in flight at the last stop go back to pending');
-    for (const job of this.#store.jobsWithStatus([...RUNNING_STATUSES, JobStatus.nextRoundScheduled])) {
-      this.refresh(job.id);
+    for (const job of await this.#store.jobsWithStatus([...RUNNING_STATUSES, JobStatus.nextRoundScheduled])) {
+      await this.refresh(job.id);
     }
   }
 
@@ -241,11 +247,14 @@ export class CrawlScheduler {
    * Re-reads the job after a change of status (created, paused, resumed, restarted, deleted,
    * maintenance): a running job gets a fresh run; any other job stops getting new fetches now.
    */
-  refresh(jobId: number): void {
+  async refresh(jobId: number): Promise<void> {
     const previous = this.#runs.get(jobId);
     if (previous) this.#deactivate(previous);
     this.#nextRounds.delete(jobId);
-    const job = this.#store.getJob(jobId);
+    const job = await this.#store.getJob(jobId);
+    // A later refresh of the same job may have run meanwhile: the last one read wins.
+    const again = this.#runs.get(jobId);
+    if (again) this.#deactivate(again);
     if (!job) {
       for (const key of [...this.#slots.keys()]) if (key.startsWith(`${jobId}:`)) this.#slots.delete(key);
       return;
@@ -259,22 +268,35 @@ export class CrawlScheduler {
     if (!RUNNING_STATUSES.includes(job.status)) return;
     let current = job;
     if (job.status === JobStatus.initializing) {
-      this.#store.updateJob(job.id, { status: JobStatus.inProgress }, [JobStatus.initializing]);
-      current = this.#store.getJob(job.id) ?? job;
+      await this.#store.updateJob(job.id, { status: JobStatus.inProgress }, [JobStatus.initializing]);
+      current = (await this.#store.getJob(job.id)) ?? job;
     }
-    this.#activate(current);
+    const hosts = await this.#store.hosts(job.id);
+    const stale = this.#runs.get(jobId);
+    if (stale) this.#deactivate(stale);
+    if (!this.#running) return;
+    this.#activate(current, hosts);
     this.#schedulePump();
   }
 
-  #activate(job: StoredCrawlJob): void {
-    const lanes = this.#store.hosts(job.id).map(({ hostId, host }) => {
+  #activate(job: StoredCrawlJob, hosts: ReadonlyArray<{ hostId: number; host: string }>): void {
+    const lanes = hosts.map(({ hostId, host }) => {
       const key = `${job.id}:${hostId}`;
       let slot = this.#slots.get(key);
       if (!slot) {
         slot = { inflight: 0, nextAt: 0, delayMs: job.settings.crawlDelay * 1000 };
         this.#slots.set(key, slot);
       }
-      return { hostId, host, slot, queue: [], exhausted: false, wakeAt: 0 } satisfies Lane;
+      return {
+        hostId,
+        host,
+        slot,
+        queue: [],
+        exhausted: false,
+        wakeAt: 0,
+        refilling: false,
+        lookAgain: false,
+      } satisfies Lane;
     });
     const run: JobRun = {
       job,
@@ -285,6 +307,7 @@ export class CrawlScheduler {
       userAgent: headerValue(job.settings.customHeaders, 'user-agent') ?? this.#tuning.defaultUserAgent,
       inflight: 0,
       active: true,
+      ending: false,
     };
     this.#runs.set(job.id, run);
     const runs = this.#byToken.get(job.tokenId) ?? [];
@@ -306,7 +329,17 @@ export class CrawlScheduler {
     }
     const queued = run.lanes.flatMap((lane) => lane.queue);
     for (const lane of run.lanes) lane.queue = [];
-    this.#store.release(queued);
+    this.#release(queued);
+  }
+
+  /** Puts claimed URLs back; a failure leaves them claimed until the next start recovers them. */
+  #release(urls: readonly ClaimedUrl[]): void {
+    if (urls.length === 0) return;
+    this.#store
+      .release(urls)
+      .catch((error: unknown) =>
+        this.#deps.logger.error({ err: error, urls: urls.length }, 'crawl: releasing claimed URLs failed'),
+      );
   }
 
   #schedulePump(): void {
@@ -338,8 +371,12 @@ export class CrawlScheduler {
     const now = this.#now();
     let wake = Number.POSITIVE_INFINITY;
     for (const [jobId, at] of [...this.#nextRounds]) {
-      if (at <= now) this.#startNextRound(jobId);
-      else wake = Math.min(wake, at);
+      if (at <= now) {
+        this.#nextRounds.delete(jobId);
+        this.#startNextRound(jobId).catch((error: unknown) =>
+          this.#deps.logger.error({ err: error, jobId }, 'crawl: starting the next round failed'),
+        );
+      } else wake = Math.min(wake, at);
     }
     let dispatched = true;
     // Writing lags behind: let it catch up (each write that completes pumps again).
@@ -399,7 +436,9 @@ export class CrawlScheduler {
         if (lane.wakeAt > now) return lane.wakeAt;
         lane.exhausted = false;
       }
-      if (!this.#refill(run, lane, now)) return lane.wakeAt || Number.POSITIVE_INFINITY;
+      // Claiming goes to the store; the lane is looked at again when the claim is back.
+      this.#refill(run, lane, now);
+      return Number.POSITIVE_INFINITY;
     }
     const { slot } = lane;
     const limit = slot.delayMs > 0 ? 1 : this.#tuning.perHostConcurrency;
@@ -420,18 +459,47 @@ export class CrawlScheduler {
     return true;
   }
 
-  /** Claims the next URLs of a host; false (lane exhausted for now) when none is claimable. */
-  #refill(run: JobRun, lane: Lane, now: number): boolean {
+  /**
+   * Claims the next URLs of a host, then pumps again; with none claimable the lane is exhausted
+   * until its next retry is due (or for good in this round).
+   */
+  #refill(run: JobRun, lane: Lane, now: number): void {
+    if (lane.refilling) return;
+    lane.refilling = true;
     const limit = lane.slot.delayMs > 0 ? 2 : this.#tuning.claimBatch;
-    const claimed = this.#store.claim(run.job.id, lane.hostId, now, limit, ++this.#claimSeq);
-    if (claimed.length > 0) {
-      lane.queue = claimed;
-      return true;
-    }
-    lane.exhausted = true;
-    lane.wakeAt = this.#store.nextPendingAt(run.job.id, lane.hostId) ?? 0;
-    if (lane.wakeAt === 0) this.#checkRoundEnd(run);
-    return false;
+    const claiming = async () => {
+      const claimed = await this.#store.claim(run.job.id, lane.hostId, now, limit, ++this.#claimSeq);
+      if (!run.active) {
+        this.#release(claimed);
+        return;
+      }
+      if (claimed.length > 0) {
+        lane.queue = claimed;
+        return;
+      }
+      const wakeAt = (await this.#store.nextPendingAt(run.job.id, lane.hostId)) ?? 0;
+      lane.exhausted = true;
+      lane.wakeAt = wakeAt;
+    };
+    claiming()
+      .catch((error: unknown) => {
+        // The store failed (busy, disk full): look again a little later.
+        this.#deps.logger.error({ err: error, jobId: run.job.id }, 'crawl: claiming URLs failed');
+        lane.exhausted = true;
+        lane.wakeAt = this.#now() + 1_000;
+      })
+      .then(() => {
+        lane.refilling = false;
+        if (lane.lookAgain) {
+          lane.lookAgain = false;
+          lane.exhausted = false;
+          lane.wakeAt = 0;
+        } else if (lane.exhausted && lane.wakeAt === 0) return this.#checkRoundEnd(run);
+      })
+      .catch((error: unknown) =>
+        this.#deps.logger.error({ err: error, jobId: run.job.id }, 'crawl: ending the round failed'),
+      )
+      .finally(() => this.#schedulePump());
   }
 
   #lookupRobots(run: JobRun, lane: Lane, origin: string): void {
@@ -664,30 +732,47 @@ export class CrawlScheduler {
       if (!applied[i] || entry.outcome.kind !== 'retry') return;
       // A URL went back to the frontier: its host has work again at `notBefore`.
       const lane = this.#runs.get(entry.outcome.jobId)?.lanesById.get(entry.hostId);
-      if (lane?.exhausted) {
+      if (lane?.refilling) lane.lookAgain = true;
+      else if (lane?.exhausted) {
         const at = entry.outcome.notBefore ?? 0;
         lane.wakeAt = lane.wakeAt === 0 ? at : Math.min(lane.wakeAt, at);
       }
     });
     for (const jobId of touched) {
       const run = this.#runs.get(jobId);
-      if (run) this.#checkRoundEnd(run);
+      if (run) {
+        this.#checkRoundEnd(run).catch((error: unknown) =>
+          this.#deps.logger.error({ err: error, jobId }, 'crawl: ending the round failed'),
+        );
+      }
     }
     this.#schedulePump();
   }
 
   /** Ends the round when nothing of it is left: no URL queued, in flight, unwritten or pending. */
-  #checkRoundEnd(run: JobRun): void {
-    if (!run.active || run.inflight > 0) return;
-    if (run.lanes.some((lane) => lane.queue.length > 0 || !lane.exhausted || lane.wakeAt !== 0)) return;
-    if (this.#writer.hasPendingFor(run.job.id)) return;
-    if (this.#store.unfinishedCount(run.job.id) > 0) return;
-    this.#endRound(run);
+  async #checkRoundEnd(run: JobRun): Promise<void> {
+    const idle = () =>
+      run.active &&
+      !run.ending &&
+      run.inflight === 0 &&
+      !run.lanes.some(
+        (lane) => lane.queue.length > 0 || lane.refilling || !lane.exhausted || lane.wakeAt !== 0,
+      ) &&
+      !this.#writer.hasPendingFor(run.job.id);
+    if (!idle()) return;
+    run.ending = true;
+    try {
+      const unfinished = await this.#store.unfinishedCount(run.job.id);
+      if (unfinished > 0 || !run.active) return;
+      await this.#endRound(run);
+    } finally {
+      run.ending = false;
+    }
   }
 
-  #endRound(run: JobRun): void {
+  async #endRound(run: JobRun): Promise<void> {
     const now = this.#now();
-    const job = this.#store.getJob(run.job.id);
+    const job = await this.#store.getJob(run.job.id);
     this.#deactivate(run);
     if (!job || job.status !== JobStatus.inProgress) return;
     const end = endOfRound(
@@ -699,8 +784,8 @@ export class CrawlScheduler {
       },
       now,
     );
-    const ended = this.#deps.storage.transaction(() => {
-      const changed = this.#store.updateJob(
+    const ended = await this.#deps.storage.transaction(async ({ crawlJobs }) => {
+      const changed = await crawlJobs.updateJob(
         job.id,
         {
           status: end.status,
@@ -711,10 +796,10 @@ export class CrawlScheduler {
         [JobStatus.inProgress],
       );
       if (!changed) return undefined;
-      const after = this.#store.getJob(job.id)!;
+      const after = (await crawlJobs.getJob(job.id))!;
       if (after.settings.notifyWebhook !== '') {
         const record = jobRecord(after, { now });
-        this.#store.enqueueWebhook({
+        await crawlJobs.enqueueWebhook({
           jobId: after.id,
           url: after.settings.notifyWebhook,
           payload: JSON.stringify(record),
@@ -740,11 +825,11 @@ export class CrawlScheduler {
     this.#deps.onRoundEnded?.(ended);
   }
 
-  #startNextRound(jobId: number): void {
+  async #startNextRound(jobId: number): Promise<void> {
     this.#nextRounds.delete(jobId);
-    const job = this.#store.getJob(jobId);
+    const job = await this.#store.getJob(jobId);
     if (!job || job.status !== JobStatus.nextRoundScheduled) return;
-    this.#store.startRound(jobId, this.#now(), JobStatus.inProgress);
-    this.refresh(jobId);
+    await this.#store.startRound(jobId, this.#now(), JobStatus.inProgress);
+    await this.refresh(jobId);
   }
 }

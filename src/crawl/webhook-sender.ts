@@ -38,6 +38,8 @@ export class WebhookSender {
   #running = false;
   /** Deliveries that succeeded (for tests and metrics). */
   delivered = 0;
+  #looking = false;
+  #lookAgain = false;
 
   constructor(deps: WebhookSenderDeps) {
     this.#deps = deps;
@@ -63,8 +65,31 @@ export class WebhookSender {
     if (!this.#running) return;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
+    // One look at the outbox at a time: a second one could read a delivery the first has
+    // meanwhile sent and removed.
+    if (this.#looking) {
+      this.#lookAgain = true;
+      return;
+    }
+    this.#looking = true;
+    this.#sendDue()
+      .catch((error: unknown) => {
+        this.#deps.logger.error({ err: error }, 'crawl: reading the webhook outbox failed');
+        // Looked at again a little later.
+        if (this.#running && !this.#timer) this.#timer = setTimeout(() => this.poke(), 1_000);
+      })
+      .finally(() => {
+        this.#looking = false;
+        if (this.#lookAgain) {
+          this.#lookAgain = false;
+          this.poke();
+        }
+      });
+  }
+
+  async #sendDue(): Promise<void> {
     const now = this.#now();
-    for (const webhook of this.#deps.store.dueWebhooks(now, 50)) {
+    for (const webhook of await this.#deps.store.dueWebhooks(now, 50)) {
       if (this.#sending.has(webhook.id)) continue;
       const delivery = this.#deliver(webhook).finally(() => {
         this.#sending.delete(webhook.id);
@@ -72,8 +97,10 @@ export class WebhookSender {
       });
       this.#sending.set(webhook.id, delivery);
     }
-    const next = this.#deps.store.nextWebhookAt();
+    const next = await this.#deps.store.nextWebhookAt();
+    if (!this.#running) return;
     if (next !== undefined && next > now) {
+      if (this.#timer) clearTimeout(this.#timer);
       this.#timer = setTimeout(() => this.poke(), Math.min(next - now, 2_147_000_000));
     }
   }
@@ -90,7 +117,7 @@ export class WebhookSender {
       failure = error instanceof Error ? error.message : String(error);
     }
     if (failure === undefined) {
-      this.#deps.store.webhookDelivered(webhook.id);
+      await this.#deps.store.webhookDelivered(webhook.id);
       this.delivered++;
       return;
     }
@@ -98,11 +125,11 @@ export class WebhookSender {
     const delays = this.#retry.delaysMs;
     if (tries > delays.length) {
       this.#deps.logger.warn({ url: webhook.url, tries, error: failure }, 'crawl: webhook given up');
-      this.#deps.store.webhookFailed(webhook.id, failure, undefined);
+      await this.#deps.store.webhookFailed(webhook.id, failure, undefined);
       return;
     }
     const next = this.#now() + delays[tries - 1];
     this.#deps.logger.info({ url: webhook.url, tries, error: failure }, 'crawl: webhook failed, will retry');
-    this.#deps.store.webhookFailed(webhook.id, failure, next);
+    await this.#deps.store.webhookFailed(webhook.id, failure, next);
   }
 }

@@ -109,7 +109,7 @@ export class EnhanceService {
       return kind === 'combine' ? this.combine(request, context) : this.enhance(request, context);
     this.#enhancer.checkOptions(request.options);
     const answer = await this.#threads.answer({ kind, request, queryCtx: context.queryCtx });
-    this.#charge(creditCost(answer.matched, 0, this.#credits), context);
+    await this.#charge(creditCost(answer.matched, 0, this.#credits), context);
     return answer;
   }
 
@@ -131,7 +131,7 @@ export class EnhanceService {
             : this.#enhancer.enhance(request, context.queryCtx),
         );
     const { response, premium } = await web.complete(kind, request, graph, { priority: 'interactive' });
-    this.#charge(creditCost(matchedCount(response), premium, this.#credits), context);
+    await this.#charge(creditCost(matchedCount(response), premium, this.#credits), context);
     return response;
   }
 
@@ -141,24 +141,29 @@ export class EnhanceService {
   }
 
   /** `GET`/`POST /kg/v3/enhance`. */
-  enhance(request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
+  enhance(request: ParsedEnhanceRequest, context: EnhanceContext): Promise<EnhanceResponse> {
     const answer = this.#snapshot(() => this.#enhancer.enhance(request, context.queryCtx));
     return this.#paid(answer, request, context);
   }
 
   /** `GET /kg/v3/enhance/combine`. */
-  combine(request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
+  combine(request: ParsedEnhanceRequest, context: EnhanceContext): Promise<EnhanceResponse> {
     const answer = this.#snapshot(() => this.#enhancer.combine(request, context.queryCtx));
     return this.#paid(answer, request, context);
   }
 
-  #paid(response: EnhanceResponse, _request: ParsedEnhanceRequest, context: EnhanceContext): EnhanceResponse {
-    this.#charge(creditCost(matchedCount(response), 0, this.#credits), context);
+  async #paid(
+    response: EnhanceResponse,
+    _request: ParsedEnhanceRequest,
+    context: EnhanceContext,
+  ): Promise<EnhanceResponse> {
+    await this.#charge(creditCost(matchedCount(response), 0, this.#credits), context);
     return response;
   }
 
-  #charge(cost: number, context: EnhanceContext): void {
-    if (cost > 0 && !this.#tokens.tryCharge(context.tokenId, cost)) throw new InsufficientCreditsError();
+  async #charge(cost: number, context: EnhanceContext): Promise<void> {
+    if (cost > 0 && !(await this.#tokens.tryCharge(context.tokenId, cost)))
+      throw new InsufficientCreditsError();
   }
 }
 

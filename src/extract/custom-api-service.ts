@@ -33,7 +33,7 @@ export class CustomApiService {
    * of the token's rule sets. Validates everything before storing anything. Returns the hashes
    * of the stored rule sets, in body order.
    */
-  save(tokenId: string, body: unknown): { hashes: string[] } {
+  async save(tokenId: string, body: unknown): Promise<{ hashes: string[] }> {
     if (Array.isArray(body)) {
       const parsed = body.map((item, index) => parseRuleset(item, `[${index}]`));
       const seen = new Map<string, number>();
@@ -48,7 +48,7 @@ export class CustomApiService {
         }
         seen.set(key, index);
       });
-      const records = this.#store.replaceAll(
+      const records = await this.#store.replaceAll(
         tokenId,
         parsed.map(({ definition }) => ({
           api: definition.api,
@@ -60,7 +60,7 @@ export class CustomApiService {
       return { hashes: records.map((record) => record.hash) };
     }
     const { definition } = parseRuleset(body);
-    const record = this.#store.save(tokenId, {
+    const record = await this.#store.save(tokenId, {
       api: definition.api,
       urlPattern: definition.urlPattern,
       hash: newHash(),
@@ -70,15 +70,15 @@ export class CustomApiService {
   }
 
   /** The token's rule sets, in creation order, each with its hash. */
-  list(tokenId: string): CustomApiListing[] {
-    return this.#store.list(tokenId).map(toListing);
+  async list(tokenId: string): Promise<CustomApiListing[]> {
+    return (await this.#store.list(tokenId)).map(toListing);
   }
 
   /**
    * Deletes the token's rule set identified by `{api, urlPattern}` (the api in either
    * `/api/<name>` or `<name>` form). 404 when the token has no such rule set.
    */
-  delete(tokenId: string, body: unknown): CustomApiListing {
+  async delete(tokenId: string, body: unknown): Promise<CustomApiListing> {
     const object = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<
       string,
       unknown
@@ -93,7 +93,7 @@ export class CustomApiService {
       );
     }
     const api = `/api/${apiNameOf(object.api)}`;
-    const deleted = this.#store.delete(tokenId, api, object.urlPattern);
+    const deleted = await this.#store.delete(tokenId, api, object.urlPattern);
     if (!deleted) {
       throw new NotFoundError(`No Custom API with api "${api}" and urlPattern "${object.urlPattern}"`);
     }
@@ -102,17 +102,17 @@ export class CustomApiService {
   }
 
   /** Whether the token defines rule sets for the API `name` (which is then a valid API). */
-  definesApi(tokenId: string, name: string): boolean {
-    return name !== ALL_APIS && this.#store.listByApi(tokenId, [`/api/${name}`]).length > 0;
+  async definesApi(tokenId: string, name: string): Promise<boolean> {
+    return name !== ALL_APIS && (await this.#store.listByApi(tokenId, [`/api/${name}`])).length > 0;
   }
 
   /**
    * The token's compiled rule sets for any of the API names `names`, plus those for `all`, in
    * creation order. Compilation is cached per rule set until it changes.
    */
-  rulesetsFor(tokenId: string, names: readonly string[]): CompiledRuleset[] {
+  async rulesetsFor(tokenId: string, names: readonly string[]): Promise<CompiledRuleset[]> {
     const apis = [...new Set([...names, ALL_APIS])].map((name) => `/api/${name}`);
-    return this.#store.listByApi(tokenId, apis).map((record) => this.#compile(record));
+    return (await this.#store.listByApi(tokenId, apis)).map((record) => this.#compile(record));
   }
 
   #compile(record: CustomApiRecord): CompiledRuleset {

@@ -149,19 +149,20 @@ export class ExtractionService {
   }
 
   /** Throws `InvalidApiError` unless `api` is built in or defined by the token's rule sets. */
-  checkApi(tokenId: string, api: string): string {
+  async checkApi(tokenId: string, api: string): Promise<string> {
     const name = apiNameOf(api);
-    if (!isBuiltInApi(name) && !this.#customApis.definesApi(tokenId, name)) throw new InvalidApiError();
+    if (!isBuiltInApi(name) && !(await this.#customApis.definesApi(tokenId, name)))
+      throw new InvalidApiError();
     return name;
   }
 
   /** Extracts objects from one page (see `ExtractRequest`). */
   async extract(request: ExtractRequest): Promise<ExtractionResponse> {
-    const name = this.checkApi(request.tokenId, request.api);
+    const name = await this.checkApi(request.tokenId, request.api);
     const url = checkPageUrl(request.url);
     // analyze may become any built-in type: every type's rule sets are candidates.
     const names = name === 'analyze' ? [...BUILT_IN_APIS] : [name];
-    const candidates = this.#customApis.rulesetsFor(request.tokenId, names);
+    const candidates = await this.#customApis.rulesetsFor(request.tokenId, names);
     const forUrl = candidates.filter((ruleset) => matchesUrl(ruleset, url));
     const page = await this.#load(url, request, forwardHeaders(forUrl, request.headers));
     const applicable =

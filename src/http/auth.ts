@@ -39,6 +39,6 @@ export function tokenSecretOf(
 /** A preHandler that authenticates the request (401 on failure) and sets `request.account`. */
 export function authenticate(tokens: TokenService, options: { bodyField?: boolean } = {}) {
   return async (request: FastifyRequest): Promise<void> => {
-    request.account = tokens.authenticate(tokenSecretOf(request, options));
+    request.account = await tokens.authenticate(tokenSecretOf(request, options));
   };
 }

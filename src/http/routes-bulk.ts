@@ -106,7 +106,7 @@ export const bulkRoutes: RoutePlugin<BulkRoutesOptions> = async (app, options) =
     },
     async (request, reply) => {
       const { bulkjobId } = request.params;
-      const { complete, record } = bulk.status(request.account.id, bulkjobId);
+      const { complete, record } = await bulk.status(request.account.id, bulkjobId);
       const code = complete ? 200 : 201;
       return reply.code(code).send({ code, content: record });
     },
@@ -136,7 +136,7 @@ export const bulkRoutes: RoutePlugin<BulkRoutesOptions> = async (app, options) =
       },
     },
     async (request, reply) => {
-      bulk.delete(request.account.id, request.params.bulkjobId);
+      await bulk.delete(request.account.id, request.params.bulkjobId);
       return sendRaw(reply.code(200), undefined);
     },
   );
@@ -153,7 +153,7 @@ export const bulkRoutes: RoutePlugin<BulkRoutesOptions> = async (app, options) =
     },
     async (request, reply) => {
       const { bulkjobId, jobIdx } = request.params;
-      const text = bulk.singleResult(request.account.id, bulkjobId, jobIdx);
+      const text = await bulk.singleResult(request.account.id, bulkjobId, jobIdx);
       return sendRaw(reply.type('application/json'), text);
     },
   );
@@ -223,7 +223,7 @@ export const bulkRoutes: RoutePlugin<BulkRoutesOptions> = async (app, options) =
     async (request, reply) => {
       const { bulkjobId, reportId } = request.params;
       const { format } = request.query;
-      const answer = bulkExports.report(request.account.id, bulkjobId, reportId, format);
+      const answer = await bulkExports.report(request.account.id, bulkjobId, reportId, format);
       reply.header('Content-Type', answer.contentType);
       return sendRaw(reply, answer.body);
     },

@@ -118,7 +118,7 @@ export const crawlRoutes: RoutePlugin<CrawlRoutesOptions> = async (app, options)
       }
       // Fields may also come in the query string; the body wins.
       const fields = { ...request.query, ...body };
-      const job = crawl.create(request.account.id, fields, publicBaseUrl(request));
+      const job = await crawl.create(request.account.id, fields, publicBaseUrl(request));
       return { response: 'Successfully added urls for spidering.', jobs: records(request, [job]) };
     },
   );
@@ -141,20 +141,20 @@ export const crawlRoutes: RoutePlugin<CrawlRoutesOptions> = async (app, options)
       if (!named) {
         if (action)
           throw new InvalidParameterError('name', `Invalid parameter 'name': is required to ${action} a job`);
-        return { jobs: records(request, crawl.list(tokenId)) };
+        return { jobs: records(request, await crawl.list(tokenId)) };
       }
       switch (action) {
         case 'pause':
-          return { jobs: records(request, [crawl.pause(tokenId, query.name)]) };
+          return { jobs: records(request, [await crawl.pause(tokenId, query.name)]) };
         case 'resume':
-          return { jobs: records(request, [crawl.resume(tokenId, query.name)]) };
+          return { jobs: records(request, [await crawl.resume(tokenId, query.name)]) };
         case 'restart':
-          return { jobs: records(request, [crawl.restart(tokenId, query.name)]) };
+          return { jobs: records(request, [await crawl.restart(tokenId, query.name)]) };
         case 'delete':
-          crawl.delete(tokenId, query.name);
+          await crawl.delete(tokenId, query.name);
           return { response: 'Successfully deleted job.', jobs: [] };
         default:
-          return { jobs: records(request, [crawl.get(tokenId, query.name)]) };
+          return { jobs: records(request, [await crawl.get(tokenId, query.name)]) };
       }
     },
   );
@@ -171,7 +171,7 @@ export const crawlRoutes: RoutePlugin<CrawlRoutesOptions> = async (app, options)
     async (request, reply) => {
       const query = request.query;
       const options = parseDownloadQuery(query);
-      const { job, stream } = crawl.download(request.account.id, query.name, options);
+      const { job, stream } = await crawl.download(request.account.id, query.name, options);
       const what = options.type === 'urls' ? 'urls' : 'data';
       reply
         .type(options.format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8')

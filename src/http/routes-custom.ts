@@ -83,7 +83,7 @@ export const customRoutes: RoutePlugin<CustomRoutesOptions> = async (app, option
         request.body && typeof request.body === 'object'
           ? request.body
           : { api: query.api, urlPattern: query.urlPattern };
-      const deleted = customApis.delete(request.account.id, body);
+      const deleted = await customApis.delete(request.account.id, body);
       return { deleted: 1, hashes: [deleted.hash] };
     },
   );

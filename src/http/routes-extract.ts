@@ -111,7 +111,7 @@ export const extractRoutes: RoutePlugin<ExtractRoutesOptions> = async (app, opti
     async (request) => {
       const { api } = request.params;
       const query = request.query;
-      extraction.checkApi(request.account.id, api);
+      await extraction.checkApi(request.account.id, api);
       const body = request.body;
       if (!(Buffer.isBuffer(body) || typeof body === 'string') || body.length === 0) {
         throw new InvalidParameterError(

@@ -26,6 +26,7 @@ export type {
   EntityWrite,
   SerializedEntityWrite,
   Storage,
+  StorageTransaction,
   StoredEntity,
   TokenRecord,
   TokenStore,

@@ -1,16 +1,18 @@
 /**
  * Storage ports: what each capability needs from persistence, named for what it holds.
- * Services depend only on these interfaces; SQL lives in the adapters (`sqlite/`, later
- * `postgres/`). Every adapter runs the same contract suite (`test/storage-contract.ts`).
+ * Services depend only on these interfaces; SQL lives in the adapters (`sqlite/`, `postgres/`).
+ * Every adapter runs the same contract suite (`test/storage-contract*.ts`).
  *
- * The ports are synchronous. The embedded SQLite adapter answers in microseconds, and a
- * synchronous store keeps the matcher's hot path, the job runners' exactly-once transactions
- * (`Storage.transaction`) and the worker threads simple. A PostgreSQL adapter implements these
- * same interfaces without touching any service: each adapter call hands its SQL to a dedicated
- * worker thread that owns the `pg` connection and blocks on an `Atomics.wait` handshake until
- * the answer arrives (the synckit pattern), with `transaction` pinning one connection for the
- * duration. The cost is one blocked round trip per call on the calling thread; see
- * docs/architecture.md#storage-ports.
+ * Two shapes, chosen by who calls (measured in `bench/port-shape.ts`, docs/architecture.md#storage-ports):
+ * - Ports the event loop calls — tokens and credits, bulk jobs, rule sets, bulk extract jobs,
+ *   `Storage.transaction` — return promises. A PostgreSQL round trip is ~0.2 ms; taken
+ *   synchronously on the HTTP thread it would stall every request behind it (200 concurrent
+ *   charges through a blocking bridge: ~400 charges/s and a 0.7-2.6 s event-loop delay p99,
+ *   against ~1,600/s and 4-6 ms asynchronously). The embedded store answers them at once.
+ * - `EntityStore` and `Storage.readSnapshot` stay synchronous: the matcher reads the graph
+ *   dozens of times per query from worker threads (enhance, bulk, extraction, the crawl
+ *   writer) and the command line, where blocking costs no one else. The PostgreSQL adapter
+ *   serves them over a blocking bridge (`postgres/sync-bridge.ts`).
  */
 import type { Entity, EntityType } from '../kg/index.ts';
 
@@ -30,18 +32,23 @@ export interface TokenRecord {
 
 export interface TokenStore {
   /** Stores a new token by the SHA-256 hex of its secret. */
-  create(input: { id: string; secretHash: string; label?: string; credits: number | null }): TokenRecord;
+  create(input: {
+    id: string;
+    secretHash: string;
+    label?: string;
+    credits: number | null;
+  }): Promise<TokenRecord>;
   /** Finds a token by the SHA-256 hex of its secret; `undefined` when unknown. */
-  findBySecretHash(secretHash: string): TokenRecord | undefined;
-  findById(id: string): TokenRecord | undefined;
+  findBySecretHash(secretHash: string): Promise<TokenRecord | undefined>;
+  findById(id: string): Promise<TokenRecord | undefined>;
   /**
    * Atomically takes `amount` credits when the balance covers it (always for unlimited tokens).
    * Returns false, changing nothing, when it does not. `amount` 0 always succeeds.
    */
-  charge(id: string, amount: number): boolean;
+  charge(id: string, amount: number): Promise<boolean>;
   /** Gives credits back (after a failed operation that was charged). */
-  refund(id: string, amount: number): void;
-  list(): TokenRecord[];
+  refund(id: string, amount: number): Promise<void>;
+  list(): Promise<TokenRecord[]>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,52 +300,57 @@ export type BulkReportPatch = Partial<
 
 export interface BulkJobStore {
   /** Creates a job in state `SUBMITTING`. */
-  create(job: NewBulkJob): BulkJobRow;
+  create(job: NewBulkJob): Promise<BulkJobRow>;
   /** Appends records (positions `firstIndex`, `firstIndex + 1`, ...) to a `SUBMITTING` job. */
-  appendRecords(jobId: string, firstIndex: number, queries: readonly string[]): void;
+  appendRecords(jobId: string, firstIndex: number, queries: readonly string[]): Promise<void>;
   /** Ends submission: `SUBMITTING` → `NOT_STARTED` with `total` records. */
-  publish(jobId: string, total: number): BulkJobRow;
+  publish(jobId: string, total: number): Promise<BulkJobRow>;
   /** A visible job (neither `SUBMITTING` nor `DELETING`); `undefined` otherwise. */
-  get(jobId: string): BulkJobRow | undefined;
+  get(jobId: string): Promise<BulkJobRow | undefined>;
   /** The visible jobs of a token, newest first. */
-  listForToken(tokenId: string): BulkJobRow[];
+  listForToken(tokenId: string): Promise<BulkJobRow[]>;
   /** Jobs in any of `states` (internal states included), oldest first. */
-  listByState(states: readonly BulkJobState[]): BulkJobRow[];
+  listByState(states: readonly BulkJobState[]): Promise<BulkJobRow[]>;
   /** Visible jobs finished (`completedTime`) before `before`, oldest first, at most `limit`. */
-  listFinishedBefore(before: number, limit: number): BulkJobRow[];
+  listFinishedBefore(before: number, limit: number): Promise<BulkJobRow[]>;
   /** Changes fields of a job (any state); returns the updated row, `undefined` if absent. */
-  update(jobId: string, patch: BulkJobPatch): BulkJobRow | undefined;
+  update(jobId: string, patch: BulkJobPatch): Promise<BulkJobRow | undefined>;
   /**
    * Records without a result, from position `fromIndex` on, in order, at most `limit`.
    * After a crash these are exactly the records still to process.
    */
-  pendingRecords(jobId: string, fromIndex: number, limit: number): BulkRecord[];
+  pendingRecords(jobId: string, fromIndex: number, limit: number): Promise<BulkRecord[]>;
   /**
    * Stores results and adds them to the job's counters (`completed`, `failed`, `hits`,
    * `resultBytes`, the JSON Lines size of the full responses). A record has at most one result: storing a second one throws (nothing of
    * the call is kept when it runs inside `Storage.transaction`).
    */
-  saveResults(jobId: string, results: readonly BulkResult[]): void;
+  saveResults(jobId: string, results: readonly BulkResult[]): Promise<void>;
   /** The result of one record, `undefined` while it has none. */
-  result(jobId: string, index: number): BulkResult | undefined;
+  result(jobId: string, index: number): Promise<BulkResult | undefined>;
   /**
    * Stored results from position `fromIndex` on, in order, at most `limit`. With
    * `searchInfo: false` the `searchInfo` part is not read (it is the empty string): columnar
    * exports never need it.
    */
-  results(jobId: string, fromIndex: number, limit: number, options?: { searchInfo?: boolean }): BulkResult[];
+  results(
+    jobId: string,
+    fromIndex: number,
+    limit: number,
+    options?: { searchInfo?: boolean },
+  ): Promise<BulkResult[]>;
   /**
    * Deletes up to `limit` records and results of a job; when none are left, deletes the job
    * and its reports too and returns true. Idempotent.
    */
-  purge(jobId: string, limit: number): boolean;
+  purge(jobId: string, limit: number): Promise<boolean>;
   /** Adds a report; `key` is unique per job. */
-  addReport(report: NewBulkReport): BulkReportRow;
-  updateReport(reportId: string, patch: BulkReportPatch): BulkReportRow | undefined;
+  addReport(report: NewBulkReport): Promise<BulkReportRow>;
+  updateReport(reportId: string, patch: BulkReportPatch): Promise<BulkReportRow | undefined>;
   /** Reports of a job, oldest first. */
-  reports(jobId: string): BulkReportRow[];
-  report(jobId: string, reportId: string): BulkReportRow | undefined;
-  reportByKey(jobId: string, key: string): BulkReportRow | undefined;
+  reports(jobId: string): Promise<BulkReportRow[]>;
+  report(jobId: string, reportId: string): Promise<BulkReportRow | undefined>;
+  reportByKey(jobId: string, key: string): Promise<BulkReportRow | undefined>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -372,18 +384,18 @@ export interface CustomApiStore {
    * Creates the token's rule set for (`api`, `urlPattern`) with `input.hash`, or, when that
    * pair exists, replaces its rule set wholesale and keeps its hash. Returns the stored record.
    */
-  save(tokenId: string, input: CustomApiWrite): CustomApiRecord;
+  save(tokenId: string, input: CustomApiWrite): Promise<CustomApiRecord>;
   /**
    * Atomically replaces all of the token's rule sets by `inputs` (in that order). A pair that
    * existed before keeps its hash and creation time. Returns the stored records in order.
    */
-  replaceAll(tokenId: string, inputs: readonly CustomApiWrite[]): CustomApiRecord[];
+  replaceAll(tokenId: string, inputs: readonly CustomApiWrite[]): Promise<CustomApiRecord[]>;
   /** The token's rule sets in creation order (replace-all order for replaced sets). */
-  list(tokenId: string): CustomApiRecord[];
+  list(tokenId: string): Promise<CustomApiRecord[]>;
   /** The token's rule sets whose `api` is one of `apis`, in creation order. */
-  listByApi(tokenId: string, apis: readonly string[]): CustomApiRecord[];
+  listByApi(tokenId: string, apis: readonly string[]): Promise<CustomApiRecord[]>;
   /** Deletes the token's rule set for the pair; the deleted record, or `undefined` when absent. */
-  delete(tokenId: string, api: string, urlPattern: string): CustomApiRecord | undefined;
+  delete(tokenId: string, api: string, urlPattern: string): Promise<CustomApiRecord | undefined>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -563,76 +575,76 @@ export interface CrawlJobStore {
     resumeStatus: number | null;
     urls: readonly NewCrawlUrl[];
     now: number;
-  }): StoredCrawlJob | undefined;
-  findJob(tokenId: string, name: string): StoredCrawlJob | undefined;
-  getJob(id: number): StoredCrawlJob | undefined;
+  }): Promise<StoredCrawlJob | undefined>;
+  findJob(tokenId: string, name: string): Promise<StoredCrawlJob | undefined>;
+  getJob(id: number): Promise<StoredCrawlJob | undefined>;
   /** The token's jobs, oldest first. */
-  listJobs(tokenId: string): StoredCrawlJob[];
+  listJobs(tokenId: string): Promise<StoredCrawlJob[]>;
   /** Every job whose status is one of `statuses`, oldest first. */
-  jobsWithStatus(statuses: readonly number[]): StoredCrawlJob[];
+  jobsWithStatus(statuses: readonly number[]): Promise<StoredCrawlJob[]>;
   /**
    * Applies `patch`; when `ifStatus` is given, only while the job's status is one of them.
    * Returns whether the job changed.
    */
-  updateJob(id: number, patch: CrawlJobPatch, ifStatus?: readonly number[]): boolean;
+  updateJob(id: number, patch: CrawlJobPatch, ifStatus?: readonly number[]): Promise<boolean>;
   /**
    * Starts a new round: every valid URL back to pending with no attempts, the this-round
    * counters at zero, `roundStartedAt = now`, no next round, notification not sent, `status`.
    */
-  startRound(id: number, now: number, status: number): void;
+  startRound(id: number, now: number, status: number): Promise<void>;
   /** Restart: like `startRound`, and also deletes the objects and zeroes every counter. */
-  resetJob(id: number, now: number, status: number): void;
+  resetJob(id: number, now: number, status: number): Promise<void>;
   /** Deletes the job, its URLs, hosts, objects and pending webhooks. False when unknown. */
-  deleteJob(id: number): boolean;
+  deleteJob(id: number): Promise<boolean>;
   /**
    * Jobs whose status is one of `from` get status `to` and remember the one they had in
    * `resumeStatus` (entering maintenance). Returns the ids changed.
    */
-  holdJobs(from: readonly number[], to: number): number[];
+  holdJobs(from: readonly number[], to: number): Promise<number[]>;
   /** Jobs in `status` get back their `resumeStatus` (leaving maintenance). Returns the ids changed. */
-  restoreHeldJobs(status: number): number[];
+  restoreHeldJobs(status: number): Promise<number[]>;
   /** Puts every claimed URL back to pending (start-up after a stop or crash). Returns how many. */
-  recoverClaims(): number;
+  recoverClaims(): Promise<number>;
   /** The hosts of a job's valid URLs. */
-  hosts(jobId: number): Array<{ hostId: number; host: string }>;
+  hosts(jobId: number): Promise<Array<{ hostId: number; host: string }>>;
   /**
    * Claims up to `limit` pending URLs of one host whose `notBefore` has passed, in submitted
    * order, marking them with `claim`.
    */
-  claim(jobId: number, hostId: number, now: number, limit: number, claim: number): ClaimedUrl[];
+  claim(jobId: number, hostId: number, now: number, limit: number, claim: number): Promise<ClaimedUrl[]>;
   /** Puts claimed URLs back to pending, for those whose claim still holds. */
-  release(urls: readonly ClaimedUrl[]): void;
+  release(urls: readonly ClaimedUrl[]): Promise<void>;
   /** Earliest `notBefore` of a host's pending URLs; `undefined` when none is pending. */
-  nextPendingAt(jobId: number, hostId: number): number | undefined;
+  nextPendingAt(jobId: number, hostId: number): Promise<number | undefined>;
   /** URLs of the job not yet done in this round (pending or claimed). */
-  unfinishedCount(jobId: number): number;
+  unfinishedCount(jobId: number): Promise<number>;
   /**
    * Applies outcomes in one transaction. An outcome whose claim no longer holds (the job was
    * restarted or deleted meanwhile) is skipped whole. Returns, per outcome, whether it applied.
    */
-  recordOutcomes(outcomes: readonly CrawlPageOutcome[]): boolean[];
+  recordOutcomes(outcomes: readonly CrawlPageOutcome[]): Promise<boolean[]>;
   /** Extracted objects after `afterId` in extraction order: the stored JSON text. */
-  listObjects(jobId: number, afterId: number, limit: number): Array<{ id: number; doc: string }>;
+  listObjects(jobId: number, afterId: number, limit: number): Promise<Array<{ id: number; doc: string }>>;
   /** Per-URL report lines after `afterSeq`, in submitted order. */
-  listUrls(jobId: number, afterSeq: number, limit: number): CrawlUrlReport[];
+  listUrls(jobId: number, afterSeq: number, limit: number): Promise<CrawlUrlReport[]>;
   enqueueWebhook(input: {
     jobId: number;
     url: string;
     payload: string;
     headers: Readonly<Record<string, string>>;
     at: number;
-  }): void;
+  }): Promise<void>;
   /** Webhooks due at `now`, oldest first. */
-  dueWebhooks(now: number, limit: number): CrawlWebhook[];
+  dueWebhooks(now: number, limit: number): Promise<CrawlWebhook[]>;
   /** Earliest `nextAttemptAt` in the outbox; `undefined` when empty. */
-  nextWebhookAt(): number | undefined;
+  nextWebhookAt(): Promise<number | undefined>;
   /** Removes a delivered webhook and marks its job's notification as sent. */
-  webhookDelivered(id: number): void;
+  webhookDelivered(id: number): Promise<void>;
   /** Records a failed try: retried at `nextAttemptAt`, or dropped when it is `undefined`. */
-  webhookFailed(id: number, error: string, nextAttemptAt: number | undefined): void;
+  webhookFailed(id: number, error: string, nextAttemptAt: number | undefined): Promise<void>;
   /** An operator switch (e.g. `maintenance`); `undefined` when never set. */
-  getSwitch(name: string): string | undefined;
-  setSwitch(name: string, value: string, now: number): void;
+  getSwitch(name: string): Promise<string | undefined>;
+  setSwitch(name: string, value: string, now: number): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -672,21 +684,34 @@ export interface OriginFetchStore {
 // The whole storage, as opened by the composition root.
 // ---------------------------------------------------------------------------------------------
 
-export interface Storage {
+/** The asynchronous ports, bound to one transaction. */
+export interface StorageTransaction {
   readonly tokens: TokenStore;
-  readonly entities: EntityStore;
   readonly bulkJobs: BulkJobStore;
   readonly customApis: CustomApiStore;
   readonly crawlJobs: CrawlJobStore;
   readonly originFetches: OriginFetchStore;
-  /** Runs `fn` in one transaction (nested calls join the outer one). */
-  transaction<T>(fn: () => T): T;
+}
+
+export interface Storage extends StorageTransaction {
+  /** The graph, synchronously (see the module comment). */
+  readonly entities: EntityStore;
   /**
-   * Runs `fn` over one consistent snapshot of the store (a read transaction; inside a
+   * Runs `fn` in one transaction: the ports of `tx` join it, and its writes commit together
+   * when `fn` resolves or not at all when it rejects. Calls through the asynchronous ports of
+   * this `Storage` (not `tx`) are held until it ends: use `tx` inside `fn`. Calls of this
+   * storage's synchronous `entities` made while `fn` runs join it (the crawl writer merges a
+   * page's entities with its outcome) — on PostgreSQL in a store opened `synchronous`, whose
+   * transactions run on the connection `entities` uses. `fn` should only await the store.
+   */
+  transaction<T>(fn: (tx: StorageTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` over one consistent snapshot of the graph (a read transaction; inside a
    * transaction it simply joins it). Readers answering many queries in a row (bulk worker
    * threads) use it so that concurrent commits neither change the graph under one query nor
    * cost them their page cache statement after statement.
    */
   readSnapshot<T>(fn: () => T): T;
-  close(): void;
+  /** Closes the connections; resolves once they are closed. */
+  close(): Promise<void>;
 }

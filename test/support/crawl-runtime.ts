@@ -19,7 +19,7 @@ export interface CrawlTestRuntime {
   readonly runtime: Runtime;
   readonly dataDir: string;
   /** Creates a token and returns its secret. */
-  token(): string;
+  token(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -43,11 +43,11 @@ export async function startCrawlRuntime(
       crawl: options.crawl ?? FAST_CRAWL,
     },
   );
-  if (options.start !== false) runtime.crawl.start();
+  if (options.start !== false) await runtime.crawl.start();
   return {
     runtime,
     dataDir,
-    token: () => runtime.services.tokens.create({ credits: null }).secret,
+    token: async () => (await runtime.services.tokens.create({ credits: null })).secret,
     async close() {
       await runtime.close();
       dir?.remove();

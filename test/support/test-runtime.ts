@@ -8,7 +8,7 @@ export interface TestRuntime {
   readonly runtime: Runtime;
   readonly dataDir: string;
   /** Creates a token and returns its secret. */
-  token(credits?: number | null): string;
+  token(credits?: number | null): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -25,7 +25,7 @@ export async function startTestRuntime(overrides: Partial<Config> = {}): Promise
   return {
     runtime,
     dataDir: dir.path,
-    token: (credits = null) => runtime.services.tokens.create({ credits }).secret,
+    token: async (credits = null) => (await runtime.services.tokens.create({ credits })).secret,
     async close() {
       await runtime.close();
       dir.remove();

@@ -282,7 +282,7 @@ function buildExamples(
     log(`fit: ${examples.length} queries generated, ${dropped} undecidable ones dropped`);
     return examples;
   } finally {
-    storage.close();
+    void storage.close();
   }
 }
 

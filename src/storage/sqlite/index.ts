@@ -1,5 +1,14 @@
 import path from 'node:path';
-import type { Storage } from '../ports.ts';
+import type {
+  BulkJobStore,
+  CrawlJobStore,
+  CustomApiStore,
+  OriginFetchStore,
+  Storage,
+  StorageTransaction,
+  TokenStore,
+} from '../ports.ts';
+import { asynchronous, TransactionGate } from './asynchronous.ts';
 import { createTransactionRunner, openSqliteDatabase, type SqliteOpenOptions } from './sqlite-database.ts';
 import { SqliteBulkJobStore } from './sqlite-bulk-job-store.ts';
 import { SqliteCrawlJobStore } from './sqlite-crawl-job-store.ts';
@@ -24,16 +33,46 @@ export function sqliteFileFor(dataDir: string): string {
 /** Opens the embedded store at `file` (`:memory:` for a throwaway one) with every port. */
 export function openSqliteStorage(file: string, options: SqliteOpenOptions = {}): Storage {
   const db = openSqliteDatabase(file, options);
-  const transaction = createTransactionRunner(db);
-  const entities = new SqliteEntityStore(db, transaction);
-  return {
+  const runSync = createTransactionRunner(db);
+  const entities = new SqliteEntityStore(db, runSync);
+  const stores = {
     tokens: new SqliteTokenStore(db),
+    bulkJobs: new SqliteBulkJobStore(db, runSync),
+    customApis: new SqliteCustomApiStore(db, runSync),
+    crawlJobs: new SqliteCrawlJobStore(db, runSync),
+    originFetches: new SqliteOriginFetchStore(db, runSync),
+  };
+  // Inside a transaction: the same adapters, not held by the gate.
+  const inTransaction: StorageTransaction = {
+    tokens: asynchronous<TokenStore>(stores.tokens),
+    bulkJobs: asynchronous<BulkJobStore>(stores.bulkJobs),
+    customApis: asynchronous<CustomApiStore>(stores.customApis),
+    crawlJobs: asynchronous<CrawlJobStore>(stores.crawlJobs),
+    originFetches: asynchronous<OriginFetchStore>(stores.originFetches),
+  };
+  const gate = new TransactionGate();
+  return {
     entities,
-    bulkJobs: new SqliteBulkJobStore(db, transaction),
-    customApis: new SqliteCustomApiStore(db, transaction),
-    crawlJobs: new SqliteCrawlJobStore(db, transaction),
-    originFetches: new SqliteOriginFetchStore(db, transaction),
-    transaction,
+    tokens: asynchronous<TokenStore>(stores.tokens, gate),
+    bulkJobs: asynchronous<BulkJobStore>(stores.bulkJobs, gate),
+    customApis: asynchronous<CustomApiStore>(stores.customApis, gate),
+    crawlJobs: asynchronous<CrawlJobStore>(stores.crawlJobs, gate),
+    originFetches: asynchronous<OriginFetchStore>(stores.originFetches, gate),
+    transaction<T>(fn: (tx: StorageTransaction) => Promise<T>): Promise<T> {
+      return gate.hold(async () => {
+        // Joining a read snapshot open on this connection, as the synchronous runner does.
+        if (db.isTransaction) return fn(inTransaction);
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await fn(inTransaction);
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (db.isTransaction) db.exec('ROLLBACK');
+          throw error;
+        }
+      });
+    },
     readSnapshot<T>(fn: () => T): T {
       if (db.isTransaction) return fn();
       db.exec('BEGIN');
@@ -43,7 +82,7 @@ export function openSqliteStorage(file: string, options: SqliteOpenOptions = {})
         if (db.isTransaction) db.exec('COMMIT');
       }
     },
-    close: () => {
+    async close() {
       entities.stopBackgroundCheckpoints();
       db.close();
     },

@@ -13,6 +13,7 @@ import type {
   NewBulkJob,
   NewBulkReport,
 } from '../ports.ts';
+import type { Synchronous } from './asynchronous.ts';
 
 /**
  * Records and results of job `seq` live at keys `seq * KEY_SPAN + index`: one contiguous range
@@ -130,7 +131,7 @@ const REPORT_PATCH_COLUMNS: Record<keyof BulkReportPatch, string> = {
 };
 
 /** Bulk enhance jobs in the embedded store. */
-export class SqliteBulkJobStore implements BulkJobStore {
+export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
   readonly #db: DatabaseSync;
   readonly #transaction: <T>(fn: () => T) => T;
   /** Job id → seq. A job's seq never changes; entries go when the job is purged. */

@@ -11,6 +11,7 @@ import type {
   NewCrawlUrl,
   StoredCrawlJob,
 } from '../ports.ts';
+import type { Synchronous } from './asynchronous.ts';
 
 const PENDING = 0;
 const CLAIMED = 1;
@@ -98,7 +99,7 @@ interface CounterDelta {
 }
 
 /** Bulk extract jobs in the embedded store (tables of migration 300). */
-export class SqliteCrawlJobStore implements CrawlJobStore {
+export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
   readonly #db: DatabaseSync;
   readonly #transaction: <T>(fn: () => T) => T;
   readonly #insertJob: StatementSync;

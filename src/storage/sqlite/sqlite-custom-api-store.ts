@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { CustomApiRecord, CustomApiStore, CustomApiWrite } from '../ports.ts';
+import type { Synchronous } from './asynchronous.ts';
 
 interface CustomApiRow {
   hash: string;
@@ -26,7 +27,7 @@ function toRecord(row: CustomApiRow): CustomApiRecord {
 }
 
 /** Custom API rule sets in the embedded store, one row per (token, api, urlPattern). */
-export class SqliteCustomApiStore implements CustomApiStore {
+export class SqliteCustomApiStore implements Synchronous<CustomApiStore> {
   readonly #db: DatabaseSync;
   readonly #transaction: <T>(fn: () => T) => T;
   readonly #upsert;

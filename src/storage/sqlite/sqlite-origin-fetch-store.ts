@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { OriginFetchRecord, OriginFetchStore } from '../ports.ts';
+import type { Synchronous } from './asynchronous.ts';
 
 interface OriginFetchRow {
   url: string;
@@ -13,7 +14,7 @@ interface OriginFetchRow {
 const LOOKUP_CHUNK = 500;
 
 /** The last fetch of each origin URL, in the embedded store. */
-export class SqliteOriginFetchStore implements OriginFetchStore {
+export class SqliteOriginFetchStore implements Synchronous<OriginFetchStore> {
   readonly #db: DatabaseSync;
   readonly #transaction: <T>(fn: () => T) => T;
   readonly #upsert;
@@ -29,7 +30,7 @@ export class SqliteOriginFetchStore implements OriginFetchStore {
     );
   }
 
-  async lastFetches(urls: readonly string[]): Promise<Map<string, OriginFetchRecord>> {
+  lastFetches(urls: readonly string[]): Map<string, OriginFetchRecord> {
     const out = new Map<string, OriginFetchRecord>();
     const distinct = [...new Set(urls)];
     for (let i = 0; i < distinct.length; i += LOOKUP_CHUNK) {
@@ -47,7 +48,7 @@ export class SqliteOriginFetchStore implements OriginFetchStore {
     return out;
   }
 
-  async record(fetches: readonly OriginFetchRecord[]): Promise<void> {
+  record(fetches: readonly OriginFetchRecord[]): void {
     if (fetches.length === 0) return;
     this.#transaction(() => {
       for (const fetch of fetches) {

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { TokenRecord, TokenStore } from '../ports.ts';
+import type { Synchronous } from './asynchronous.ts';
 
 interface TokenRow {
   id: string;
@@ -13,7 +14,7 @@ function toRecord(row: TokenRow): TokenRecord {
 }
 
 /** Tokens in the embedded store. Charging is one conditional UPDATE, so it is atomic. */
-export class SqliteTokenStore implements TokenStore {
+export class SqliteTokenStore implements Synchronous<TokenStore> {
   readonly #db: DatabaseSync;
   readonly #insert;
   readonly #bySecret;

@@ -1,0 +1,84 @@
+/**
+ * Synchronous PostgreSQL queries for threads whose code is synchronous (the matcher's reads in
+ * worker threads, imports from the command line). `pg` only speaks asynchronously, so a helper
+ * thread owns the connection; the calling thread posts each query and blocks on
+ * `Atomics.wait` until the answer is on its port, then takes it with `receiveMessageOnPort`.
+ *
+ * Blocking is what makes it synchronous, so it must never run on a thread that serves requests:
+ * measured in `bench/port-shape.ts`, a blocked round trip costs the whole thread its duration
+ * (see docs/storage.md "Port shape").
+ */
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+
+/** One query's answer as it crosses threads. */
+export interface BridgeResult {
+  readonly rows: Record<string, unknown>[];
+  readonly rowCount: number;
+}
+
+type Reply = { ok: true; result: BridgeResult } | { ok: false; error: string; code?: string };
+
+/** A PostgreSQL error re-raised in the calling thread, with its SQLSTATE `code`. */
+export class PostgresBridgeError extends Error {
+  readonly code: string | undefined;
+  constructor(message: string, code: string | undefined) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** How long a call waits for its answer before giving up (a connection that hangs). */
+const CALL_TIMEOUT_MS = 120_000;
+
+/** A connection used synchronously: `query` blocks the calling thread until PostgreSQL answers. */
+export class SyncPostgres {
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+  readonly #flag = new Int32Array(new SharedArrayBuffer(4));
+  #closed = false;
+
+  /** Connects to `url`, using `schema` first on the search path when given. */
+  constructor(url: string, options: { readonly searchPath?: string } = {}) {
+    const { port1, port2 } = new MessageChannel();
+    this.#port = port1;
+    this.#worker = new Worker(new URL('./sync-bridge-thread.ts', import.meta.url), {
+      workerData: { url, searchPath: options.searchPath, flag: this.#flag, port: port2 },
+      transferList: [port2],
+    });
+    // The helper must not keep a process alive that is otherwise done.
+    this.#worker.unref();
+    this.#call({ connect: true });
+  }
+
+  /** Runs one statement (or several, without parameters) and returns its rows. */
+  query(sql: string, params: readonly unknown[] = []): BridgeResult {
+    return this.#call({ sql, params });
+  }
+
+  #call(message: Record<string, unknown>): BridgeResult {
+    if (this.#closed) throw new Error('the PostgreSQL connection is closed');
+    Atomics.store(this.#flag, 0, 0);
+    this.#port.postMessage(message);
+    if (Atomics.wait(this.#flag, 0, 0, CALL_TIMEOUT_MS) === 'timed-out') {
+      throw new Error(`PostgreSQL did not answer within ${CALL_TIMEOUT_MS / 1000} s`);
+    }
+    const received = receiveMessageOnPort(this.#port);
+    if (!received) throw new Error('the PostgreSQL helper thread answered nothing');
+    const reply = received.message as Reply;
+    if (!reply.ok) throw new PostgresBridgeError(reply.error, reply.code);
+    return reply.result;
+  }
+
+  /** Ends the connection and its thread. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    try {
+      this.#call({ end: true });
+    } catch {
+      // Closing anyway.
+    }
+    this.#closed = true;
+    this.#port.close();
+    void this.#worker.terminate();
+  }
+}
