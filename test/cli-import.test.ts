@@ -107,7 +107,7 @@ test('import: exit 2 when every line is rejected, 1 when a file cannot be read; 
   assert.ok(fs.existsSync(path.join(dir, 'other', 'quarry.sqlite')), '--data wins over QUARRY_DATA_DIR');
   const badFlag = quarry(['import', bad, '--format', 'xml'], dir);
   assert.notEqual(badFlag.status, 0);
-  assert.match(badFlag.stderr, /must be jsonl or csv/);
+  assert.match(badFlag.stderr, /must be jsonl, csv or wikidata/);
 });
 
 test('demo-data: the same seed writes the same bytes; --import loads it; --out and --import conflict', async () => {

@@ -4,26 +4,55 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.ts';
-import { type ImportSummary, importEntities, type Rejection } from '../import/index.ts';
+import {
+  ClassListError,
+  DumpInputError,
+  type ImportSummary,
+  importEntities,
+  importWikidataDump,
+  loadOrganizationClasses,
+  type Rejection,
+  type WikidataImportSummary,
+  type WikidataProgress,
+} from '../import/index.ts';
+import type { EntityStore } from '../storage/index.ts';
 import { openServices } from '../runtime.ts';
 import { secondsSince, withElapsed } from './elapsed.ts';
 
+type CliFormat = 'jsonl' | 'csv' | 'wikidata';
+
 interface ImportCliOptions {
-  format?: 'jsonl' | 'csv';
+  format?: CliFormat;
   type?: 'Organization' | 'Person';
   map?: string;
   source?: string;
   rejects?: string;
   maxLineBytes?: number;
   data?: string;
+  languages?: string[];
+  orgClasses?: string;
+  workDir?: string;
 }
 
 /** Rejections printed per file; `--rejects FILE` gets all of them. */
 const SHOWN_REJECTS = 10;
 
-function parseFormat(value: string): 'jsonl' | 'csv' {
-  if (value !== 'jsonl' && value !== 'csv') throw new InvalidArgumentError('must be jsonl or csv');
+function parseFormat(value: string): CliFormat {
+  if (value !== 'jsonl' && value !== 'csv' && value !== 'wikidata') {
+    throw new InvalidArgumentError('must be jsonl, csv or wikidata');
+  }
   return value;
+}
+
+function parseLanguages(value: string): string[] {
+  const languages = value
+    .split(',')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  if (languages.length === 0 || languages.some((l) => !/^[a-z]{2,3}(-[a-z0-9-]+)?$/i.test(l))) {
+    throw new InvalidArgumentError('must be language codes separated by commas, e.g. en,mul,de');
+  }
+  return languages;
 }
 
 function parseType(value: string): 'Organization' | 'Person' {
@@ -61,9 +90,13 @@ function formatSummary(summary: ImportSummary, keysLater: boolean): string {
 export function registerImport(program: Command): void {
   program
     .command('import')
-    .description('import entities from JSON Lines or CSV files into the knowledge graph')
+    .description('import entities from JSON Lines or CSV files, or a Wikidata dump, into the knowledge graph')
     .argument('<files...>', 'files to import (- for stdin)')
-    .option('--format <format>', 'jsonl or csv (default: from the file extension, else jsonl)', parseFormat)
+    .option(
+      '--format <format>',
+      'jsonl, csv or wikidata (default: from the file extension, else jsonl)',
+      parseFormat,
+    )
     .option('--type <type>', 'CSV: type of rows without a type column (Organization or Person)', parseType)
     .option(
       '--map <spec>',
@@ -76,6 +109,16 @@ export function registerImport(program: Command): void {
     .option('--rejects <file>', 'write every rejected line as JSON Lines {file, line, reason}')
     .option('--max-line-bytes <n>', 'longest accepted line in bytes (default 1048576)', parsePositiveInt)
     .option('--data <dir>', 'data directory (default: $QUARRY_DATA_DIR or ./data)')
+    .option(
+      '--languages <list>',
+      'wikidata: languages of names and descriptions, by preference, then any (default en,mul)',
+      parseLanguages,
+    )
+    .option(
+      '--org-classes <file>',
+      'wikidata: the classes (Q-ids) whose instances are Organizations, replacing the shipped list',
+    )
+    .option('--work-dir <dir>', 'wikidata: where the work files go (default: the data directory)')
     .addHelpText(
       'after',
       `
@@ -83,11 +126,19 @@ CSV: the header row names the columns; a column's path is its header unless --ma
 Cells of list fields (allNames, allUris, industries, phoneNumbers, emailAddresses, employments.title,
 …) hold several values separated by ";". Empty cells state nothing.
 
+Wikidata: a JSON dump (latest-all.json, plain, .gz or .bz2; .bz2 needs the bzip2 program) is
+read twice (selection, then the labels of the items it refers to), then imported: humans as
+Persons, instances of the organization classes as Organizations (docs/wikidata-import.md).
+
 Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be read or imported,
 2 every line was rejected.`,
     )
     .action(async (files: string[], options: ImportCliOptions) => {
       const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
+      if (options.format === 'wikidata') {
+        await importWikidataFiles(files, options, config.dataDir);
+        return;
+      }
       const rejectsOut = options.rejects ? fs.createWriteStream(options.rejects) : undefined;
       const { storage } = openServices(config);
       let failed = false;
@@ -190,4 +241,145 @@ Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be rea
       if (failed) process.exitCode = 1;
       else if (accepted === 0 && rejected > 0) process.exitCode = 2;
     });
+}
+
+/** The summary line of one Wikidata dump. */
+function formatWikidataSummary(summary: WikidataImportSummary): string {
+  const n = (value: number) => Math.round(value).toLocaleString('en-US');
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  return (
+    `${summary.file}: ${n(summary.linesRead)} lines read, ${n(summary.selectedPersons)} persons and ` +
+    `${n(summary.selectedOrganizations)} organizations selected, ${summary.created} created, ` +
+    `${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.rejected} rejected ` +
+    `(${s(summary.elapsedMs)} s: selection ${s(summary.selectMs)} s at ${n(summary.linesPerSecond)} lines/s, ` +
+    `labels of ${n(summary.referenced)} linked items ${s(summary.labelsMs)} s, import ${s(summary.importMs)} s ` +
+    `at ${n(summary.entitiesPerSecond)} entities/s, keys indexed in ${s(summary.keyIndexMs)} s of it)`
+  );
+}
+
+const PHASES: Readonly<Record<WikidataProgress['phase'], string>> = {
+  select: 'selection',
+  labels: 'labels',
+  import: 'import',
+  index: 'indexing keys',
+};
+
+/** `import --format wikidata FILE…`: each dump in turn, with a progress bar of its passes. */
+async function importWikidataFiles(
+  files: string[],
+  options: ImportCliOptions,
+  dataDir: string,
+): Promise<void> {
+  if (files.includes('-')) {
+    process.stderr.write('--format wikidata reads its dump twice: give a file, not - (stdin)\n');
+    process.exitCode = 1;
+    return;
+  }
+  for (const unsupported of ['type', 'map'] as const) {
+    if (options[unsupported] !== undefined) {
+      process.stderr.write(`--${unsupported} applies to CSV, not to --format wikidata\n`);
+      process.exitCode = 1;
+      return;
+    }
+  }
+  let organizationClasses: number[];
+  try {
+    organizationClasses = loadOrganizationClasses(options.orgClasses);
+  } catch (error) {
+    if (!(error instanceof ClassListError)) throw error;
+    process.stderr.write(`--org-classes ${error.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const config = loadConfig(process.env, { dataDir });
+  const rejectsOut = options.rejects ? fs.createWriteStream(options.rejects) : undefined;
+  const { storage } = openServices(config);
+  let failed = false;
+  let accepted = 0;
+  let rejected = 0;
+  try {
+    for (const file of files) {
+      const fileName = path.basename(file);
+      const summary = await importOneDump(storage.entities, file, fileName, {
+        organizationClasses,
+        workDir: options.workDir ?? config.dataDir,
+        ...(options.languages ? { languages: options.languages } : {}),
+        ...(options.source !== undefined ? { source: options.source } : {}),
+        ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+        onReject: (rejection: Rejection) =>
+          rejectsOut?.write(`${JSON.stringify({ file: fileName, ...rejection })}\n`),
+      });
+      if (summary === undefined) {
+        failed = true;
+        continue;
+      }
+      accepted += summary.created + summary.updated + summary.unchanged;
+      rejected += summary.rejected;
+      process.stderr.write(`${formatWikidataSummary(summary)}\n`);
+      for (const rejection of summary.rejects)
+        process.stderr.write(`  line ${rejection.line}: ${rejection.reason}\n`);
+      if (summary.rejected > summary.rejects.length) {
+        const more = summary.rejected - summary.rejects.length;
+        process.stderr.write(
+          `  … and ${more} more rejected line(s)${options.rejects ? ` (all in ${options.rejects})` : ' (--rejects FILE lists them all)'}\n`,
+        );
+      }
+      if (summary.readError !== undefined) {
+        process.stderr.write(
+          `${file}: the dump broke off, what came before was imported: ${summary.readError}\n`,
+        );
+        failed = true;
+      }
+    }
+  } finally {
+    storage.close();
+    if (rejectsOut) await new Promise<void>((resolve) => rejectsOut.end(resolve));
+  }
+  if (failed) process.exitCode = 1;
+  else if (accepted === 0 && rejected > 0) process.exitCode = 2;
+}
+
+/** One dump with its progress bar; undefined (reported) when it cannot be read. */
+async function importOneDump(
+  store: EntityStore,
+  file: string,
+  fileName: string,
+  options: Parameters<typeof importWikidataDump>[2],
+): Promise<WikidataImportSummary | undefined> {
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${fileName} {phase} [{bar}] {percentage}% | {value}/{total} bytes | {lines} lines, {selected} selected`,
+      stream: process.stderr,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let phase: WikidataProgress['phase'] | undefined;
+  try {
+    const summary = await importWikidataDump(store, file, {
+      ...options,
+      fileName,
+      keepRejects: SHOWN_REJECTS,
+      onProgress: (progress) => {
+        const payload = {
+          phase: PHASES[progress.phase],
+          lines: progress.lines.toLocaleString('en-US'),
+          selected: progress.selected.toLocaleString('en-US'),
+        };
+        if (progress.phase !== phase) {
+          if (phase !== undefined) bar.stop();
+          phase = progress.phase;
+          bar.start(progress.totalBytes, Math.min(progress.bytes, progress.totalBytes), payload);
+        } else {
+          bar.update(Math.min(progress.bytes, progress.totalBytes), payload);
+        }
+      },
+    });
+    bar.stop();
+    return summary;
+  } catch (error) {
+    bar.stop();
+    if (!(error instanceof DumpInputError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return undefined;
+  }
 }

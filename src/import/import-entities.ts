@@ -41,6 +41,8 @@ export interface ImportOptions extends SessionOptions {
   readonly type?: PrepareOptions['type'];
   readonly map?: string;
   readonly maxLineBytes?: number;
+  /** Records state their source's own lower-ranked values in `nonCanonicalFacts` (Wikidata ranks). */
+  readonly statedNonCanonicalFacts?: boolean;
   /** Called after each chunk with the bytes read so far. */
   readonly onProgress?: (bytesRead: number) => void;
   /**
@@ -112,6 +114,7 @@ export async function importEntities(
     ...(options.type !== undefined ? { type: options.type } : {}),
     ...(options.map !== undefined ? { map: options.map } : {}),
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+    ...(options.statedNonCanonicalFacts === true ? { statedNonCanonicalFacts: true } : {}),
   };
   const batcher = new LineBatcher(prepareOptions);
   const session = new ImportSession(store, options);

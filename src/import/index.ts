@@ -17,3 +17,14 @@ export type {
 export { ImportInputError, JobPreparer, LineBatcher, prepareRecord } from './record-preparer.ts';
 export type { DemoLoadSummary } from './demo-graph-loader.ts';
 export { loadDemoGraph } from './demo-graph-loader.ts';
+export type { MapOptions } from './wikidata/entity-mapper.ts';
+export { DEFAULT_LANGUAGES, mapEntity } from './wikidata/entity-mapper.ts';
+export { DumpInputError } from './wikidata/dump-input.ts';
+export { ClassListError, loadOrganizationClasses, shippedOrganizationClasses } from './wikidata/selection.ts';
+export type {
+  WikidataImportOptions,
+  WikidataImportSummary,
+  WikidataPhase,
+  WikidataProgress,
+} from './wikidata/wikidata-import.ts';
+export { importWikidataDump } from './wikidata/wikidata-import.ts';

@@ -39,6 +39,8 @@ export interface PrepareOptions {
   readonly map?: string;
   /** Longest accepted line (CSV: record) in bytes. */
   readonly maxLineBytes?: number;
+  /** Records state their source's own lower-ranked values in `nonCanonicalFacts` (see `CleanOptions`). */
+  readonly statedNonCanonicalFacts?: boolean;
 }
 
 /** A line rejected, with its 1-based number and the reason. */
@@ -327,7 +329,10 @@ export function prepareRecord(
   options: PrepareOptions,
   text?: string,
 ): PreparedRecord {
-  const { entity, changed } = cleanEntityTracked(record);
+  const { entity, changed } = cleanEntityTracked(
+    record,
+    options.statedNonCanonicalFacts === true ? { statedNonCanonicalFacts: true } : {},
+  );
   const source = sourceOf(entity, { label: options.source, fileName: options.fileName });
   const canonicalChanged = canonicalizeInPlace(entity);
   const ledger = ledgerFor([{ source, statement: entity }], entity);

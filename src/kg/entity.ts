@@ -109,7 +109,10 @@ export interface Entity {
   nbEmployees?: number;
   industries?: string[];
   foundingDate?: DateFact;
+  /** When an Organization ceased to exist (Wikidata P576). */
+  dissolutionDate?: DateFact;
   birthDate?: DateFact;
+  deathDate?: DateFact;
   gender?: { normalizedValue?: string };
   employments?: Employment[];
   educations?: Education[];
@@ -145,5 +148,8 @@ export const LIST_FIELDS: ReadonlySet<string> = new Set([
   'ipRanges',
 ]);
 
-/** Fields that are derived, never stated by a source: `nonCanonicalFacts` (the ledger computes it). */
+/**
+ * Fields that are derived, not stated as facts: `nonCanonicalFacts` (the ledger computes it; a
+ * source may only add its own lower-ranked values to it, see `fact-ledger.ts`).
+ */
 export const DERIVED_FIELDS: ReadonlySet<string> = new Set(['nonCanonicalFacts']);

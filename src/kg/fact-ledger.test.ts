@@ -249,3 +249,79 @@ describe('canonicalStatement', () => {
     }
   });
 });
+
+describe("a source's own non-canonical facts (ranked values)", () => {
+  const WD = 'https://www.wikidata.org/wiki/Q1';
+  function ranked(fields: Partial<Entity>): Entity {
+    return org({ origins: [WD], ...fields });
+  }
+
+  test('one source: its lower-ranked values are the non-canonical facts, kept across re-statements', () => {
+    const statement = ranked({
+      homepageUri: 'acme.example',
+      employments: [{ title: 'x' }],
+      nonCanonicalFacts: [
+        { field: 'homepageUri', value: 'old-acme.example', origins: [WD] },
+        { field: 'homepageUri', value: 'acme.example', origins: [WD] },
+        { field: 'homepageUri', value: 'old-acme.example', origins: [WD] },
+      ],
+    });
+    const s = state([WD, statement]);
+    // The value equal to the canonical one and the repeated one are left out.
+    assert.deepEqual(s.doc.nonCanonicalFacts, [
+      { field: 'homepageUri', value: 'old-acme.example', origins: [WD] },
+    ]);
+    assert.equal(s.ledger, null);
+    // Restating the same thing from the stored form changes nothing.
+    const again = applyStatement(stored(s), WD, structuredClone(statement));
+    assert.deepEqual(again, stored(s));
+    // canonicalStatement gives the same document as the merge.
+    assert.equal(
+      JSON.stringify(canonicalStatement(structuredClone(statement))),
+      JSON.stringify(mergeStatements([{ source: WD, statement: structuredClone(statement) }])),
+    );
+  });
+
+  test('another source keeps them, and a value another source states as a fact is canonical, not listed', () => {
+    const wikidata = ranked({
+      homepageUri: 'acme.example',
+      nonCanonicalFacts: [{ field: 'homepageUri', value: 'acme-old.example', origins: [WD] }],
+    });
+    const crm = org({ homepageUri: 'acme-old.example', nbEmployees: 10 });
+    const s = state([WD, wikidata], ['crm', crm]);
+    // Tie (one source each): the newest (crm) wins; the Wikidata preferred value loses, and its
+    // own alternative is now canonical, so it is not listed again.
+    assert.equal(s.doc.homepageUri, 'acme-old.example');
+    assert.deepEqual(s.doc.nonCanonicalFacts, [
+      { field: 'homepageUri', value: 'acme.example', origins: [WD] },
+    ]);
+    // The Wikidata statement keeps its own alternatives in the ledger.
+    const kept = s.ledger?.sources.find((entry) => entry.source === WD)?.statement;
+    assert.deepEqual(kept?.nonCanonicalFacts, wikidata.nonCanonicalFacts);
+    // A newer Wikidata statement replaces its own alternatives; crm's facts stay.
+    const newer = ranked({
+      homepageUri: 'acme.example',
+      nonCanonicalFacts: [{ field: 'homepageUri', value: 'acme.biz', origins: [WD] }],
+    });
+    const next = applyStatement(stored(s), WD, newer);
+    assert.equal(next.doc.nbEmployees, 10);
+    assert.equal(next.doc.homepageUri, 'acme.example');
+    assert.deepEqual(next.doc.nonCanonicalFacts, [
+      { field: 'homepageUri', value: 'acme-old.example', origins: ['crm'] },
+      { field: 'homepageUri', value: 'acme.biz', origins: [WD] },
+    ]);
+  });
+
+  test('a list element stated as an alternative is left out when the list holds it', () => {
+    const statement = ranked({
+      industries: ['Software'],
+      nonCanonicalFacts: [
+        { field: 'industries', value: 'Software', origins: [WD] },
+        { field: 'industries', value: 'Hardware', origins: [WD] },
+      ],
+    });
+    assert.deepEqual(canonicalStatement(statement).nonCanonicalFacts, [
+      { field: 'industries', value: 'Hardware', origins: [WD] },
+    ]);
+  });
+});

@@ -195,8 +195,63 @@ export function mergeStatements(sources: readonly SourceStatement[]): Entity {
       nonCanonical.push({ field, value: loser.value, origins: unionOrigins(loser.origins) });
     }
   }
-  if (nonCanonical.length > 0) doc.nonCanonicalFacts = nonCanonical;
+  const withOwn = addOwnAlternatives(doc, nonCanonical, newestFirst);
+  if (withOwn.length > 0) doc.nonCanonicalFacts = withOwn;
   return doc;
+}
+
+/** A statement's own non-canonical facts (see the module comment); `[]` when it has none. */
+function ownAlternativesOf(statement: Entity): NonCanonicalFact[] {
+  const stated = statement.nonCanonicalFacts;
+  return Array.isArray(stated) ? stated : [];
+}
+
+/** Whether `value` is the canonical value of `field` in `doc` (or an element of its list). */
+function isCanonical(doc: Entity, field: string, value: unknown): boolean {
+  const current = doc[field];
+  if (current === undefined) return false;
+  if (LIST_FIELDS.has(field) && Array.isArray(current)) {
+    const key = elementKey(field, value);
+    return current.some((element) => elementKey(field, element) === key);
+  }
+  return structuralKey(current) === structuralKey(value);
+}
+
+/**
+ * `losers` followed by the statements' own non-canonical facts (newest statement first), those
+ * equal to a canonical value left out and repeated values listed once with their origins united.
+ */
+function addOwnAlternatives(
+  doc: Entity,
+  losers: NonCanonicalFact[],
+  newestFirst: readonly SourceStatement[],
+): NonCanonicalFact[] {
+  let byKey: Map<string, NonCanonicalFact> | undefined;
+  for (const entry of newestFirst) {
+    const own = ownAlternativesOf(entry.statement);
+    if (own.length === 0) continue;
+    if (byKey === undefined) {
+      byKey = new Map();
+      for (const loser of losers) byKey.set(`${loser.field}\u0000${structuralKey(loser.value)}`, loser);
+    }
+    for (const alternative of own) {
+      if (isCanonical(doc, alternative.field, alternative.value)) continue;
+      const origins =
+        Array.isArray(alternative.origins) && alternative.origins.length > 0
+          ? alternative.origins
+          : attributionOf(entry);
+      const key = `${alternative.field}\u0000${structuralKey(alternative.value)}`;
+      const known = byKey.get(key);
+      if (known) {
+        known.origins = unionOrigins([known.origins, origins]);
+        continue;
+      }
+      const fact = { field: alternative.field, value: alternative.value, origins };
+      byKey.set(key, fact);
+      losers.push(fact);
+    }
+  }
+  return losers;
 }
 
 /**
@@ -211,6 +266,23 @@ export function canonicalStatement(statement: Entity): Entity {
 
 /** `canonicalStatement`, returning whether it changed the statement. */
 export function canonicalizeInPlace(statement: Entity): boolean {
+  let changed = false;
+  if (statement.nonCanonicalFacts !== undefined) {
+    // The statement's own alternatives in the form `mergeStatements` gives them (after its lists
+    // are canonical, below): the order of fields in the document is the statement's.
+    changed = canonicalizeLists(statement) || changed;
+    const before = JSON.stringify(statement.nonCanonicalFacts);
+    const own = addOwnAlternatives(statement, [], [{ source: '', statement }]);
+    if (own.length > 0) statement.nonCanonicalFacts = own;
+    else delete statement.nonCanonicalFacts;
+    if (JSON.stringify(statement.nonCanonicalFacts) !== before) changed = true;
+    return changed;
+  }
+  return canonicalizeLists(statement);
+}
+
+/** The list part of `canonicalizeInPlace`: lists de-duplicated, the name in `allNames`. */
+function canonicalizeLists(statement: Entity): boolean {
   let changed = false;
   for (const field in statement) {
     if (field === 'allNames' || !LIST_FIELDS.has(field)) continue;
@@ -239,14 +311,15 @@ export function canonicalizeInPlace(statement: Entity): boolean {
 
 /**
  * The statements behind a stored document, oldest first. For a single-source ledger the
- * statement is the document itself (without derived fields).
+ * statement is the document itself: its `nonCanonicalFacts` can only be the source's own (one
+ * source has no losing values), so they stay with it.
  */
 export function statementsOf(doc: Entity, ledger: FactLedger | null | undefined): SourceStatement[] {
   if (!ledger || ledger.sources.length === 0) {
-    return [{ source: originsKey(doc.origins), statement: withoutDerived(doc) }];
+    return [{ source: originsKey(doc.origins), statement: doc }];
   }
   if (ledger.sources.length === 1 && ledger.sources[0].statement === undefined) {
-    return [{ source: ledger.sources[0].source, statement: withoutDerived(doc) }];
+    return [{ source: ledger.sources[0].source, statement: doc }];
   }
   return ledger.sources.map((entry) => ({
     source: entry.source,

@@ -14,7 +14,7 @@ export type {
 } from './entity.ts';
 export { ENTITY_TYPES, isEntityType } from './entity.ts';
 export { DERIVED_FIELDS, LIST_FIELDS } from './entity.ts';
-export type { Validation } from './validate-entity.ts';
+export type { CleanOptions, Validation } from './validate-entity.ts';
 export {
   cleanEntity,
   cleanEntityTracked,

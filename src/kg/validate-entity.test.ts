@@ -203,3 +203,48 @@ describe('validateEntity', () => {
     }
   });
 });
+
+describe('stated nonCanonicalFacts', () => {
+  test('are kept only when the caller says the source states them, and must be {field, value}', () => {
+    const record = () => ({
+      id: 'Q1',
+      type: 'Organization',
+      nonCanonicalFacts: [
+        { field: ' homepageUri ', value: 'old.example', origins: ['https://www.wikidata.org/wiki/Q1'] },
+      ],
+    });
+    assert.equal(cleanEntity(record()).nonCanonicalFacts, undefined);
+    assert.deepEqual(cleanEntity(record(), { statedNonCanonicalFacts: true }).nonCanonicalFacts, [
+      { field: 'homepageUri', value: 'old.example', origins: ['https://www.wikidata.org/wiki/Q1'] },
+    ]);
+    const noValue = validateEntity({
+      id: 'Q1',
+      type: 'Organization',
+      nonCanonicalFacts: [{ field: 'name' }],
+    });
+    assert.equal(noValue.ok, true, 'dropped, not checked, by default');
+    assert.throws(
+      () =>
+        cleanEntity(
+          { id: 'Q1', type: 'Organization', nonCanonicalFacts: [{ field: 'name' }] },
+          { statedNonCanonicalFacts: true },
+        ),
+      /nonCanonicalFacts\[0\]\.value is required/,
+    );
+  });
+
+  test('deathDate and dissolutionDate are dates like birthDate', () => {
+    const entity = cleanEntity({
+      id: 'P',
+      type: 'Person',
+      deathDate: '2001-05-11',
+      dissolutionDate: { str: 'd-0044' },
+    });
+    assert.deepEqual(entity.deathDate, { str: 'd2001-05-11', precision: 3 });
+    assert.deepEqual(entity.dissolutionDate, { str: 'd-0044' });
+    assert.throws(
+      () => cleanEntity({ id: 'P', type: 'Person', deathDate: 'soon' }),
+      /deathDate must be a date/,
+    );
+  });
+});

@@ -16,7 +16,9 @@
  * - Dates are `{str, precision?, timestamp?}` with `str` = `d` + ISO date; an ISO date string
  *   (`"1998"`, `"1998-05"`, `"1998-05-17"`) is accepted and converted (precision 1/2/3).
  * - Unknown extra fields are kept as given (after NFC). `nonCanonicalFacts` is derived by the
- *   fact ledger, never stated by a source: it is dropped from input records.
+ *   fact ledger: it is dropped from input records, unless the caller says the source states its
+ *   own lower-ranked values there (`statedNonCanonicalFacts`, the Wikidata import): then each item
+ *   must be `{field, value, origins?}`.
  */
 import type { Entity } from './entity.ts';
 
@@ -258,7 +260,9 @@ const FIELDS: Record<string, Cleaner> = {
   nbEmployees: nonNegative,
   industries: list(text),
   foundingDate: date,
+  dissolutionDate: date,
   birthDate: date,
+  deathDate: date,
   gender: object({ normalizedValue: text }),
   employments: list(object({ employer: linked, title: text, isCurrent: flag, from: date, to: date })),
   educations: list(object({ institution: linked, degree: named, major: named, from: date, to: date })),
@@ -287,13 +291,37 @@ const FIELDS: Record<string, Cleaner> = {
   ipRanges: list(text),
 };
 
+/** A source's own lower-ranked value: `{field, value, origins?}` (see `CleanOptions`). */
+const statedNonCanonical: Cleaner = (value, parent, key) => {
+  const fact = object({ field: text, origins: list(text) }, { required: 'field' })(value, parent, key) as
+    | Record<string, unknown>
+    | undefined;
+  if (fact === undefined) return undefined;
+  if (fact.value === undefined || fact.value === null) {
+    throw new EntityRejection(`${pathOf(parent, key)}.value is required`);
+  }
+  return fact;
+};
+
+const STATED_NON_CANONICAL = list(statedNonCanonical);
+
+/** How a record is read. */
+export interface CleanOptions {
+  /**
+   * The source states, in `nonCanonicalFacts`, values it ranks below those it states as facts
+   * (Wikidata's normal values beside a preferred one, and deprecated ones). Default false: the
+   * field is derived by the fact ledger and dropped from input.
+   */
+  readonly statedNonCanonicalFacts?: boolean;
+}
+
 /**
  * Validates and normalises one record (see the module comment for the rules). Throws
  * `EntityRejection` with a reason naming the offending field; never throws anything else for
  * any JSON value. The record is cleaned in place and becomes (usually: is) the entity returned:
  * hand over a record you no longer need, such as one fresh from JSON.parse, else a copy.
  */
-export function cleanEntity(record: unknown): Entity {
+export function cleanEntity(record: unknown, options: CleanOptions = {}): Entity {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
     throw new EntityRejection(`a record must be a JSON object, got ${describe(record)}`);
   }
@@ -326,7 +354,13 @@ export function cleanEntity(record: unknown): Entity {
     if (key === 'id' || key === 'type') continue;
     const item = input[key];
     const clean =
-      key === 'nonCanonicalFacts' ? dropped : Object.hasOwn(FIELDS, key) ? FIELDS[key] : undefined;
+      key === 'nonCanonicalFacts'
+        ? options.statedNonCanonicalFacts === true
+          ? STATED_NON_CANONICAL
+          : dropped
+        : Object.hasOwn(FIELDS, key)
+          ? FIELDS[key]
+          : undefined;
     const cleaned = clean ? clean(item, '', key) : normalizeDeep(item);
     if (cleaned === undefined) delete input[key];
     else if (cleaned !== item) setOwn(input, key, cleaned);
@@ -343,8 +377,11 @@ export function cleanEntity(record: unknown): Entity {
  * `cleanEntity`, also telling whether the entity differs from the record (`changed: false`: the
  * record's own JSON text describes exactly this entity, keys in the same order).
  */
-export function cleanEntityTracked(record: unknown): { entity: Entity; changed: boolean } {
-  const entity = cleanEntity(record);
+export function cleanEntityTracked(
+  record: unknown,
+  options: CleanOptions = {},
+): { entity: Entity; changed: boolean } {
+  const entity = cleanEntity(record, options);
   return { entity, changed: altered };
 }
 
