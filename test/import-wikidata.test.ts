@@ -498,7 +498,7 @@ describe('enhance finds what a Wikidata dump brought', () => {
   let token: string;
   before(async () => {
     t = await startTestRuntime();
-    token = t.token(null);
+    token = await t.token(null);
     await importWikidataDump(t.runtime.storage.entities, gzFile, { workDir: dir.path });
   });
   after(async () => t.close());
