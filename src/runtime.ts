@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TokenService } from './accounts/index.ts';
-import { BulkExports, BulkService, createEnhancePool, createWebhookPost } from './bulk/index.ts';
+import {
+  BulkExports,
+  BulkService,
+  createEnhancePool,
+  createWebhookPost,
+  withWebEvidence,
+} from './bulk/index.ts';
 import type { Config } from './config.ts';
 import {
   CrawlService,
@@ -179,12 +185,15 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     credits: config.credits,
     limits: config.limits,
     logger: bulkLogger,
-    createExecutor: () =>
-      createEnhancePool({
+    // Records of jobs with refresh or search are completed on this thread after the workers.
+    createExecutor: () => {
+      const pool = createEnhancePool({
         store,
         threads: config.workerThreads,
         vocabularies: () => vocabularies.handoff(),
-      }),
+      });
+      return enhance.web ? withWebEvidence(pool, enhance.web) : pool;
+    },
     webhookPost: createWebhookPost(fetcher),
     allowPrivateNetwork: config.allowPrivateNetwork,
     retentionMs: config.bulkRetentionMs,

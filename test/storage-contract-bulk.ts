@@ -214,5 +214,32 @@ export function runBulkStorageContract(adapter: string, open: OpenStorage): void
       assert.equal(await jobs.purge('bj_a', 2), true);
       assert.equal((await jobs.get('bj_dup'))?.completed, 1, 'other jobs are untouched');
     });
+
+    test("the pages refresh and search read add to the job's counts with the results, exactly once", async () => {
+      const jobs = storage.bulkJobs;
+      await jobs.create(newJob('bj_pages', 'tok_pages'));
+      await jobs.appendRecords('bj_pages', 0, ['{}', '{}', '{}']);
+      assert.deepEqual((await jobs.publish('bj_pages', 3)).pages, { fetched: 0, failed: 0, fresh: 0 });
+      await jobs.saveResults('bj_pages', [
+        { ...result(0), pages: { fetched: 3, failed: 1, fresh: 0 }, premium: 1 },
+        { ...result(1), pages: { fetched: 0, failed: 0, fresh: 2 } },
+      ]);
+      await assert.rejects(() =>
+        storage.transaction((tx) =>
+          tx.bulkJobs.saveResults('bj_pages', [
+            { ...result(2), pages: { fetched: 9, failed: 9, fresh: 9 } },
+            result(0),
+          ]),
+        ),
+      );
+      assert.deepEqual((await jobs.get('bj_pages'))?.pages, { fetched: 3, failed: 1, fresh: 2 });
+      await jobs.saveResults('bj_pages', [{ ...result(2), pages: { fetched: 1, failed: 0, fresh: 1 } }]);
+      assert.deepEqual((await jobs.get('bj_pages'))?.pages, { fetched: 4, failed: 1, fresh: 3 });
+      assert.equal(
+        (await jobs.result('bj_pages', 0))?.pages,
+        undefined,
+        'counts are not stored with a result',
+      );
+    });
   });
 }

@@ -1,4 +1,5 @@
 import type { CreditCosts } from '../config.ts';
+import { creditCost } from '../enhance/index.ts';
 import { InsufficientCreditsError } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type {
@@ -293,18 +294,18 @@ export class BulkRunner {
 
   /** Charges and stores a batch's results with the job's progress, in one transaction. */
   async #commit(job: ActiveJob, results: readonly BulkResult[]): Promise<void> {
-    // The refresh price only where refresh fetched pages (docs/api.md#credits): not in bulk yet.
-    const perMatch = this.#deps.credits.perMatch;
+    // The refresh price for the entities web work was done for (docs/api.md#credits).
+    const cost = (r: BulkResult) => (r.failed ? 0 : creditCost(r.hits, r.premium ?? 0, this.#deps.credits));
     await this.#deps.transaction(async ({ tokens, bulkJobs }) => {
       let stored = results;
-      const total = results.reduce((sum, r) => sum + (r.failed ? 0 : r.hits * perMatch), 0);
+      const total = results.reduce((sum, r) => sum + cost(r), 0);
       // One charge for the whole batch when the balance covers it (the usual case); otherwise
       // record by record, in order, so every record that can be paid is.
       if (total > 0 && !(await tokens.charge(job.tokenId, total))) {
         const paid: BulkResult[] = [];
         for (const r of results) {
-          const cost = r.failed ? 0 : r.hits * perMatch;
-          paid.push(cost === 0 || (await tokens.charge(job.tokenId, cost)) ? r : unpaid(r));
+          const price = cost(r);
+          paid.push(price === 0 || (await tokens.charge(job.tokenId, price)) ? r : unpaid(r));
         }
         stored = paid;
       }

@@ -16,11 +16,6 @@ import { failureResult, splitResponse } from './result-text.ts';
 
 const data = workerData as EnhanceWorkerData;
 
-const BULK_REFRESH_UNAVAILABLE =
-  'refresh is not available in bulk jobs yet: the entity was answered from the knowledge graph without recrawling its origins';
-const BULK_SEARCH_UNAVAILABLE =
-  'search is not available in bulk jobs yet: the answer comes from the knowledge graph only, without a web search';
-
 /**
  * Lowers this thread's scheduling priority (Linux threads have their own nice value), so that
  * on a machine whose cores the workers saturate, the main thread — HTTP requests, result
@@ -52,8 +47,6 @@ function answer(batch: EnhanceBatch): EnhanceBatchResult {
         { ...parsed, options },
         { ...echo, bulkjobId: batch.jobId, jobIdx: record.index },
       );
-      if (options.refresh) response.errors.push(BULK_REFRESH_UNAVAILABLE);
-      if (options.search !== 'OFF') response.errors.push(BULK_SEARCH_UNAVAILABLE);
       results.push({
         index: record.index,
         hits: matchedCount(response),

@@ -17,5 +17,6 @@ export type {
 export { isComplete, isFinal, parseSubmitParams, statusRecord } from './job-record.ts';
 export { WorkerCrashedError, WorkerPool, WorkerTaskError } from '../worker-pool.ts';
 export { createWebhookPost, WEBHOOK_TIMEOUT_MS } from './webhook-post.ts';
+export { WEB_BATCHES, withWebEvidence } from './web-executor.ts';
 export type { WebhookPost, WebhookSenderDeps } from './webhooks.ts';
 export { DEFAULT_WEBHOOK_DELAYS_MS, WebhookSender } from './webhooks.ts';

@@ -170,6 +170,12 @@ export interface BulkJobStatusRecord {
   totalResults: number;
   fileSizeBytes: number;
   reports: BulkReportRecord[];
+  /** (ours) Pages refresh and search read for the records done so far. */
+  pagesFetched: number;
+  /** (ours) Pages they could not read (gone, refused, disallowed, unreachable). */
+  pagesFailed: number;
+  /** (ours) Pages not fetched again because they were fetched within the freshness window. */
+  pagesFresh: number;
 }
 
 function publicStatus(state: BulkJobState): BulkJobStatus {
@@ -231,6 +237,9 @@ export function statusRecord(job: BulkJobRow, reports: readonly BulkReportRow[])
     totalResults: job.hits,
     fileSizeBytes: job.resultBytes,
     reports: reports.map(reportRecord),
+    pagesFetched: job.pages.fetched,
+    pagesFailed: job.pages.failed,
+    pagesFresh: job.pages.fresh,
   };
 }
 

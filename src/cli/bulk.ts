@@ -110,6 +110,8 @@ interface SubmitOptions extends ConnectionOptions {
   size?: number;
   threshold?: number;
   webhook?: string;
+  refresh?: boolean;
+  search?: string;
 }
 
 /** The file's records as a stream of JSON-array text, never holding the whole file. */
@@ -178,7 +180,7 @@ async function watch(conn: Connection, id: string): Promise<Record<string, unkno
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: ' {bar} {percentage}% | {value}/{total} records | {status} | ETA {eta_server}',
+      format: ' {bar} {percentage}% | {value}/{total} records | {status}{pages} | ETA {eta_server}',
       hideCursor: true,
       noTTYOutput: true,
       notTTYSchedule: 5_000,
@@ -191,8 +193,14 @@ async function watch(conn: Connection, id: string): Promise<Record<string, unkno
       const { body } = await getJson<{ content: Record<string, unknown> }>(endpoint(conn, `/${id}/status`));
       const record = body.content;
       const total = Number(record.jobs_total);
+      const fetchedPages = Number(record.pagesFetched ?? 0);
+      const failedPages = Number(record.pagesFailed ?? 0);
       const payload = {
         status: record.status,
+        pages:
+          record.refresh === true || (record.search !== undefined && record.search !== 'OFF')
+            ? ` | ${fetchedPages} pages fetched, ${failedPages} failed`
+            : '',
         eta_server: record.estimate_remaining_time === null ? '-' : `${record.estimate_remaining_time}s`,
       };
       if (!started) {
@@ -216,6 +224,8 @@ async function submit(file: string, options: SubmitOptions): Promise<void> {
     size: options.size?.toString(),
     threshold: options.threshold?.toString(),
     webhookurl: options.webhook,
+    refresh: options.refresh ? 'true' : undefined,
+    search: options.search,
   };
   const body = Readable.from(jsonArrayOf(file, format, options));
   process.stderr.write(`submitting ${file} (${format}, ${fs.statSync(file).size} bytes) to ${conn.url}\n`);
@@ -364,7 +374,19 @@ export function registerBulk(program: Command): void {
       )
       .option('--size <n>', 'matches per record (1-100)', parseNonNegativeInt)
       .option('--threshold <x>', 'minimum score of a match (0-1)', parseUnitInterval)
-      .option('--webhook <url>', 'URL to POST the job status to when it ends'),
+      .option('--webhook <url>', 'URL to POST the job status to when it ends')
+      .option('--refresh', "refetch each matched entity's origins and rebuild it from them")
+      .addOption(
+        new Option('--search <mode>', 'search the web per record (default OFF)')
+          .choices(['ON', 'OFF', 'SEARCHONLY', 'FALLBACK'])
+          .argParser((value: string) => {
+            const mode = value.toUpperCase();
+            if (!['ON', 'OFF', 'SEARCHONLY', 'FALLBACK'].includes(mode)) {
+              throw new InvalidArgumentError('Allowed choices are ON, OFF, SEARCHONLY, FALLBACK.');
+            }
+            return mode;
+          }),
+      ),
   ).action(run(submit));
 
   withConnection(

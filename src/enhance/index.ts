@@ -18,7 +18,7 @@ export {
   parseSearchMode,
   SEARCH_MODES,
 } from './query.ts';
-export type { WebAnswer, WebContext, WebEvidence } from './web-evidence.ts';
+export type { WebAnswer, WebContext, WebEvidence, WebPageCounts } from './web-evidence.ts';
 export { wantsWeb } from './web-evidence.ts';
 export type {
   EnhanceHit,

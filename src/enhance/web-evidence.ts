@@ -12,9 +12,18 @@ export interface WebContext {
   readonly priority: 'interactive' | 'bulk';
 }
 
+/** Pages read for an answer: fetched (2xx), failed, not fetched again (fresh). */
+export interface WebPageCounts {
+  readonly fetched: number;
+  readonly failed: number;
+  readonly fresh: number;
+}
+
 /** A completed answer and how many of its matched entities web work was done for. */
 export interface WebAnswer {
   readonly response: EnhanceResponse;
+  /** The pages refresh and search read for it. */
+  readonly pages: WebPageCounts;
   /**
    * Returned matched entities for which at least one page was fetched (their refresh, or the
    * search that found or confirmed them): charged the refresh price (docs/api.md#credits).

@@ -96,6 +96,11 @@ export const statusRecordSchema = Type.Object(
     totalResults: Type.Integer(),
     fileSizeBytes: Type.Integer(),
     reports: Type.Array(reportRecord),
+    pagesFetched: Type.Integer({ description: 'Pages refresh and search read for the records done.' }),
+    pagesFailed: Type.Integer({ description: 'Pages they could not read (gone, refused, disallowed).' }),
+    pagesFresh: Type.Integer({
+      description: 'Pages not fetched again (fetched within QUARRY_REFRESH_MAX_AGE).',
+    }),
   },
   { additionalProperties: true },
 );

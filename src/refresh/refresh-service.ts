@@ -38,6 +38,10 @@ export interface RefreshReport {
   readonly delta: RefreshDelta;
   /** Pages fetched now (a 2xx answer read): the work credits are charged for. */
   readonly fetched: number;
+  /** URLs tried that gave no page (gone, refused, disallowed, unreachable). */
+  readonly failed: number;
+  /** URLs not fetched because they were fetched within the freshness window. */
+  readonly fresh: number;
   /** Notes for the hit's `errors` (no origin to refresh, unknown entity). */
   readonly errors: readonly string[];
 }
@@ -160,6 +164,8 @@ export class RefreshService {
         info: {},
         delta: empty,
         fetched: 0,
+        failed: 0,
+        fresh: 0,
         errors: [`No entity ${id} to refresh`],
       };
     }
@@ -171,6 +177,8 @@ export class RefreshService {
         info: {},
         delta: empty,
         fetched: 0,
+        failed: 0,
+        fresh: 0,
         errors: ['refresh: the entity has no origin URL to fetch'],
       };
     }
@@ -214,6 +222,8 @@ export class RefreshService {
       info,
       delta: after ? refreshDelta(before, after.doc) : empty,
       fetched,
+      failed: results.length - fetched,
+      fresh: urls.length - due.length,
       errors: [],
     };
   }

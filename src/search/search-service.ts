@@ -81,6 +81,8 @@ export interface SearchRun {
   readonly pages: Readonly<Record<string, RefreshDebugRecord>>;
   /** Pages fetched (a 2xx answer read). */
   readonly fetched: number;
+  /** Result pages tried that gave no page (refused, disallowed, gone, too large…). */
+  readonly failed: number;
   readonly evidence: readonly SearchEvidence[];
   /** Notes for the response (provider failures). */
   readonly errors: readonly string[];
@@ -176,6 +178,7 @@ export class SearchService {
         results: 0,
         pages: {},
         fetched: 0,
+        failed: 0,
         evidence: [],
         errors: ['search: the query has nothing to search for'],
       };
@@ -249,6 +252,7 @@ export class SearchService {
       results: ranked.length,
       pages,
       fetched: fetched.filter((p) => p.ok).length,
+      failed: fetched.filter((p) => !p.ok).length,
       evidence: this.#evidence(type, statements),
       errors: notes,
     };

@@ -86,6 +86,7 @@ export class WebEnhancer implements WebEvidence {
         : undefined;
     /** Entities web work was done for: a page about them was fetched by this request. */
     const premium = new Set<string>();
+    const pages = { fetched: 0, failed: 0, fresh: 0 };
     /** Scores before any web evidence, by entity id. */
     const baseScores = new Map<string, number>();
     for (const [id, info] of Object.entries(response.searchInfo)) baseScores.set(id, info.mlScore);
@@ -98,18 +99,22 @@ export class WebEnhancer implements WebEvidence {
         const primary = response.data.filter((hit) => hit.entity_ctx?.role !== 'currentEmployer');
         if (options.search !== 'FALLBACK' || primary.length === 0) {
           const run = await this.#deps.search.gather(query, type, { priority: context.priority, deadline });
+          pages.fetched += run.fetched;
+          pages.failed += run.failed;
           this.#applySearch(kind, request, type, run, response, baseScores, premium);
         }
       }
     }
-    if (options.refresh) await this.#refreshHits(request, response, baseScores, premium, context, deadline);
+    if (options.refresh) {
+      await this.#refreshHits(request, response, baseScores, premium, pages, context, deadline);
+    }
     response.kgversion = this.#deps.entities.version();
     let paid = 0;
     for (const hit of response.data) {
       const id = entityIdOf(hit);
       if (id !== undefined && premium.has(id)) paid++;
     }
-    return { response, premium: paid };
+    return { response, premium: paid, pages };
   }
 
   /** Replaces the answer's candidates by those scored with the search evidence. */
@@ -185,6 +190,7 @@ export class WebEnhancer implements WebEvidence {
     response: EnhanceResponse,
     baseScores: ReadonlyMap<string, number>,
     premium: Set<string>,
+    pages: { fetched: number; failed: number; fresh: number },
     context: WebContext,
     deadline: number | undefined,
   ): Promise<void> {
@@ -202,6 +208,9 @@ export class WebEnhancer implements WebEvidence {
       hit.refreshDelta = report.delta;
       if (report.errors.length > 0) hit.errors = [...(hit.errors ?? []), ...report.errors];
       if (report.fetched > 0) premium.add(report.entityId);
+      pages.fetched += report.fetched;
+      pages.failed += report.failed;
+      pages.fresh += report.fresh;
       if (!report.entity || isEmptyDelta(report.delta)) return;
       changed = true;
       this.#rebuild(hit, report.entity, options);

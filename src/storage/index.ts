@@ -6,6 +6,7 @@ export type {
   BulkJobPatch,
   BulkJobRow,
   BulkJobState,
+  BulkPageCounts,
   BulkJobStore,
   BulkRecord,
   BulkReportPatch,

@@ -202,6 +202,16 @@ export interface BulkWebhookState {
   readonly lastError: string | null;
 }
 
+/**
+ * Pages refresh and search read for a job's records (docs/api.md#bulk-job-status): fetched (a
+ * page read), failed (gone, refused, disallowed, unreachable), fresh (not fetched again).
+ */
+export interface BulkPageCounts {
+  readonly fetched: number;
+  readonly failed: number;
+  readonly fresh: number;
+}
+
 /** A bulk enhance job as stored. Times are epoch milliseconds. */
 export interface BulkJobRow {
   readonly id: string;
@@ -228,6 +238,8 @@ export interface BulkJobRow {
   /** Estimated seconds until the job completes; `null` when unknown or finished. */
   readonly estimateSec: number | null;
   readonly webhook: BulkWebhookState | null;
+  /** Pages refresh and search read for the job's results (sums of the results' `pages`). */
+  readonly pages: BulkPageCounts;
 }
 
 /** What a new job is created with (it starts `SUBMITTING`, with no records). */
@@ -260,6 +272,16 @@ export interface BulkResult {
   readonly response: string;
   /** The response's `searchInfo` (a JSON object's text); it goes last in the full response. */
   readonly searchInfo: string;
+  /**
+   * Given when storing: pages refresh and search read for the record, added to the job's
+   * `pages` by `saveResults`. Not stored with the result.
+   */
+  readonly pages?: BulkPageCounts;
+  /**
+   * Given when storing: matched entities web work was done for, charged the refresh price
+   * (docs/api.md#credits). Not stored.
+   */
+  readonly premium?: number;
 }
 
 /** Fields of a job that the runner and the service change. */

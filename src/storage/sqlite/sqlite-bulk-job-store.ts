@@ -44,6 +44,9 @@ interface JobRow {
   completed_time: number | null;
   estimate_sec: number | null;
   webhook: string | null;
+  pages_fetched: number;
+  pages_failed: number;
+  pages_fresh: number;
 }
 
 interface ReportRow {
@@ -81,6 +84,7 @@ function toJob(row: JobRow): BulkJobRow {
     completedTime: row.completed_time,
     estimateSec: row.estimate_sec,
     webhook: row.webhook === null ? null : (JSON.parse(row.webhook) as BulkWebhookState),
+    pages: { fetched: row.pages_fetched, failed: row.pages_failed, fresh: row.pages_fresh },
   });
 }
 
@@ -111,7 +115,8 @@ function jsonLineBytes(result: BulkResult): number {
 }
 
 const JOB_COLUMNS = `seq, id, token_id, name, options, webhook_url, state, message, total, completed, failed,
-  hits, result_bytes, submit_time, start_time, completed_time, estimate_sec, webhook`;
+  hits, result_bytes, submit_time, start_time, completed_time, estimate_sec, webhook, pages_fetched,
+  pages_failed, pages_fresh`;
 const REPORT_COLUMNS = `r.id, j.id AS job_id, r.key, r.format, r.spec, r.export_file, r.separator, r.filter,
   r.status, r.export_status, r.export_bytes, r.error, r.created_at`;
 
@@ -180,7 +185,8 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
     this.#insertSearchInfo = db.prepare('INSERT INTO bulk_search_info (key, search_info) VALUES (?, ?)');
     this.#addCounters = db.prepare(
       `UPDATE bulk_jobs SET completed = completed + ?, failed = failed + ?, hits = hits + ?,
-         result_bytes = result_bytes + ? WHERE seq = ?`,
+         result_bytes = result_bytes + ?, pages_fetched = pages_fetched + ?, pages_failed = pages_failed + ?,
+         pages_fresh = pages_fresh + ? WHERE seq = ?`,
     );
     this.#resultAt = db.prepare(
       `SELECT r.key, r.hits, r.failed, r.response, s.search_info
@@ -342,14 +348,29 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
       let failed = 0;
       let hits = 0;
       let bytes = 0;
+      const pages = { fetched: 0, failed: 0, fresh: 0 };
       for (const result of results) {
         this.#insertResult.run(base + result.index, result.hits, result.failed ? 1 : 0, result.response);
         this.#insertSearchInfo.run(base + result.index, result.searchInfo);
         if (result.failed) failed++;
         hits += result.hits;
         bytes += jsonLineBytes(result);
+        if (result.pages) {
+          pages.fetched += result.pages.fetched;
+          pages.failed += result.pages.failed;
+          pages.fresh += result.pages.fresh;
+        }
       }
-      this.#addCounters.run(results.length, failed, hits, bytes, seq);
+      this.#addCounters.run(
+        results.length,
+        failed,
+        hits,
+        bytes,
+        pages.fetched,
+        pages.failed,
+        pages.fresh,
+        seq,
+      );
     });
   }
 

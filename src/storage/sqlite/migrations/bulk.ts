@@ -80,4 +80,13 @@ export const BULK_MIGRATIONS: readonly Migration[] = [
       DROP TABLE bulk_results;
       ALTER TABLE bulk_results_lean RENAME TO bulk_results;`,
   },
+  {
+    version: 102,
+    name: 'bulk jobs count the pages refresh and search fetched',
+    // Added by saveResults in the transaction that stores the results: exact after a crash.
+    sql: `
+      ALTER TABLE bulk_jobs ADD COLUMN pages_fetched INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE bulk_jobs ADD COLUMN pages_failed INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE bulk_jobs ADD COLUMN pages_fresh INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];

@@ -1,0 +1,78 @@
+/**
+ * Refresh and search in bulk jobs (docs/api.md#bulk-submission): the worker threads answer each
+ * record from the graph as for any job; the records of a job with `refresh` or a `search` mode
+ * are then completed on the main thread by enhance's `WebEvidence`, at bulk priority (a person's
+ * request goes first at a busy host) and without the deadline of a single request. Every record
+ * of a batch is completed at once, so the batch's fetches wait in the queues of their hosts side
+ * by side: hosts work in parallel, each at its polite pace. The result carries the pages read
+ * (added to the job's counts when it is stored) and how many of its entities web work was done
+ * for (their price).
+ */
+import {
+  type EnhanceResponse,
+  parseEnhanceQuery,
+  type ParsedEnhanceRequest,
+  type WebEvidence,
+} from '../enhance/index.ts';
+import type { BulkRecord, BulkResult } from '../storage/index.ts';
+import type { BatchExecutor } from './bulk-runner.ts';
+import type { EnhanceBatch, EnhanceBatchResult } from './enhance-batch.ts';
+import { jobSearchMode } from './job-record.ts';
+import { failureResult, splitResponse } from './result-text.ts';
+
+/** Batches of web jobs in flight beside the worker threads' own (they mostly wait on hosts). */
+export const WEB_BATCHES = 16;
+
+/** The request a bulk record makes, with the job's options (as the worker threads read it). */
+function recordRequest(record: BulkRecord, batch: EnhanceBatch): ParsedEnhanceRequest {
+  const parsed = parseEnhanceQuery(JSON.parse(record.query) as Record<string, unknown>, 'bulk-record');
+  return {
+    ...parsed,
+    options: { ...parsed.options, ...batch.options, search: jobSearchMode(batch.options) },
+  };
+}
+
+/** `inner` (the worker threads), with web jobs' records completed by `web`. */
+export function withWebEvidence(inner: BatchExecutor, web: WebEvidence): BatchExecutor {
+  return {
+    capacity: inner.capacity + WEB_BATCHES,
+    async run(batch: EnhanceBatch): Promise<EnhanceBatchResult> {
+      const answer = await inner.run(batch);
+      const options = { ...batch.options, search: jobSearchMode(batch.options) };
+      if (!web.wanted(options)) return answer;
+      const byIndex = new Map(batch.records.map((record) => [record.index, record]));
+      const results = await Promise.all(
+        answer.results.map(async (result): Promise<BulkResult> => {
+          const record = byIndex.get(result.index);
+          if (result.failed || !record) return result;
+          try {
+            const graph = {
+              ...(JSON.parse(result.response) as Omit<EnhanceResponse, 'searchInfo'>),
+              searchInfo: JSON.parse(result.searchInfo) as EnhanceResponse['searchInfo'],
+            };
+            const done = await web.complete('enhance', recordRequest(record, batch), graph, {
+              priority: 'bulk',
+            });
+            return {
+              index: result.index,
+              hits: done.response.hits,
+              failed: false,
+              ...splitResponse(done.response),
+              pages: done.pages,
+              premium: done.premium,
+            };
+          } catch (error) {
+            // A bug or a broken store: the record fails alone, not its batch.
+            return failureResult(
+              record,
+              batch.jobId,
+              `Internal error while refreshing or searching this record: ${(error as Error).message}`,
+            );
+          }
+        }),
+      );
+      return { results };
+    },
+    close: () => inner.close(),
+  };
+}
