@@ -57,6 +57,18 @@ export interface Config {
   /** Finished bulk jobs are deleted this long after they end; 0 keeps them until deleted. */
   readonly bulkRetentionMs: number;
   readonly web: WebEvidenceConfig;
+  /** Request timeouts of the HTTP server (milliseconds; 408 and the connection closed). */
+  readonly timeouts: Timeouts;
+}
+
+/** How long the server waits for a client (milliseconds). */
+export interface Timeouts {
+  /** For the request line and headers. */
+  readonly headersMs: number;
+  /** For the whole request, body included. */
+  readonly requestMs: number;
+  /** Longest silence within a request body. */
+  readonly bodyIdleMs: number;
 }
 
 /** Where the command-line clients (`quarry bulk`, `quarry extract-job`) find the service. */
@@ -295,6 +307,30 @@ export const ENV = {
     'unset (no search)',
     'A SearXNG-compatible search endpoint (`GET <url>?q=…&format=json`) for `search`',
   ),
+  headersTimeoutMs: variable(
+    'QUARRY_HEADERS_TIMEOUT_MS',
+    'timeouts.headersMs',
+    () => 20_000,
+    nonNegativeInt,
+    '20000',
+    'Time a client has to send the request line and headers (then 408)',
+  ),
+  requestTimeoutMs: variable(
+    'QUARRY_REQUEST_TIMEOUT_MS',
+    'timeouts.requestMs',
+    () => 600_000,
+    nonNegativeInt,
+    '600000',
+    'Time a client has to send a whole request, body included (then 408)',
+  ),
+  bodyIdleTimeoutMs: variable(
+    'QUARRY_BODY_IDLE_TIMEOUT_MS',
+    'timeouts.bodyIdleMs',
+    () => 30_000,
+    nonNegativeInt,
+    '30000',
+    'Longest silence within a request body (then 408; 0: no limit)',
+  ),
   clientUrl: variable(
     'QUARRY_URL',
     'url (CLI clients)',
@@ -345,6 +381,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       refreshMaxAgeMs: ENV.refreshMaxAgeMs.read(env),
       crawlDelayMs: ENV.refreshCrawlDelayMs.read(env),
       searchUrl: ENV.searchUrl.read(env),
+    }),
+    timeouts: Object.freeze({
+      headersMs: ENV.headersTimeoutMs.read(env),
+      requestMs: ENV.requestTimeoutMs.read(env),
+      bodyIdleMs: ENV.bodyIdleTimeoutMs.read(env),
     }),
     ...overrides,
   };

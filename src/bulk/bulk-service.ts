@@ -7,6 +7,7 @@ import {
   PayloadTooLargeError,
   QuarryError,
 } from '../errors.ts';
+import { MAX_JSON_DEPTH } from '../json-depth.ts';
 import type { Logger } from '../logging.ts';
 import type { BulkJobRow, BulkJobStore, StorageTransaction } from '../storage/index.ts';
 import { type BatchExecutor, BulkRunner } from './bulk-runner.ts';
@@ -21,6 +22,7 @@ import {
 import {
   JsonArraySyntaxError,
   JsonBodyTooLargeError,
+  JsonElementTooDeepError,
   JsonElementTooLargeError,
   splitJsonArray,
 } from './json-array-stream.ts';
@@ -196,6 +198,7 @@ export class BulkService {
       const elements = splitJsonArray(body, {
         maxBytes: limits.bulkBodyBytes,
         maxElementBytes: MAX_RECORD_BYTES,
+        maxDepth: MAX_JSON_DEPTH,
       });
       for await (const group of elements) {
         for (const text of group) {
@@ -418,6 +421,12 @@ function submissionError(error: unknown): unknown {
   }
   if (error instanceof JsonBodyTooLargeError)
     return new PayloadTooLargeError(`The body is too large: ${error.message}`);
+  if (error instanceof JsonElementTooDeepError) {
+    return new InvalidParameterError(
+      `body[${error.index}]`,
+      `Invalid parameter 'body[${error.index}]': JSON nested deeper than ${MAX_JSON_DEPTH} levels is refused`,
+    );
+  }
   if (error instanceof JsonElementTooLargeError) {
     return new PayloadTooLargeError(`Record ${error.index} is larger than ${MAX_RECORD_BYTES} bytes`);
   }

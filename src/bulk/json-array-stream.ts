@@ -25,6 +25,15 @@ export class JsonElementTooLargeError extends Error {
   }
 }
 
+/** One element nests arrays/objects deeper than `maxDepth`. */
+export class JsonElementTooDeepError extends Error {
+  readonly index: number;
+  constructor(index: number, limit: number) {
+    super(`record ${index} nests deeper than ${limit} levels`);
+    this.index = index;
+  }
+}
+
 /** The body is larger than `maxBytes`. */
 export class JsonBodyTooLargeError extends Error {
   constructor(limit: number) {
@@ -37,6 +46,8 @@ export interface JsonArraySplitOptions {
   readonly maxBytes?: number;
   /** Most bytes of one element; more throws `JsonElementTooLargeError`. */
   readonly maxElementBytes?: number;
+  /** Deepest nesting of one element; more throws `JsonElementTooDeepError`. */
+  readonly maxDepth?: number;
 }
 
 const QUOTE = 0x22;
@@ -72,6 +83,7 @@ export async function* splitJsonArray(
 ): AsyncGenerator<string[]> {
   const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
   const maxElementBytes = options.maxElementBytes ?? Number.POSITIVE_INFINITY;
+  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   let state: State = S.beforeArray;
   let offset = 0; // bytes consumed before the current chunk
   let depth = 0;
@@ -158,8 +170,9 @@ export async function* splitJsonArray(
             continue;
           }
           if (byte === QUOTE) inString = true;
-          else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
-          else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+          else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+            if (++depth > maxDepth) throw new JsonElementTooDeepError(index, maxDepth);
+          } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
             if (primitive && depth === 0) {
               // `]` ends a top-level number or literal, and the array.
               finish(i);

@@ -9,7 +9,9 @@ import type { CrawlService } from '../crawl/index.ts';
 import type { EnhanceService } from '../enhance/index.ts';
 import type { CustomApiService, ExtractionService } from '../extract/index.ts';
 import type { Storage } from '../storage/index.ts';
+import { answerClientError, installBodyIdleTimeout } from './client-errors.ts';
 import { installErrorMapping } from './error-mapping.ts';
+import { installJsonBodyParser } from './json-body.ts';
 import { bulkRoutes } from './routes-bulk.ts';
 import { crawlRoutes } from './routes-crawl.ts';
 import { customRoutes } from './routes-custom.ts';
@@ -40,6 +42,7 @@ export type App = FastifyInstance;
  * Validation coerces query strings (text on the wire) but never JSON bodies (`validation.ts`).
  */
 export async function buildApp(deps: AppDeps): Promise<App> {
+  const { timeouts } = deps.config;
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: deps.config.limits.enhanceBodyBytes,
@@ -51,11 +54,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false },
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Slow clients: Node answers 408 (through clientErrorHandler) when the headers or the whole
+  // request take longer than this, checked every second (set before listening) rather than 30.
+  Object.assign(app.server, {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs || 1_000),
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   installErrorMapping(app);
   installUnreadBodyGuard(app);
+  installJsonBodyParser(app);
+  installBodyIdleTimeout(app, deps.config.timeouts.bodyIdleMs);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

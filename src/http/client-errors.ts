@@ -1,0 +1,85 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyInstance } from 'fastify';
+
+const MESSAGES: Readonly<Record<number, string>> = {
+  400: 'Malformed HTTP request',
+  408: 'The request was not received in time',
+  413: 'Request body is too large',
+  431: 'The request line and headers are larger than 16 KiB: send long parameters in a POST body',
+};
+
+function statusOf(error: ConnectionError): number {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return 431;
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return 408;
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return 413;
+    default:
+      return 400;
+  }
+}
+
+/**
+ * The raw answer (status line, headers, our error body, `Connection: close`) to a request
+ * refused before routing, in the dialect of its path when the request line shows it.
+ */
+export function clientErrorAnswer(status: number, requestStart: string): string {
+  const message = MESSAGES[status] ?? STATUS_CODES[status] ?? 'Bad request';
+  const area = /^[A-Z]+ \/v3\//.test(requestStart) ? 'BC' : 'A';
+  const body = JSON.stringify(
+    area === 'BC' ? { errorCode: status, error: message } : { code: status, message, error: true },
+  );
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node refuses before Fastify sees it (headers over
+ * 16 KiB → 431, headers or body not received in time → 408, malformed → 400) is answered in
+ * our error body shape rather than Fastify's, and the connection closed.
+ */
+export function answerClientError(error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // Node gives the bytes it had read (a Buffer) when it has them.
+  const packet: unknown = error.rawPacket;
+  const start = Buffer.isBuffer(packet) ? packet.toString('latin1', 0, 16) : '';
+  socket.end(clientErrorAnswer(statusOf(error), start));
+}
+
+/**
+ * A body that stops arriving: when no byte of a request's body comes for `idleMs`, it is
+ * answered 408 and the connection closed, instead of being held open for as long as the
+ * client likes. Node's own timeouts bound the headers (`headersTimeout`) and the whole request
+ * (`requestTimeout`); this bounds the silence within a body, which a slow client can stretch
+ * to the whole request timeout.
+ */
+export function installBodyIdleTimeout(app: FastifyInstance, idleMs: number): void {
+  if (idleMs <= 0) return;
+  app.addHook('onRequest', async (request, reply) => {
+    const raw = request.raw;
+    if (raw.complete) return;
+    const socket = raw.socket;
+    // Requests injected in tests have no real socket.
+    if (typeof socket?.setTimeout !== 'function') return;
+    const onIdle = () => {
+      if (raw.complete) return;
+      request.log.info({ idleMs }, 'request body stalled: answered 408');
+      if (!reply.raw.headersSent) socket.write(clientErrorAnswer(408, `${request.method} ${request.url}`));
+      socket.destroySoon();
+    };
+    // While the body is incomplete the request stream gets the socket's 'timeout' (and so
+    // Node does not destroy the socket before the 408 is written).
+    socket.setTimeout(idleMs);
+    raw.on('timeout', onIdle);
+    raw.once('end', () => socket.setTimeout(0));
+    reply.raw.once('finish', () => raw.removeListener('timeout', onIdle));
+  });
+}
