@@ -88,6 +88,12 @@ export class PayloadTooLargeError extends QuarryError {
   readonly status = 413;
 }
 
+/** 414: a path parameter is longer than the router accepts. */
+export class UriTooLongError extends QuarryError {
+  readonly code = 'uri_too_long';
+  readonly status = 414;
+}
+
 /** 201 "not ready yet": a job or export is still running (area A bulk endpoints). */
 export class NotReadyError extends QuarryError {
   readonly code = 'not_ready';

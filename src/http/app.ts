@@ -10,7 +10,7 @@ import type { EnhanceService } from '../enhance/index.ts';
 import type { CustomApiService, ExtractionService } from '../extract/index.ts';
 import type { Storage } from '../storage/index.ts';
 import { answerClientError, installBodyIdleTimeout } from './client-errors.ts';
-import { installErrorMapping } from './error-mapping.ts';
+import { answerFrameworkError, installErrorMapping } from './error-mapping.ts';
 import { installJsonBodyParser } from './json-body.ts';
 import { bulkRoutes } from './routes-bulk.ts';
 import { crawlRoutes } from './routes-crawl.ts';
@@ -55,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Slow clients: Node answers 408 (through clientErrorHandler) when the headers or the whole
   // request take longer than this, checked every second (set before listening) rather than 30.

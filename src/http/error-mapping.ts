@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidParameterError, PayloadTooLargeError, QuarryError } from '../errors.ts';
+import { InvalidParameterError, PayloadTooLargeError, QuarryError, UriTooLongError } from '../errors.ts';
 
 /**
  * Which body shape a route's errors use: area A (`/kg/v3`) uses `{code, message, error}` and a
@@ -16,7 +16,7 @@ declare module 'fastify' {
 
 function areaOf(request: FastifyRequest): ErrorArea {
   if (request.routeOptions?.config?.area) return request.routeOptions.config.area;
-  return request.url.startsWith('/v3/') ? 'BC' : 'A';
+  return /^\/v3(\/|\?|$)/.test(request.url) ? 'BC' : 'A';
 }
 
 /** The response body for `error` in the dialect of `area`. */
@@ -63,6 +63,10 @@ export function toQuarryError(error: unknown): QuarryError | undefined {
       return new InvalidParameterError('Content-Type', `Unsupported Content-Type: ${fastifyError.message}`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new InvalidParameterError('body', 'Request body is empty but Content-Type is application/json');
+    case 'FST_ERR_BAD_URL':
+      return new InvalidParameterError('url', 'The URL path is malformed (bad percent-encoding)');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new UriTooLongError('A path parameter is longer than 500 characters');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new InvalidParameterError('Content-Length', 'Content-Length does not match the body');
     default:
@@ -85,6 +89,19 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: Q
     .code(error.status)
     .type('application/json')
     .send(errorBody(error, areaOf(request), request.id));
+}
+
+/**
+ * Fastify's `frameworkErrors`: requests the router refuses (a malformed or over-long path)
+ * answered in our body shape, not Fastify's, and without echoing the path.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const mapped = toQuarryError(error) ?? new InvalidParameterError('url', 'The request URL is refused');
+  sendError(request, reply, mapped);
 }
 
 /** Installs the one error handler and the not-found handler of the app. */
