@@ -284,7 +284,9 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
       const pending = await client.get(fresh, `/${id}/1999`);
       assert.equal(pending.statusCode, 201);
       assert.equal(pending.json().code, 201);
-      assert.equal(pending.json().status, 'IN_PROCESS');
+      // Issue 28: a record the stopped job never reached is not "in process".
+      assert.equal(pending.json().status, 'STOPPED');
+      assert.match(pending.json().message, /Record 1999 .* was not processed: the job was stopped/);
       assert.equal(pending.json().bulkjobStatus.status, 'STOPPED');
       const again = await client.get(fresh, `/${id}/stop`);
       assert.equal(again.json().status, 'STOPPED');

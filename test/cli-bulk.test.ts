@@ -151,5 +151,38 @@ describe('quarry bulk (CLI against a running server)', () => {
     const wrongFormat = await quarry(['bulk', 'submit', path.join(files, 'x.txt')], env);
     assert.equal(wrongFormat.code, 1);
     assert.match(wrongFormat.stderr, /--format/);
+
+    // Issue 28: a malformed input file is reported as such, not as "cannot reach http://…".
+    const badCsv = path.join(files, 'bad.csv');
+    fs.writeFileSync(badCsv, 'name,url\n"Acme,acme.example\n');
+    const csvRefused = await quarry(['bulk', 'submit', badCsv, '--type', 'Organization'], env);
+    assert.equal(csvRefused.code, 1);
+    assert.match(csvRefused.stderr, /bad\.csv: not valid CSV: Quote Not Closed/);
+    assert.doesNotMatch(csvRefused.stderr, /cannot reach/);
+    const badJsonl = path.join(files, 'broken.jsonl');
+    fs.writeFileSync(badJsonl, '{"name":"Acme"}\n{"name":\n');
+    const jsonlRefused = await quarry(['bulk', 'submit', badJsonl], env);
+    assert.equal(jsonlRefused.code, 1);
+    assert.match(jsonlRefused.stderr, /broken\.jsonl:2: not JSON/);
+  });
+
+  test('downloading a stopped job saves what it has (201 with the file)', async () => {
+    const file = path.join(files, 'many.jsonl');
+    fs.writeFileSync(
+      file,
+      Array.from({ length: 3_000 }, (_, i) =>
+        JSON.stringify({ type: 'Organization', name: `Firm ${i}` }),
+      ).join('\n'),
+    );
+    const submitted = await quarry(['bulk', 'submit', file], env);
+    assert.equal(submitted.code, 0, submitted.stderr);
+    const id = submitted.stdout.trim();
+    await quarry(['bulk', 'stop', id], env);
+    const out = path.join(files, 'stopped.jsonl');
+    const downloaded = await quarry(['bulk', 'download', id, '--output', out], env);
+    assert.equal(downloaded.code, 0, downloaded.stderr);
+    const done = t.runtime.storage.bulkJobs.get(id)!.completed;
+    const lines = fs.readFileSync(out, 'utf8').trim().split('\n').filter(Boolean);
+    assert.equal(lines.length, done);
   });
 });

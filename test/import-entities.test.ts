@@ -11,6 +11,7 @@ import {
   prepareRecord,
 } from '../src/import/index.ts';
 import { applyStatement, type Entity, type FactLedger, factOriginsOf } from '../src/kg/index.ts';
+import { mintEntityId } from '../src/import/mint-id.ts';
 import { indexEntity } from '../src/match/index.ts';
 import type { EntityStore, Storage } from '../src/storage/index.ts';
 import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
@@ -53,7 +54,7 @@ for (const workers of [2, 0]) {
           { id: 'ORG-1', type: 'Organization', name: 'Acme', homepageUri: 'acme.example' },
           '{"id": "ORG-2", "type": "Organization", "name": ',
           '[1,2,3]',
-          { type: 'Organization', name: 'No id' },
+          { type: 'Organization', description: 'No id, no name' },
           { id: 'ORG-3', type: 'Company' },
           '',
           { id: 'ORG-4', type: 'Organization', nbEmployees: 'many' },
@@ -336,15 +337,28 @@ for (const workers of [2, 0]) {
         workers,
       });
       assert.equal(summary.format, 'csv');
-      // No id column: every row is rejected, with its physical line number.
+      // No id column (issue 28): a row with a name gets an id minted from its type, name and
+      // address; one without a name has nothing to derive it from. Physical line numbers.
       assert.deepEqual(
         summary.rejects.map((r) => [r.line, r.reason]),
         [
-          [2, 'id is missing'],
           [4, 'id is missing'],
           [5, 'column Staff: "lots" is not a number'],
         ],
       );
+      assert.equal(summary.created, 1);
+      const minted = mintEntityId({ type: 'Organization', name: 'Acme GmbH', homepageUri: 'acme.example' })!;
+      assert.match(minted, /^ORG-m-[0-9a-f]{16}$/);
+      assert.equal(storage.entities.getById(minted)?.doc.name, 'Acme GmbH');
+      // Importing it again states the same entity: an update, not a twin.
+      const again = await importEntities(storage.entities, input(csv), {
+        fileName: 'companies.csv',
+        type: 'Organization',
+        map: 'Company=name,Website=homepageUri,City=location.city.name,Staff=nbEmployees,Phones=phoneNumbers,Notes=-',
+        workers,
+      });
+      assert.equal(again.created, 0);
+      assert.equal(storage.entities.counts().organizations, 1);
       const withIds = await importEntities(
         storage.entities,
         input('id,name,allUris,employments.title\nORG-9,Initech,initech.example;initech.test,\n'),

@@ -25,6 +25,8 @@ import { isFinal } from './job-record.ts';
 
 /** A download ready to send. */
 export interface DownloadAnswer {
+  /** 200, or 201 for a stopped job: it downloads what it has (docs/api.md#downloads). */
+  readonly status: 200 | 201;
   readonly body: Readable;
   readonly contentType: string;
   readonly contentLength?: number;
@@ -213,6 +215,7 @@ export class BulkExports {
     }
     const exportfile = options.exportfile;
     return {
+      status: job.state === 'STOPPED' ? 201 : 200,
       body: fs.createReadStream(file),
       contentType: EXPORT_FORMATS[plan.format].contentType,
       contentLength: fs.statSync(file).size,

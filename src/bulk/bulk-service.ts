@@ -317,8 +317,10 @@ export class BulkService {
       throw new NotFoundError(`Bulkjob [${job.id}] has ${job.total} records: no record at index ${index}`);
     }
     const result = await this.#deps.store.result(job.id, index);
-    if (!result)
-      throw await this.notReady(job, `Record ${index} of bulkjob [${job.id}] is not processed yet`);
+    if (!result) {
+      const why = job.state === 'STOPPED' ? 'was not processed: the job was stopped' : 'is not processed yet';
+      throw await this.notReady(job, `Record ${index} of bulkjob [${job.id}] ${why}`);
+    }
     return fullResponseText(result);
   }
 
@@ -335,9 +337,13 @@ export class BulkService {
     return job;
   }
 
-  /** The 201 "not ready" answer for a job, with its status record. */
+  /**
+   * The 201 "not ready" answer for a job, with its status record: `IN_PROCESS` while it runs,
+   * `STOPPED` once stopped (what it has not processed it never will).
+   */
   async notReady(job: BulkJobRow, message: string): Promise<NotReadyError> {
-    return new NotReadyError(message, { status: 'IN_PROCESS', bulkjobStatus: await this.#record(job) });
+    const status = job.state === 'STOPPED' ? 'STOPPED' : 'IN_PROCESS';
+    return new NotReadyError(message, { status, bulkjobStatus: await this.#record(job) });
   }
 
   async #record(job: BulkJobRow): Promise<BulkJobStatusRecord> {

@@ -65,9 +65,10 @@ async function request(url: string, init: RequestInit = {}): Promise<Response> {
   try {
     response = await fetch(url, init);
   } catch (error) {
-    throw new CliError(
-      `cannot reach ${new URL(url).origin}: ${(error as Error).cause ?? (error as Error).message}`,
-    );
+    // The body failed as it was read (a malformed input file): that is the error to report.
+    const cause = (error as Error).cause;
+    if (cause instanceof CliError) throw cause;
+    throw new CliError(`cannot reach ${new URL(url).origin}: ${cause ?? (error as Error).message}`);
   }
   if (response.status >= 400) {
     const text = await response.text();
@@ -152,7 +153,14 @@ async function* jsonArrayOf(file: string, format: 'jsonl' | 'json' | 'csv', opti
       .createReadStream(file)
       .pipe(parseCsv({ columns: true, bom: true, skip_empty_lines: true }));
     const mapping = options.map ?? {};
-    for await (const row of parser as AsyncIterable<Record<string, string>>) {
+    const rows = (async function* () {
+      try {
+        yield* parser as AsyncIterable<Record<string, string>>;
+      } catch (error) {
+        throw new CliError(`${file}: not valid CSV: ${(error as Error).message}`);
+      }
+    })();
+    for await (const row of rows) {
       const record: Record<string, string> = {};
       for (const field of RECORD_FIELDS) {
         const column =
@@ -305,7 +313,8 @@ async function download(id: string, options: DownloadOptions): Promise<void> {
   };
   for (;;) {
     const response = await request(endpoint(conn, `/${id}`, params));
-    if (response.status === 201) {
+    // 201 is "not ready" (a general error body), or a stopped job's file (with its report id).
+    if (response.status === 201 && !response.headers.has('x-diffbot-reportid')) {
       const body = (await response.json()) as { message?: string };
       process.stderr.write(`${body.message ?? 'not ready'}; waiting…\n`);
       await new Promise((resolve) => setTimeout(resolve, 2_000));

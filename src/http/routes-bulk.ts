@@ -34,6 +34,7 @@ function sendRaw(reply: FastifyReply, body: Readable | string | undefined): Fast
 }
 
 function sendDownload(reply: FastifyReply, answer: DownloadAnswer): FastifyReply {
+  reply.code(answer.status);
   reply.header('Content-Type', answer.contentType);
   reply.header('X-Diffbot-ReportId', answer.reportId);
   if (answer.contentDisposition) reply.header('Content-Disposition', answer.contentDisposition);

@@ -22,6 +22,7 @@ import {
   rowToRecord,
 } from './csv-mapping.ts';
 import { LineSplitter, type SplitLine } from './line-splitter.ts';
+import { mintEntityId } from './mint-id.ts';
 
 /** Input formats: JSON Lines (one entity object per line) or CSV with a header row. */
 export type ImportFormat = 'jsonl' | 'csv';
@@ -329,6 +330,14 @@ export function prepareRecord(
   options: PrepareOptions,
   text?: string,
 ): PreparedRecord {
+  // A record without an id gets one derived from its type, name and address (mint-id.ts).
+  if (record && typeof record === 'object' && !Array.isArray(record) && !('id' in record)) {
+    const id = mintEntityId(record as Record<string, unknown>);
+    if (id !== undefined) {
+      record = { id, ...record };
+      text = undefined;
+    }
+  }
   const { entity, changed } = cleanEntityTracked(
     record,
     options.statedNonCanonicalFacts === true ? { statedNonCanonicalFacts: true } : {},
