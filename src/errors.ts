@@ -88,6 +88,17 @@ export class PayloadTooLargeError extends QuarryError {
   readonly status = 413;
 }
 
+/** 507: a file could not be written for lack of disk space; asking again later may succeed. */
+export class InsufficientStorageError extends QuarryError {
+  readonly code = 'insufficient_storage';
+  readonly status = 507;
+}
+
+/** True when `message` (a stored error or an errno message) says the disk was full. */
+export function isDiskFull(message: string | null | undefined): boolean {
+  return message != null && /ENOSPC|no space left on device|EDQUOT|quota exceeded/i.test(message);
+}
+
 /** 414: a path parameter is longer than the router accepts. */
 export class UriTooLongError extends QuarryError {
   readonly code = 'uri_too_long';

@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { InvalidParameterError, NotFoundError, ReportNotReadyError } from '../errors.ts';
+import {
+  InsufficientStorageError,
+  InvalidParameterError,
+  isDiskFull,
+  NotFoundError,
+  ReportNotReadyError,
+} from '../errors.ts';
 import {
   COVERAGE_CONTENT_TYPES,
   contentDisposition,
@@ -71,6 +77,7 @@ const DEFAULT_WAIT_SECONDS = 120;
 const MAX_WAIT_SECONDS = 600;
 
 interface Generation {
+  readonly jobId: string;
   /** Everything is written (or failed). */
   readonly done: Promise<void>;
   /** True when it writes the export file too (not only the report). */
@@ -203,8 +210,7 @@ export class BulkExports {
       }
       report = await store.report(job.id, report.id);
       if (report?.exportStatus !== 'COMPLETE') {
-        if (report?.exportStatus === 'ERROR_FINALIZING')
-          throw new Error(`export ${report.id} failed: ${report.error}`);
+        if (report?.exportStatus === 'ERROR_FINALIZING') throw generationFailure(report, 'export');
         throw await service.notReady(
           job,
           wait === 0
@@ -238,7 +244,7 @@ export class BulkExports {
     if (report.status === 'IN_PROCESS' || report.status === 'NOT_STARTED') {
       throw new ReportNotReadyError(`Report [${report.id}] is still being generated`);
     }
-    if (report.status !== 'COMPLETE') throw new Error(`report ${report.id} failed: ${report.error}`);
+    if (report.status !== 'COMPLETE') throw generationFailure(report, 'report');
     const json = typeof format === 'string' && format.trim().toLowerCase() === 'json';
     if (format !== undefined && !json && !(typeof format === 'string' && /^\s*(csv)?\s*$/i.test(format))) {
       throw new InvalidParameterError(
@@ -349,6 +355,7 @@ export class BulkExports {
    */
   #generate(job: BulkJobRow, report: BulkReportRow, withExport: boolean): Generation {
     const generation: Generation = {
+      jobId: job.id,
       done: Promise.resolve(),
       withExport,
       workers: new Set(),
@@ -363,9 +370,14 @@ export class BulkExports {
       },
     );
     Object.assign(generation, {
-      done: done.finally(() => {
+      done: done.finally(async () => {
         // A download of the same report may have replaced a preempted completion report.
         if (this.#running.get(report.id) === generation) this.#running.delete(report.id);
+        if (!generation.cancelled && !this.#closed) {
+          await this.#removeLeftovers(job.id, report.id).catch((error: unknown) =>
+            this.#deps.logger.error({ err: error, jobId: job.id }, 'removing a failed export failed'),
+          );
+        }
         this.#active--;
         this.#queue.shift()?.();
         this.#resumeDeferred();
@@ -541,6 +553,35 @@ export class BulkExports {
     await Promise.all([reportDone, exportDone]);
   }
 
+  /**
+   * After a failed generation (a full disk, most often): the files it left — the export and its
+   * parts, `.part` files, a failed report's files, and the threads' spill directories when no
+   * other generation of the job runs — are deleted, so a failure does not keep the disk full.
+   */
+  async #removeLeftovers(jobId: string, reportId: string): Promise<void> {
+    const report = await this.#deps.store.report(jobId, reportId);
+    const exportFailed = report?.exportStatus === 'ERROR_FINALIZING';
+    const reportFailed = report?.status === 'ERROR_FINALIZING';
+    if (!report || !(exportFailed || reportFailed)) return;
+    const dir = this.#jobDir(jobId);
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      return;
+    }
+    const othersRunning = [...this.#running.values()].some((g) => g.jobId === jobId);
+    for (const name of names) {
+      const coverage = /\.coverage\.(csv|json)$/.test(name);
+      const ours = name.startsWith(`${reportId}.`);
+      const remove =
+        (ours && coverage && report.status !== 'COMPLETE') ||
+        (ours && !coverage && exportFailed) ||
+        (!othersRunning && /^quarry-(coverage|xls)-/.test(name));
+      if (remove) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+    }
+  }
+
   /** Resolves when a generation may start (at most `concurrency` at once). */
   #slot(): Promise<void> {
     if (this.#active < (this.#deps.concurrency ?? 2)) {
@@ -668,6 +709,16 @@ function coverageIdentity(reportKey: string): string {
   const [planKey, offset, limit] = JSON.parse(reportKey) as [string, number, number | null];
   const { format: _format, exportseparator: _separator, ...columns } = JSON.parse(planKey) as ExportSettings;
   return JSON.stringify([columns, offset, limit]);
+}
+
+/** The error a download or report answers when its generation failed: 507 on a full disk. */
+function generationFailure(report: BulkReportRow, what: 'export' | 'report'): Error {
+  if (isDiskFull(report.error)) {
+    return new InsufficientStorageError(
+      `The server's disk is full: the ${what} could not be written. Ask again once space is freed.`,
+    );
+  }
+  return new Error(`${what} ${report.id} failed: ${report.error}`);
 }
 
 function scalar(params: Readonly<Record<string, unknown>>, name: string): unknown {
