@@ -1,17 +1,164 @@
 /**
- * The one registry of errors Quarry reports. Each class has a stable `code`, an HTTP `status`
- * and, for areas B and C, the `errorCode` that goes in their `{errorCode, error}` body
- * (docs/api.md#errors). Mapping to response bodies happens in one place: `http/error-mapping.ts`.
+ * The one registry of errors Quarry reports (`ERROR_CODES`, documented in docs/errors.md). Each
+ * class has a stable `code`, an HTTP `status`, for areas B and C the `errorCode` that goes in
+ * their `{errorCode, error}` body (docs/api.md#errors), and an `outcome`: what a job does when
+ * it meets it — retry later, fail the record (or page) and go on, or stop the job — as Crawlee's
+ * error classes say. Mapping to response bodies happens in one place: `http/error-mapping.ts`.
  * Services throw these; anything else that escapes is a bug and becomes a 500.
  */
+
+/** What a job does next when it meets an error (a request is answered with `status` either way). */
+export type ErrorOutcome = 'retry' | 'fail-record' | 'stop-job';
+
+/** One registered error code. */
+export interface ErrorCodeInfo {
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** Code in area B/C bodies when it differs from the status. */
+  readonly errorCode?: number;
+  readonly outcome: ErrorOutcome;
+  /** What it means, for docs/errors.md. */
+  readonly meaning: string;
+}
+
+/**
+ * Every error code, once. Codes are stable: clients may match on them (they are logged, and the
+ * HTTP status and area B/C `errorCode` follow from them). docs/errors.md lists the same table (a
+ * test keeps them equal).
+ */
+export const ERROR_CODES = {
+  invalid_parameter: {
+    status: 400,
+    outcome: 'fail-record',
+    meaning: 'A parameter or body field is missing, malformed or out of range; the message names it.',
+  },
+  missing_token: { status: 401, outcome: 'stop-job', meaning: 'No token was sent.' },
+  invalid_token: { status: 401, outcome: 'stop-job', meaning: 'The token is unknown or revoked.' },
+  insufficient_credits: {
+    status: 429,
+    outcome: 'fail-record',
+    meaning: "The token's balance cannot pay for the operation; nothing is charged.",
+  },
+  not_found: {
+    status: 404,
+    outcome: 'fail-record',
+    meaning: "The object does not exist or is another token's (indistinguishable on purpose).",
+  },
+  conflict: {
+    status: 400,
+    outcome: 'fail-record',
+    meaning: 'The object conflicts with an existing one (e.g. a bulk extract job name in use).',
+  },
+  payload_too_large: {
+    status: 413,
+    outcome: 'fail-record',
+    meaning: 'The body (or one bulk record) exceeds its limit.',
+  },
+  uri_too_long: {
+    status: 414,
+    outcome: 'fail-record',
+    meaning: 'A path parameter is longer than 500 characters.',
+  },
+  header_too_large: {
+    status: 431,
+    outcome: 'fail-record',
+    meaning: 'The request line and headers exceed 16 KiB.',
+  },
+  request_timeout: {
+    status: 408,
+    outcome: 'retry',
+    meaning: 'The headers or the body were not received in time; the connection is closed.',
+  },
+  malformed_request: {
+    status: 400,
+    outcome: 'fail-record',
+    meaning: 'The HTTP request could not be parsed.',
+  },
+  not_ready: {
+    status: 201,
+    outcome: 'retry',
+    meaning: 'A bulk job, record or export is not ready yet (or the job was stopped); ask again.',
+  },
+  report_not_ready: { status: 400, outcome: 'retry', meaning: 'A coverage report is still being generated.' },
+  invalid_api: {
+    status: 404,
+    errorCode: 457,
+    outcome: 'fail-record',
+    meaning: 'The extraction API is neither built in nor a Custom API of the token.',
+  },
+  invalid_job_name: {
+    status: 400,
+    errorCode: 505,
+    outcome: 'fail-record',
+    meaning: 'A bulk extract job name holds characters other than letters, digits, _ and -.',
+  },
+  insufficient_storage: {
+    status: 507,
+    outcome: 'retry',
+    meaning: 'A file could not be written for lack of disk space; ask again once space is freed.',
+  },
+  unavailable: {
+    status: 503,
+    outcome: 'retry',
+    meaning: 'The service cannot answer now (shutting down, store unavailable).',
+  },
+  internal_error: {
+    status: 500,
+    outcome: 'stop-job',
+    meaning: 'A bug: logged with the request id, never detailed in the body.',
+  },
+  fetch_invalid_url: { status: 400, outcome: 'fail-record', meaning: 'The page URL is not an http(s) URL.' },
+  fetch_refused: {
+    status: 400,
+    outcome: 'fail-record',
+    meaning: 'The address is refused (private network, loopback, link-local).',
+  },
+  fetch_dns: { status: 400, outcome: 'retry', meaning: 'The host name did not resolve.' },
+  fetch_network: { status: 400, outcome: 'retry', meaning: 'The connection failed or was reset.' },
+  fetch_timeout: { status: 400, outcome: 'retry', meaning: 'The page did not answer in time.' },
+  fetch_aborted: {
+    status: 400,
+    outcome: 'retry',
+    meaning: 'The fetch was aborted (a job paused or stopped).',
+  },
+  fetch_http_status: {
+    status: 400,
+    outcome: 'fail-record',
+    meaning: 'The page answered an error status (429 and 5xx: retried).',
+  },
+  fetch_redirect_loop: { status: 400, outcome: 'fail-record', meaning: 'A redirect loop.' },
+  fetch_too_many_redirects: { status: 400, outcome: 'fail-record', meaning: 'More than 5 redirects.' },
+  not_html: { status: 400, outcome: 'fail-record', meaning: 'The page (fetched or posted) is not HTML.' },
+  fetch_too_large: { status: 400, outcome: 'fail-record', meaning: 'The page is larger than the limit.' },
+  fetch_bad_response: {
+    status: 400,
+    outcome: 'fail-record',
+    meaning: 'The page is not HTML, or could not be decoded.',
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * HTTP statuses of a remote answer worth retrying later: 429 (the server is overloaded, though
+ * a 4xx) and 5xx. The one rule for page fetches, their retries and robots.txt.
+ */
+export function isRetryableHttpStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
 export abstract class QuarryError extends Error {
-  /** Stable machine-readable identifier, e.g. `invalid_parameter`. */
-  abstract readonly code: string;
+  /** Stable machine-readable identifier, e.g. `invalid_parameter` (a key of `ERROR_CODES`). */
+  abstract readonly code: ErrorCode;
   /** HTTP status of the response. */
   abstract readonly status: number;
   /** Code carried in area B/C bodies; defaults to the HTTP status. */
   get errorCode(): number {
     return this.status;
+  }
+  /** What a job does next (`ERROR_CODES`). */
+  get outcome(): ErrorOutcome {
+    return ERROR_CODES[this.code]?.outcome ?? 'stop-job';
   }
   /** Extra fields merged into the area A general error body (e.g. `bulkjobStatus`). */
   readonly extra: Readonly<Record<string, unknown>>;
@@ -137,17 +284,25 @@ export class InvalidJobNameError extends QuarryError {
 
 /** An outbound fetch was refused or failed; becomes an extraction error, never a crash. */
 export class FetchError extends QuarryError {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly status = 400;
   /** True when retrying later may succeed (network error, timeout, 429, 5xx). */
   readonly transient: boolean;
   /** HTTP status of the remote answer when there was one. */
   readonly httpStatus: number | undefined;
-  constructor(code: string, message: string, options: { transient?: boolean; httpStatus?: number } = {}) {
+  constructor(
+    code: Extract<ErrorCode, `fetch_${string}` | 'not_html'>,
+    message: string,
+    options: { transient?: boolean; httpStatus?: number } = {},
+  ) {
     super(message);
     this.code = code;
     this.transient = options.transient ?? false;
     this.httpStatus = options.httpStatus;
+  }
+  /** Retried when transient, whatever its code's usual outcome; else the record fails. */
+  override get outcome(): ErrorOutcome {
+    return this.transient ? 'retry' : 'fail-record';
   }
 }
 

@@ -4,34 +4,18 @@
  * writes). It never writes and never charges: the main thread stores each batch's results and
  * their charges in one transaction, so a result and its payment happen exactly once.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import { workerData } from 'node:worker_threads';
 import { matchedCount, openThreadEnhancer, parseEnhanceQuery } from '../enhance/index.ts';
 import { jobSearchMode } from './job-record.ts';
 import { HeapTrimmer, WORKER_HEAP_TRIM } from '../heap-trim.ts';
 import { serveTasks } from '../worker-pool.ts';
+import { lowerThreadPriority } from '../thread-priority.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
 import { failureResult, splitResponse } from './result-text.ts';
 
 const data = workerData as EnhanceWorkerData;
 
-/**
- * Lowers this thread's scheduling priority (Linux threads have their own nice value), so that
- * on a machine whose cores the workers saturate, the main thread — HTTP requests, result
- * commits — still gets the CPU when it needs it. Best effort: elsewhere it changes nothing.
- */
-function lowerPriority(niceness: number): void {
-  if (niceness <= 0) return;
-  try {
-    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, niceness);
-  } catch {
-    // Not Linux, or not permitted: run at normal priority.
-  }
-}
-
-lowerPriority(data.niceness);
+lowerThreadPriority(data.niceness);
 const { storage, enhancer } = openThreadEnhancer(data);
 const heap = new HeapTrimmer(WORKER_HEAP_TRIM);
 

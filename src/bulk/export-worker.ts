@@ -6,7 +6,6 @@
  * complete, so a crash never leaves a truncated file that looks finished.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   CoverageReport,
@@ -16,21 +15,12 @@ import {
   writeExport,
 } from '../export/index.ts';
 import { openStorage, type Storage } from '../storage/index.ts';
+import { lowerThreadPriority } from '../thread-priority.ts';
 import type { ExportTask, ExportTaskResult } from './export-task.ts';
 
 const task = workerData as ExportTask;
 /** Results read per store query. */
 const PAGE = 1_000;
-
-function lowerPriority(niceness: number): void {
-  if (niceness <= 0) return;
-  try {
-    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, niceness);
-  } catch {
-    // Not Linux, or not permitted: run at normal priority.
-  }
-}
 
 /**
  * The job's results in order, within the task's window. `searchInfo` is parsed only when the
@@ -132,7 +122,7 @@ async function writeRowFiles(
 }
 
 async function run(): Promise<ExportTaskResult> {
-  lowerPriority(task.niceness);
+  lowerThreadPriority(task.niceness);
   const storage = openStorage(task.store, { readOnly: true, cacheMiB: 16 });
   const plan = createExportPlan(task.options);
   const wholeResponses = !isColumnar(plan) && task.exportPath !== null;

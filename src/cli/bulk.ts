@@ -6,6 +6,7 @@ import cliProgress from 'cli-progress';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parse as parseCsv } from 'csv-parse';
 import { loadClientConfig } from '../config.ts';
+import { QUERY_FIELDS } from '../enhance/query.ts';
 import { parseNonNegativeInt, parseUnitInterval } from './options.ts';
 
 /**
@@ -26,21 +27,7 @@ interface ConnectionOptions {
 }
 
 /** Query fields a bulk record may carry; CSV columns with these names map to them. */
-const RECORD_FIELDS = [
-  'type',
-  'id',
-  'name',
-  'url',
-  'email',
-  'phone',
-  'employer',
-  'title',
-  'school',
-  'location',
-  'description',
-  'ip',
-  'customId',
-] as const;
+const RECORD_FIELDS = QUERY_FIELDS;
 
 const FINAL = new Set(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED']);
 
@@ -94,7 +81,7 @@ function parseMapping(value: string): Record<string, string> {
   for (const pair of value.split(',')) {
     const [field, column] = pair.split('=').map((s) => s.trim());
     if (!field || !column) throw new InvalidArgumentError(`expected field=column, got "${pair}"`);
-    if (!(RECORD_FIELDS as readonly string[]).includes(field)) {
+    if (!RECORD_FIELDS.includes(field)) {
       throw new InvalidArgumentError(`unknown field "${field}" (fields: ${RECORD_FIELDS.join(', ')})`);
     }
     mapping[field] = column;

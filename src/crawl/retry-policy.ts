@@ -3,6 +3,7 @@
  * and 5xx are transient and retried up to `maxRetries` times with exponential backoff; everything
  * else fails the page at once.
  */
+import { isRetryableHttpStatus } from '../errors.ts';
 
 /** How many times and how fast transient failures are retried. */
 export interface RetryPolicy {
@@ -22,9 +23,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
 });
 
 /** True for HTTP statuses worth retrying: 429 (Too Many Requests) and every 5xx. */
-export function isTransientStatus(status: number): boolean {
-  return status === 429 || (status >= 500 && status <= 599);
-}
+export const isTransientStatus = isRetryableHttpStatus;
 
 /** Whether a page that has failed transiently `triesSoFar` times gets another try. */
 export function shouldRetry(policy: RetryPolicy, triesSoFar: number): boolean {

@@ -9,7 +9,7 @@
  * Successful verdicts are cached for `ttlMs` (default one hour; §2.4 allows at most 24 h).
  */
 import robotsParserModule from 'robots-parser';
-import { FetchError } from '../errors.ts';
+import { FetchError, isRetryableHttpStatus } from '../errors.ts';
 import type { PageFetcher } from './dependencies.ts';
 
 /** Longest robots.txt `Crawl-delay` honoured, in seconds (docs/api.md#fetching). */
@@ -100,7 +100,7 @@ export function verdictOf(
     return { kind: 'rules', robot: robotsParser(robotsUrl, outcome.text.slice(0, ROBOTS_PARSE_LIMIT)) };
   }
   // 429 is a 4xx, but it says the server is overloaded: like 5xx, do not crawl now.
-  if (status === 429 || status >= 500) {
+  if (isRetryableHttpStatus(status)) {
     return { kind: 'unreachable', reason: `robots.txt unreachable (HTTP ${status})` };
   }
   if (status >= 400) return { kind: 'allow-all', reason: `robots.txt unavailable (HTTP ${status})` };

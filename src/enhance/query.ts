@@ -88,6 +88,11 @@ const SCALAR_FIELDS = [
   'ip',
   'customId',
 ] as const;
+/**
+ * The fields a query (and a bulk record) may carry, besides its options: `type` and the matched
+ * fields. The one list: the bulk CLI maps CSV columns to these.
+ */
+export const QUERY_FIELDS: readonly string[] = Object.freeze(['type', ...LIST_FIELDS, ...SCALAR_FIELDS]);
 const PERSON_ONLY = new Set(['email', 'employer', 'title', 'school']);
 const OPTION_FIELDS = [
   'size',

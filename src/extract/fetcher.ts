@@ -3,7 +3,7 @@ import net from 'node:net';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Agent, buildConnector, request } from 'undici';
-import { FetchError } from '../errors.ts';
+import { FetchError, isRetryableHttpStatus } from '../errors.ts';
 import {
   AddressGuard,
   type AddressPolicy,
@@ -386,6 +386,6 @@ export function ensureSuccess(page: FetchedPage): FetchedPage {
   if (page.status >= 200 && page.status < 300) return page;
   throw new FetchError('fetch_http_status', `Could not download page (${page.status}): ${page.finalUrl}`, {
     httpStatus: page.status,
-    transient: page.status === 429 || page.status >= 500,
+    transient: isRetryableHttpStatus(page.status),
   });
 }
