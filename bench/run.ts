@@ -62,6 +62,12 @@ const BENCHES: ReadonlyArray<{ name: string; file: string; args: string[] }> = [
   { name: 'export', file: 'export.ts', args: quick ? ['--quick'] : [] },
   { name: 'extract', file: 'extract.ts', args: quick ? ['--pages', '10', '--seconds', '1'] : [] },
   { name: 'crawl', file: 'crawl.ts', args: quick ? ['--pages', '1000'] : [] },
+  // Half an hour: enhance load, bulk jobs and extraction at once, RSS every minute (issue 28).
+  {
+    name: 'soak',
+    file: 'soak.ts',
+    args: quick ? ['--minutes', '3', '--idle', '1', '--cool', '1', '--records', '2000'] : [],
+  },
 ];
 
 const only = values.only?.split(',').map((s) => s.trim());
