@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadDemoGraph } from '../src/import/index.ts';
 import { bulkClient, sampleRecords } from './support/bulk-client.ts';
-import { describeFailure, runFuzz } from './support/fuzz.ts';
+import { REDOS_CORPUS } from '../src/user-pattern/index.ts';
+import { describeFailure, type FuzzRequest, runFuzz, sendAll } from './support/fuzz.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
 
 const REQUESTS = Number(process.env.QUARRY_FUZZ_REQUESTS ?? 10_000);
@@ -29,6 +30,8 @@ describe('fuzzing every endpoint', () => {
   let tokens: string[];
   let jobId: string;
   let reportId: string;
+  /** A job the fuzzer never names (it may delete `jobId`). */
+  let keptJobId: string;
 
   before(async () => {
     // The production default: fetching private addresses is refused, and the fuzzer only
@@ -39,6 +42,8 @@ describe('fuzzing every endpoint', () => {
     const client = bulkClient(t.runtime.app);
     jobId = (await client.submit(tokens[0], sampleRecords(30))).json().job_id;
     await client.waitFinal(tokens[0], jobId);
+    keptJobId = (await client.submit(tokens[0], sampleRecords(30))).json().job_id;
+    await client.waitFinal(tokens[0], keptJobId);
     const download = await client.get(tokens[0], `/${jobId}`, '&format=csv');
     reportId = download.headers['x-diffbot-reportid'] as string;
     await t.runtime.app.inject({
@@ -99,6 +104,67 @@ describe('fuzzing every endpoint', () => {
     assert.deepEqual(report.hangs.slice(0, 20).map(describeFailure), [], `seed ${SEED}`);
     assert.deepEqual(report.badErrorBodies.slice(0, 20).map(describeFailure), [], `seed ${SEED}`);
     assert.ok(report.healthz.samples > 0);
+    assert.ok(report.healthz.max < HEALTHZ_STALL_MS, `/healthz stalled ${report.healthz.max.toFixed(0)} ms`);
+  });
+
+  test('the ReDoS corpus in every place a user pattern goes: no 5xx, no hang, /healthz answering', async (ctx) => {
+    const token = tokens[0];
+    const json = { 'content-type': 'application/json' };
+    const requests: FuzzRequest[] = [];
+    for (const { pattern, input } of REDOS_CORPUS) {
+      const html = `<html><body><h1>${input}</h1><p>${input}</p></body></html>`;
+      const ruleset = (rules: unknown[], urlPattern = 'example') => ({
+        api: '/api/redos',
+        urlPattern,
+        url: `http://127.0.0.1:9/${encodeURIComponent(input)}`,
+        html,
+        rules,
+      });
+      const previews = [
+        ruleset([{ name: 'title', selector: 'h1' }], pattern),
+        ruleset([{ name: 'title', selector: 'h1', filters: [{ type: 'replace', args: [pattern, 'x'] }] }]),
+        ruleset([{ name: 'title', selector: `p:matches(${pattern})` }]),
+      ];
+      for (const body of previews) {
+        requests.push({
+          method: 'POST',
+          path: `/v3/custom/preview?token=${token}`,
+          headers: json,
+          body: JSON.stringify(body),
+        });
+      }
+      const { html: _html, url: _url, ...saved } = previews[0];
+      requests.push({
+        method: 'POST',
+        path: `/v3/custom?token=${token}`,
+        headers: json,
+        body: JSON.stringify(saved),
+      });
+      const filter = encodeURIComponent(`$[?search(@.name, ${JSON.stringify(pattern)})]`);
+      requests.push({
+        method: 'GET',
+        path: `/kg/v3/enhance?token=${token}&type=Organization&name=${encodeURIComponent(input.slice(0, 200))}&filter=${filter}`,
+        headers: {},
+      });
+      requests.push({
+        method: 'GET',
+        path: `/kg/v3/enhance/bulk/${keptJobId}?token=${token}&format=csv&filter=${filter}&wait=2`,
+        headers: {},
+      });
+    }
+    const report = await sendAll({ origin }, requests, { concurrency: 6 });
+    ctx.diagnostic(
+      `ReDoS corpus: ${REDOS_CORPUS.length} patterns, ${report.sent} requests in ${(report.wallMs / 1000).toFixed(1)} s; ` +
+        `${Object.entries(report.byStatus)
+          .sort()
+          .map(([s, n]) => `${s}:${n}`)
+          .join(' ')}; /healthz ` +
+        `${report.healthz.samples} probes p50 ${report.healthz.p50.toFixed(1)} ms p99 ${report.healthz.p99.toFixed(1)} ms ` +
+        `max ${report.healthz.max.toFixed(1)} ms`,
+    );
+    assert.deepEqual(report.serverErrors.map(describeFailure), []);
+    assert.deepEqual(report.hangs.map(describeFailure), []);
+    assert.deepEqual(report.badErrorBodies.map(describeFailure), []);
     assert.ok(report.healthz.max < HEALTHZ_STALL_MS, `/healthz stalled ${report.healthz.max.toFixed(0)} ms`);
   });
 });

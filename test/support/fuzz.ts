@@ -387,8 +387,17 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Sends `options.requests` generated requests and reports what came back. */
-export async function runFuzz(context: FuzzContext, options: FuzzOptions): Promise<FuzzReport> {
+export function runFuzz(context: FuzzContext, options: FuzzOptions): Promise<FuzzReport> {
   const requests = fc.sample(requestArbitrary(context), { numRuns: options.requests, seed: options.seed });
+  return sendAll(context, requests, options);
+}
+
+/** Sends `requests` (concurrently, over kept-alive connections) while probing `/healthz`. */
+export async function sendAll(
+  context: Pick<FuzzContext, 'origin'>,
+  requests: readonly FuzzRequest[],
+  options: Omit<FuzzOptions, 'requests' | 'seed'>,
+): Promise<FuzzReport> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const pool = new Pool(context.origin, {
     connections: options.concurrency ?? 6,
