@@ -181,7 +181,7 @@ describe('quarry bulk (CLI against a running server)', () => {
     const out = path.join(files, 'stopped.jsonl');
     const downloaded = await quarry(['bulk', 'download', id, '--output', out], env);
     assert.equal(downloaded.code, 0, downloaded.stderr);
-    const done = t.runtime.storage.bulkJobs.get(id)!.completed;
+    const done = (await t.runtime.storage.bulkJobs.get(id))!.completed;
     const lines = fs.readFileSync(out, 'utf8').trim().split('\n').filter(Boolean);
     assert.equal(lines.length, done);
   });

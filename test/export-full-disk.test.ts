@@ -40,7 +40,7 @@ describe('an export on a full disk', () => {
   });
 
   test('507 with a clear body, nothing left behind, and a download once there is space', async () => {
-    const token = t.token();
+    const token = await t.token();
     const client = bulkClient(t.runtime.app);
     // Long names make every record's line large: the JSON Lines export is several MiB.
     const records = Array.from({ length: 3_000 }, (_, i) => ({

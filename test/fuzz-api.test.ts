@@ -38,7 +38,7 @@ describe('fuzzing every endpoint', () => {
     // names loopback URLs, so nothing leaves the machine.
     t = await startTestRuntime({ allowPrivateNetwork: false });
     loadDemoGraph(t.runtime.storage.entities, { organizations: 300, persons: 300 });
-    tokens = [t.token(), t.token(), t.token(1_000)];
+    tokens = await Promise.all([t.token(), t.token(), t.token(1_000)]);
     const client = bulkClient(t.runtime.app);
     jobId = (await client.submit(tokens[0], sampleRecords(30))).json().job_id;
     await client.waitFinal(tokens[0], jobId);

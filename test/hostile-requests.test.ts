@@ -17,7 +17,7 @@ describe('hostile request bodies', () => {
   let token: string;
   before(async () => {
     t = await startTestRuntime();
-    token = t.token();
+    token = await t.token();
   });
   after(async () => t.close());
 
