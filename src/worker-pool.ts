@@ -21,6 +21,12 @@ export interface WorkerPoolOptions {
   readonly tasksPerWorker?: number;
   /** Called when a thread dies unexpectedly; the pool starts a replacement. */
   readonly onCrash?: (error: Error) => void;
+  /**
+   * A thread with no task for this long is ended and started again when work comes (0 or
+   * unset: threads live as long as the pool). A matching thread holds hundreds of MiB (caches,
+   * its store connection); a pool that keeps them after a burst of work keeps that memory.
+   */
+  readonly idleTimeoutMs?: number;
 }
 
 interface Pending<R> {
@@ -29,8 +35,10 @@ interface Pending<R> {
 }
 
 interface Slot<R> {
-  worker: Worker;
+  /** Undefined while the slot's thread is retired (idle past `idleTimeoutMs`). */
+  worker: Worker | undefined;
   pending: Map<number, Pending<R>>;
+  idleTimer?: NodeJS.Timeout;
 }
 
 /** Message protocol between the pool and its worker threads. */
@@ -119,7 +127,8 @@ export class WorkerPool<T, R> {
           pending.reject(new WorkerCrashedError('the worker pool is closed'));
         }
         slot.pending.clear();
-        await slot.worker.terminate();
+        clearTimeout(slot.idleTimer);
+        await slot.worker?.terminate();
       }),
     );
   }
@@ -135,18 +144,27 @@ export class WorkerPool<T, R> {
       const { task, pending } = this.#queue.shift()!;
       const id = this.#nextId++;
       best.pending.set(id, pending);
-      // Busy threads keep the process alive; idle ones do not (see #spawn).
+      clearTimeout(best.idleTimer);
+      best.worker ??= this.#start(best);
+      // Busy threads keep the process alive; idle ones do not (see #start).
       best.worker.ref();
       best.worker.postMessage({ id, task } satisfies WorkerRequest<T>);
     }
   }
 
   #spawn(): Slot<R> {
+    const slot: Slot<R> = { worker: undefined, pending: new Map() };
+    slot.worker = this.#start(slot);
+    this.#retireWhenIdle(slot, slot.worker);
+    return slot;
+  }
+
+  /** Starts the thread of `slot`. */
+  #start(slot: Slot<R>): Worker {
     const { workerData, workerDataAtStart } = this.#options;
     const worker = new Worker(this.#options.script, {
       workerData: workerDataAtStart ? { ...(workerData as object), ...workerDataAtStart() } : workerData,
     });
-    const slot: Slot<R> = { worker, pending: new Map() };
     worker.on('message', (reply: WorkerReply<R>) => {
       const pending = slot.pending.get(reply.id);
       if (!pending) return;
@@ -154,16 +172,19 @@ export class WorkerPool<T, R> {
       if (reply.ok) pending.resolve(reply.result);
       else pending.reject(new WorkerTaskError(reply.error));
       this.#dispatch();
-      if (slot.pending.size === 0) worker.unref();
+      if (slot.pending.size === 0) {
+        worker.unref();
+        this.#retireWhenIdle(slot, worker);
+      }
     });
     const died = (error: Error) => {
-      if (!this.#slots.includes(slot)) return;
-      const index = this.#slots.indexOf(slot);
+      // A retired thread's exit, or a thread already replaced: nothing to do.
+      if (slot.worker !== worker || !this.#slots.includes(slot)) return;
       for (const pending of slot.pending.values()) pending.reject(new WorkerCrashedError(error.message));
       slot.pending.clear();
       if (this.#closed) return;
       this.#options.onCrash?.(error);
-      this.#slots[index] = this.#spawn();
+      slot.worker = this.#start(slot);
       this.#dispatch();
     };
     worker.on('error', (error) => died(error));
@@ -172,6 +193,24 @@ export class WorkerPool<T, R> {
     });
     // An idle pool must not keep a process (a CLI command, a test) from exiting.
     worker.unref();
-    return slot;
+    return worker;
+  }
+
+  /** Ends `worker` once it has had no task for `idleTimeoutMs`; the next task starts another. */
+  #retireWhenIdle(slot: Slot<R>, worker: Worker): void {
+    const idleMs = this.#options.idleTimeoutMs ?? 0;
+    if (idleMs <= 0) return;
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      if (slot.worker !== worker || slot.pending.size > 0 || this.#closed) return;
+      slot.worker = undefined;
+      void worker.terminate();
+    }, idleMs);
+    slot.idleTimer.unref();
+  }
+
+  /** Threads running now (retired ones excluded). */
+  get liveThreads(): number {
+    return this.#slots.filter((slot) => slot.worker !== undefined).length;
   }
 }

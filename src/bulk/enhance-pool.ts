@@ -21,6 +21,8 @@ export function createEnhancePool(options: {
    */
   readonly vocabularies?: () => VocabularyShareData;
   readonly onCrash?: (error: Error) => void;
+  /** A thread without a batch for this long ends (default 60 s); 0 keeps them. */
+  readonly idleTimeoutMs?: number;
 }): BatchExecutor {
   const workerData: EnhanceWorkerData = {
     store: options.store,
@@ -35,5 +37,8 @@ export function createEnhancePool(options: {
     ...(vocabularies ? { workerDataAtStart: () => ({ vocabularies: vocabularies() }) } : {}),
     tasksPerWorker: 2,
     onCrash: options.onCrash,
+    // Between jobs the threads and their caches go (issue 28: memory back near its level before
+    // load); a job's first batch starts them again.
+    idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
   });
 }

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { WorkerPool } from './worker-pool.ts';
+
+const script = new URL('../test/fixtures/echo-worker.ts', import.meta.url);
+type Answer = { value: number; threadId: number };
+
+test('idle threads are ended after idleTimeoutMs and started again when work comes', async () => {
+  const pool = new WorkerPool<number, Answer>({ size: 2, script, idleTimeoutMs: 200 });
+  try {
+    const first = await Promise.all([1, 2, 3, 4].map((n) => pool.run(n)));
+    assert.deepEqual(
+      first.map((a) => a.value),
+      [2, 4, 6, 8],
+    );
+    assert.equal(pool.liveThreads, 2);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.equal(pool.liveThreads, 0, 'idle threads are gone');
+    const again = await pool.run(5);
+    assert.equal(again.value, 10);
+    assert.ok(!first.some((a) => a.threadId === again.threadId), 'a new thread answered');
+    assert.equal(pool.liveThreads, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('without idleTimeoutMs threads live as long as the pool', async () => {
+  const pool = new WorkerPool<number, Answer>({ size: 1, script });
+  try {
+    const first = await pool.run(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(pool.liveThreads, 1);
+    assert.equal((await pool.run(2)).threadId, first.threadId);
+  } finally {
+    await pool.close();
+  }
+});
