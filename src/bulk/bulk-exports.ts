@@ -88,6 +88,26 @@ interface Generation {
   background?: { readonly job: BulkJobRow };
 }
 
+/** What one generation writes, and the thread tasks that write it (`#plan`). */
+interface GenerationPlan {
+  readonly job: BulkJobRow;
+  readonly report: BulkReportRow;
+  readonly withExport: boolean;
+  /** False when an equal report was reused: no thread writes the coverage report. */
+  readonly withReport: boolean;
+  readonly exportPlan: ExportPlan;
+  readonly paths: { readonly csv: string; readonly json: string };
+  /** The export file. */
+  readonly target: string;
+  /** Written by two threads. */
+  readonly split: boolean;
+  /** A spreadsheet: one thread writes the file, appending the rows the other prepared. */
+  readonly assembled: boolean;
+  readonly reportTask: ExportTask;
+  readonly exportTasks: readonly ExportTask[];
+  readonly reportParts: readonly CoverageFiles[];
+}
+
 /** Formats whose export can be written in parts and concatenated. */
 const SPLIT_FORMATS = new Set(['csv', 'jsonl']);
 /**
@@ -387,29 +407,56 @@ export class BulkExports {
     return generation;
   }
 
-  /** The work of `#generate`, once `slot` (its turn) has come. */
+  /**
+   * The work of `#generate`, once `slot` (its turn) has come: planning (`#plan`), the report's
+   * own thread (`#runReport`), the export threads (`#runExport`) and joining what they wrote
+   * (`#finishExport`), each apart.
+   */
   async #write(
     job: BulkJobRow,
     report: BulkReportRow,
     generation: Generation,
     slot: Promise<void>,
   ): Promise<void> {
-    const { withExport } = generation;
-    const { store, logger } = this.#deps;
-    // A report equal to this one already written (this one, or one of an export of the same
-    // columns in another format, e.g. the completion report of a default CSV download) is
-    // reused: no coverage pass over the records (~10% of an export thread's work).
+    const plan = await this.#plan(job, report, generation.withExport);
+    const stopped = () => generation.cancelled || this.#closed;
+    const started = slot.then(() => performance.now());
+    const reportDone = slot.then(() => this.#runReport(plan, generation, stopped, started));
+    const exportDone = slot
+      .then(() => (stopped() ? [] : this.#runExport(plan, generation)))
+      .then((results) => {
+        if (!plan.withExport || stopped() || results.some((r) => r === undefined)) return;
+        return this.#finishExport(plan, results as ExportTaskResult[], started);
+      })
+      .catch(async (error: Error) => {
+        if (stopped()) return;
+        this.#deps.logger.error({ err: error, jobId: job.id, reportId: report.id }, 'bulk export failed');
+        await this.#deps.store.updateReport(report.id, {
+          exportStatus: 'ERROR_FINALIZING',
+          error: error.message.slice(0, 1000),
+        });
+      });
+    await Promise.all([reportDone, exportDone]);
+  }
+
+  /**
+   * What a generation writes and with which threads. Reuses an equal report already written
+   * (this one, or one of an export of the same columns in another format, e.g. the completion
+   * report of a default CSV download): no coverage pass over the records (~10% of an export
+   * thread's work). Marks the report in process.
+   */
+  async #plan(job: BulkJobRow, report: BulkReportRow, withExport: boolean): Promise<GenerationPlan> {
     const equal = await this.#equalReport(job.id, report);
     if (equal !== undefined && equal.id !== report.id) this.#reuseReport(job.id, equal, report);
     const withReport = equal === undefined;
-    await store.updateReport(report.id, {
+    await this.#deps.store.updateReport(report.id, {
       status: withReport ? 'IN_PROCESS' : 'COMPLETE',
       ...(withExport ? { exportStatus: 'IN_PROCESS' as const } : {}),
       error: null,
     });
     const [planKey, offset, limit] = JSON.parse(report.key) as [string, number, number | null];
     const options = JSON.parse(planKey) as ExportOptions;
-    const plan = createExportPlan(options);
+    const exportPlan = createExportPlan(options);
     const dir = this.#jobDir(job.id);
     fs.mkdirSync(dir, { recursive: true });
     const paths = this.#reportPaths(job.id, report);
@@ -424,133 +471,181 @@ export class BulkExports {
       reportJsonPath: paths.json,
       niceness: withExport ? exportNice : 10,
     };
-    const target = this.#exportPath(job.id, report, plan);
+    const target = this.#exportPath(job.id, report, exportPlan);
     const end = limit === null ? job.total : Math.min(job.total, offset + limit);
     const count = Math.max(0, end - offset);
-    const assembled = ASSEMBLED_FORMATS.has(plan.format);
+    const assembled = ASSEMBLED_FORMATS.has(exportPlan.format);
     const split =
       withExport &&
-      (SPLIT_FORMATS.has(plan.format) || assembled) &&
+      (SPLIT_FORMATS.has(exportPlan.format) || assembled) &&
       count >= (this.#deps.splitMinRecords ?? SPLIT_MIN_RECORDS);
+    const { exportTasks, reportParts } = withExport
+      ? this.#exportTasks(
+          { ...base, niceness: exportNice },
+          { offset, limit, end, count, target, paths, split, assembled, withReport },
+        )
+      : { exportTasks: [], reportParts: [] };
+    return {
+      job,
+      report,
+      withExport,
+      withReport,
+      exportPlan,
+      paths,
+      target,
+      split,
+      assembled,
+      reportTask,
+      exportTasks,
+      reportParts,
+    };
+  }
+
+  /**
+   * The export thread tasks: one over the window, or two over its halves (a spreadsheet: the
+   * writer's share smaller), each also writing its part of the coverage report.
+   */
+  #exportTasks(
+    base: Omit<ExportTask, 'offset' | 'limit' | 'exportPath' | 'reportCsvPath' | 'reportJsonPath'>,
+    window: {
+      offset: number;
+      limit: number | null;
+      end: number;
+      count: number;
+      target: string;
+      paths: { csv: string; json: string };
+      split: boolean;
+      assembled: boolean;
+      withReport: boolean;
+    },
+  ): { exportTasks: ExportTask[]; reportParts: CoverageFiles[] } {
+    const { offset, limit, end, count, target, paths, split, assembled, withReport } = window;
     const exportTasks: ExportTask[] = [];
     const reportParts: CoverageFiles[] = [];
-    if (withExport) {
-      const only = { ...base, reportCsvPath: null, reportJsonPath: null, niceness: exportNice };
-      if (split) {
-        // Each part writes its export part and its coverage part: no third pass over the records.
-        // Spreadsheets: the first thread writes the file from its share of the records, then
-        // appends the rows the second prepared meanwhile (its share is smaller to make up).
-        const middle = offset + Math.ceil(count * (assembled ? ASSEMBLER_SHARE : 0.5));
-        const halves: [number, number][] = [
-          [offset, middle - offset],
-          [middle, end - middle],
-        ];
-        halves.forEach(([from, size], i) => {
-          const part = { csv: `${paths.csv}.${i + 1}`, json: `${paths.json}.${i + 1}` };
-          if (withReport) reportParts.push(part);
-          const rows = `${target}.rows`;
-          exportTasks.push({
-            ...only,
-            offset: from,
-            limit: size,
-            exportPath: !assembled ? `${target}.${i + 1}` : i === 0 ? target : rows,
-            reportCsvPath: withReport ? part.csv : null,
-            reportJsonPath: withReport ? part.json : null,
-            ...(assembled && i === 0 ? { appendRows: true } : {}),
-            ...(assembled && i === 1
-              ? {
-                  rowsOnly: true,
-                  ...(this.#deps.rowsChunkRecords ? { rowsChunkRecords: this.#deps.rowsChunkRecords } : {}),
-                }
-              : {}),
-          });
-        });
-      } else {
-        exportTasks.push({ ...only, offset, limit, exportPath: target });
-      }
+    const only = { ...base, reportCsvPath: null, reportJsonPath: null };
+    if (!split) {
+      exportTasks.push({ ...only, offset, limit, exportPath: target });
+      return { exportTasks, reportParts };
     }
-
-    const stopped = () => generation.cancelled || this.#closed;
-    const started = slot.then(() => performance.now());
-    const reportDone = slot
-      .then(() => (stopped() || split || !withReport ? undefined : this.#runWorker(reportTask, generation)))
-      .then(
-        async (result) => {
-          if (result === undefined) return;
-          const ms = Math.round(performance.now() - (await started));
-          logger.info({ jobId: job.id, reportId: report.id, ...result, ms }, 'bulk coverage report written');
-          await store.updateReport(report.id, { status: 'COMPLETE' });
-        },
-        async (error: Error) => {
-          if (stopped()) return;
-          logger.error({ err: error, jobId: job.id, reportId: report.id }, 'bulk coverage report failed');
-          await store.updateReport(report.id, {
-            status: 'ERROR_FINALIZING',
-            error: error.message.slice(0, 1000),
-          });
-        },
-      );
-    const exportDone = slot
-      .then(() => {
-        if (stopped()) return [];
-        if (!(split && assembled))
-          return Promise.all(exportTasks.map((task) => this.#runWorker(task, generation)));
-        // The writer appends the other part's row files as they are announced, is told when they
-        // are all written, and is stopped with the generation when they fail.
-        let writer: Worker | undefined;
-        const writing = this.#runWorker(exportTasks[0], generation, (worker) => {
-          writer = worker;
-        });
-        const preparing = this.#runWorker(exportTasks[1], generation, undefined, (message) =>
-          writer?.postMessage(message),
-        ).then(
-          (result) => {
-            writer?.postMessage({ rowsComplete: true });
-            return result;
-          },
-          (error: Error) => {
-            void writer?.terminate();
-            throw error;
-          },
-        );
-        return Promise.all([writing, preparing]);
-      })
-      .then(async (results) => {
-        if (!withExport || stopped() || results.some((r) => r === undefined)) return;
-        const done = results as ExportTaskResult[];
-        let bytes = done[0].bytes;
-        if (split && !assembled) {
-          bytes = await concatenateParts(
-            target,
-            exportTasks.map((task) => task.exportPath!),
-            plan.format === 'csv',
-          );
-        }
-        if (split && withReport) {
-          await mergeCoverageParts(
-            reportParts.map((files, i) => ({ files, counts: done[i].coverage! })),
-            paths,
-          );
-          await store.updateReport(report.id, { status: 'COMPLETE' });
-        }
-        // A spreadsheet's writer counts the rows it appended from the other thread too.
-        const rows = split && assembled ? done[0].rows : done.reduce((sum, r) => sum + r.rows, 0);
-        const ms = Math.round(performance.now() - (await started));
-        logger.info(
-          { jobId: job.id, reportId: report.id, format: plan.format, threads: done.length, rows, bytes, ms },
-          'bulk export written',
-        );
-        await store.updateReport(report.id, { exportStatus: 'COMPLETE', exportBytes: bytes });
-      })
-      .catch(async (error: Error) => {
-        if (stopped()) return;
-        logger.error({ err: error, jobId: job.id, reportId: report.id }, 'bulk export failed');
-        await store.updateReport(report.id, {
-          exportStatus: 'ERROR_FINALIZING',
-          error: error.message.slice(0, 1000),
-        });
+    // Each part writes its export part and its coverage part: no third pass over the records.
+    // Spreadsheets: the first thread writes the file from its share of the records, then
+    // appends the rows the second prepared meanwhile (its share is smaller to make up).
+    const middle = offset + Math.ceil(count * (assembled ? ASSEMBLER_SHARE : 0.5));
+    const halves: [number, number][] = [
+      [offset, middle - offset],
+      [middle, end - middle],
+    ];
+    halves.forEach(([from, size], i) => {
+      const part = { csv: `${paths.csv}.${i + 1}`, json: `${paths.json}.${i + 1}` };
+      if (withReport) reportParts.push(part);
+      exportTasks.push({
+        ...only,
+        offset: from,
+        limit: size,
+        exportPath: !assembled ? `${target}.${i + 1}` : i === 0 ? target : `${target}.rows`,
+        reportCsvPath: withReport ? part.csv : null,
+        reportJsonPath: withReport ? part.json : null,
+        ...(assembled && i === 0 ? { appendRows: true } : {}),
+        ...(assembled && i === 1
+          ? {
+              rowsOnly: true,
+              ...(this.#deps.rowsChunkRecords ? { rowsChunkRecords: this.#deps.rowsChunkRecords } : {}),
+            }
+          : {}),
       });
-    await Promise.all([reportDone, exportDone]);
+    });
+    return { exportTasks, reportParts };
+  }
+
+  /** The coverage report's own thread, when the export threads do not write it. */
+  async #runReport(
+    plan: GenerationPlan,
+    generation: Generation,
+    stopped: () => boolean,
+    started: Promise<number>,
+  ): Promise<void> {
+    const { job, report } = plan;
+    const { logger, store } = this.#deps;
+    let result: ExportTaskResult | undefined;
+    try {
+      if (stopped() || plan.split || !plan.withReport) return;
+      result = await this.#runWorker(plan.reportTask, generation);
+    } catch (error) {
+      if (stopped()) return;
+      logger.error({ err: error, jobId: job.id, reportId: report.id }, 'bulk coverage report failed');
+      await store.updateReport(report.id, {
+        status: 'ERROR_FINALIZING',
+        error: (error as Error).message.slice(0, 1000),
+      });
+      return;
+    }
+    if (result === undefined) return;
+    const ms = Math.round(performance.now() - (await started));
+    logger.info({ jobId: job.id, reportId: report.id, ...result, ms }, 'bulk coverage report written');
+    await store.updateReport(report.id, { status: 'COMPLETE' });
+  }
+
+  /**
+   * The export threads. A spreadsheet's writer appends the other part's row files as they are
+   * announced, is told when they are all written, and is stopped with the generation when they
+   * fail.
+   */
+  #runExport(plan: GenerationPlan, generation: Generation): Promise<(ExportTaskResult | undefined)[]> {
+    const tasks = plan.exportTasks;
+    if (!(plan.split && plan.assembled)) {
+      return Promise.all(tasks.map((task) => this.#runWorker(task, generation)));
+    }
+    let writer: Worker | undefined;
+    const writing = this.#runWorker(tasks[0], generation, (worker) => {
+      writer = worker;
+    });
+    const preparing = this.#runWorker(tasks[1], generation, undefined, (message) =>
+      writer?.postMessage(message),
+    ).then(
+      (result) => {
+        writer?.postMessage({ rowsComplete: true });
+        return result;
+      },
+      (error: Error) => {
+        void writer?.terminate();
+        throw error;
+      },
+    );
+    return Promise.all([writing, preparing]);
+  }
+
+  /** Joins what the export threads wrote (parts, coverage parts) and marks the export complete. */
+  async #finishExport(
+    plan: GenerationPlan,
+    done: ExportTaskResult[],
+    started: Promise<number>,
+  ): Promise<void> {
+    const { job, report, split, assembled } = plan;
+    const { logger, store } = this.#deps;
+    let bytes = done[0].bytes;
+    if (split && !assembled) {
+      bytes = await concatenateParts(
+        plan.target,
+        plan.exportTasks.map((task) => task.exportPath!),
+        plan.exportPlan.format === 'csv',
+      );
+    }
+    if (split && plan.withReport) {
+      await mergeCoverageParts(
+        plan.reportParts.map((files, i) => ({ files, counts: done[i].coverage! })),
+        plan.paths,
+      );
+      await store.updateReport(report.id, { status: 'COMPLETE' });
+    }
+    // A spreadsheet's writer counts the rows it appended from the other thread too.
+    const rows = split && assembled ? done[0].rows : done.reduce((sum, r) => sum + r.rows, 0);
+    const ms = Math.round(performance.now() - (await started));
+    const format = plan.exportPlan.format;
+    logger.info(
+      { jobId: job.id, reportId: report.id, format, threads: done.length, rows, bytes, ms },
+      'bulk export written',
+    );
+    await store.updateReport(report.id, { exportStatus: 'COMPLETE', exportBytes: bytes });
   }
 
   /**
