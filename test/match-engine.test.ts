@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { approximateBytes } from '../src/approximate-bytes.ts';
 import { after, before, test } from 'node:test';
 import type { Entity } from '../src/kg/index.ts';
 import {
@@ -262,6 +263,41 @@ test('profiles come in the order asked for, whatever earlier queries cached', ()
     context.profiles([3, 1_000_000, 1]).map((row) => row.ref),
     [3, 1],
   );
+});
+
+test('the profiles kept are bounded by their size in memory: past it they are read again', () => {
+  const entities = storage.entities;
+  let reads = 0;
+  const source = {
+    keyCounts: (keys: readonly string[], cap: number) => entities.keyCounts(keys, cap),
+    refsForKeys: (keys: readonly string[], limit: number) => entities.refsForKeys(keys, limit),
+    profiles: (refs: readonly number[]) => {
+      reads += refs.length;
+      return entities.profiles(refs);
+    },
+    termCounts: (prefix: string) => entities.termCounts(prefix),
+    counts: () => entities.counts(),
+    version: () => entities.version(),
+  };
+  const oneProfile = approximateBytes(entities.profiles([1])[0].profile);
+  // Room for about two profiles: two more empty the cache, and the first two are read again.
+  const small = new MatchContext(source, undefined, undefined, oneProfile * 2.5);
+  small.profiles([1, 2]);
+  assert.deepEqual(
+    small.profiles([4, 3]).map((row) => row.ref),
+    [4, 3],
+  );
+  const afterTwoBatches = reads;
+  assert.deepEqual(
+    small.profiles([1, 2]).map((row) => row.ref),
+    [1, 2],
+  );
+  assert.equal(reads, afterTwoBatches + 2, 'over its budget the cache was emptied');
+  const roomy = new MatchContext(source, undefined, undefined, oneProfile * 100);
+  roomy.profiles([1, 2, 3, 4]);
+  const roomyAfter = reads;
+  roomy.profiles([1, 2]);
+  assert.equal(reads, roomyAfter, 'within its budget nothing is read again');
 });
 
 test('the postings kept are bounded: past the bound they are dropped and read again', () => {

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { EntityType } from '../kg/index.ts';
+import { approximateBytes } from '../approximate-bytes.ts';
 import type { CandidateProfile, EntityCounts, EntityStore } from '../storage/index.ts';
 import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
 import {
@@ -94,8 +95,12 @@ export interface ProfiledCandidate {
 
 let defaultModel: ModelFile | undefined;
 
-// Parsed profiles kept per matcher: large caches lengthen garbage-collection pauses (p99).
-const PROFILE_CACHE_SIZE = 20_000;
+/**
+ * Parsed profiles kept per matcher, by their approximate size (`approximateBytes`), not their
+ * number: profiles of entities with many names or employments are several times larger. Large
+ * caches lengthen garbage-collection pauses (p99); 16 MiB holds ~20,000 demo profiles.
+ */
+const PROFILE_CACHE_BYTES = 16 * 2 ** 20;
 /**
  * Postings (refs) kept per matcher, all keys together (~8 bytes each). Queries share their
  * common keys (a surname, a city, a frequent e-mail domain): over the in-process benchmark's
@@ -128,16 +133,24 @@ export class MatchContext {
   #version: string | undefined;
   #vocabularies = new Map<string, Vocabulary>();
   #profiles = new Map<number, CandidateProfile>();
+  #profileBytes = 0;
+  readonly #profileCap: number;
   /** Postings per lookup limit, then per key (see `refsForKeys`). */
   #postings = new Map<number, Map<string, number[]>>();
   #postingsHeld = 0;
   readonly #postingsCap: number;
   #counts: EntityCounts | undefined;
 
-  constructor(source: CandidateSource, share?: VocabularyShare, postingsCacheRefs = POSTINGS_CACHE_REFS) {
+  constructor(
+    source: CandidateSource,
+    share?: VocabularyShare,
+    postingsCacheRefs = POSTINGS_CACHE_REFS,
+    profileCacheBytes = PROFILE_CACHE_BYTES,
+  ) {
     this.#source = source;
     this.#share = share;
     this.#postingsCap = postingsCacheRefs;
+    this.#profileCap = profileCacheBytes;
   }
 
   /** The vocabularies for `type` at the current graph version (rebuilt after writes). */
@@ -153,7 +166,7 @@ export class MatchContext {
 
   /**
    * Profiles of `refs`, in the order of `refs` (those found), parsed once and kept for later
-   * queries while the graph version holds (at most 20,000; the cache is emptied when full). The
+   * queries while the graph version holds (up to `PROFILE_CACHE_BYTES`; emptied when full). The
    * order must not depend on what earlier queries cached: a query's candidates are scored in it,
    * and `rivalMass` sums their probabilities in it, so a cache-dependent order changed scores in
    * their last bits and flipped near-ties.
@@ -168,11 +181,18 @@ export class MatchContext {
       else missing.push(ref);
     }
     if (missing.length) {
-      if (this.#profiles.size + missing.length > PROFILE_CACHE_SIZE) this.#profiles.clear();
-      for (const row of this.#source.profiles(missing)) {
+      const rows = this.#source.profiles(missing);
+      let incoming = 0;
+      for (const row of rows) incoming += approximateBytes(row.profile);
+      if (this.#profileBytes + incoming > this.#profileCap) {
+        this.#profiles.clear();
+        this.#profileBytes = 0;
+      }
+      for (const row of rows) {
         this.#profiles.set(row.ref, row);
         found.set(row.ref, row);
       }
+      this.#profileBytes += incoming;
     }
     const out: CandidateProfile[] = [];
     for (const ref of refs) {
@@ -226,6 +246,7 @@ export class MatchContext {
       this.#version = version;
       this.#vocabularies = new Map();
       this.#profiles = new Map();
+      this.#profileBytes = 0;
       this.#postings = new Map();
       this.#postingsHeld = 0;
       this.#counts = undefined;
