@@ -1,0 +1,55 @@
+/**
+ * The layer check of `npm run lint` (docs/architecture.md#folders): no import cycle anywhere in
+ * src/, and the pure folders (kg/, match/, export/) import no storage, HTTP or threads. Tests
+ * are left out: they talk to real stores and servers on purpose.
+ *
+ * TypeScript 7 has no JavaScript API, so the sources are parsed with swc; type-only imports
+ * count too (match/ declares the ports it needs instead of importing the store's types).
+ *
+ * `.dependency-cruiser-known-violations.json` lists the violations that were there when the check
+ * arrived; `npm run layers` ignores those and fails on any other. Fix one, then regenerate the
+ * list (`npx depcruise src --config .dependency-cruiser.cjs --output-type baseline --output-to
+ * .dependency-cruiser-known-violations.json`): it only ever shrinks.
+ */
+const PURE = '^src/(kg|match|export)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      severity: 'error',
+      comment: 'Import cycles make a folder impossible to understand, test or move alone.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'pure-no-storage-http',
+      severity: 'error',
+      comment:
+        'kg/, match/ and export/ take plain data and return plain data; storage and HTTP reach them through interfaces they declare.',
+      from: { path: PURE },
+      to: { path: ['^src/(storage|http|runtime\\.ts|main\\.ts|cli)(/|$)'] },
+    },
+    {
+      name: 'pure-no-threads',
+      severity: 'error',
+      comment: 'Threads are started and fed by the layers above the pure folders.',
+      from: { path: PURE },
+      to: { path: ['^src/(worker-pool|heap-trim)\\.ts$', '^worker_threads$'], dependencyTypesNot: [] },
+    },
+    {
+      name: 'pure-no-network',
+      severity: 'error',
+      comment: 'No HTTP server or client in the pure folders.',
+      from: { path: PURE },
+      to: { path: ['^(node:)?(http|https|http2|net|dgram)$', '(^|/)node_modules/(fastify|undici|@fastify/)'] },
+    },
+  ],
+  options: {
+    parser: 'swc',
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['\\.test\\.ts$', '^test/', '^bench/'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+  },
+};
