@@ -59,6 +59,13 @@ const BENCHES: ReadonlyArray<{ name: string; file: string; args: string[] }> = [
       quick ? '20000' : '200000',
     ],
   },
+  {
+    name: 'wikidata',
+    file: 'wikidata.ts',
+    args: quick
+      ? ['--entities', '10000,40000', '--compressed', '5000']
+      : ['--entities', '150000,600000', '--compressed', '50000'],
+  },
   { name: 'export', file: 'export.ts', args: quick ? ['--quick'] : [] },
   { name: 'extract', file: 'extract.ts', args: quick ? ['--pages', '10', '--seconds', '1'] : [] },
   { name: 'crawl', file: 'crawl.ts', args: quick ? ['--pages', '1000'] : [] },

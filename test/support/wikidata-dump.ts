@@ -289,25 +289,61 @@ function word(random: Seeded, min = 2, max = 3): string {
   return out.charAt(0).toUpperCase() + out.slice(1);
 }
 
-/** Item numbers of the synthetic dump's shared items (classes, places, occupations, …). */
-export const SYNTHETIC = Object.freeze({
-  countries: [30, 183, 142, 145, 38, 17, 148, 668, 155, 96, 16, 408, 29, 31, 39],
-  /** Cities: items 1,000,001 … 1,000,000 + CITIES. */
-  cityBase: 1_000_000,
-  cities: 20_000,
-  /** Occupations: items 2,000,001 …. */
-  occupationBase: 2_000_000,
-  occupations: 3_000,
-  industryBase: 2_100_000,
-  industries: 400,
-  givenNameBase: 2_200_000,
-  givenNames: 5_000,
-  familyNameBase: 2_300_000,
-  familyNames: 20_000,
-  /** Journals scholarly articles are published in. */
-  journalBase: 2_400_000,
-  journals: 5_000,
-});
+/** Pools of shared items the synthetic entities refer to (places, occupations, names, journals). */
+export interface SyntheticPools {
+  readonly countries: readonly number[];
+  readonly cityBase: number;
+  readonly cities: number;
+  readonly occupationBase: number;
+  readonly occupations: number;
+  readonly industryBase: number;
+  readonly industries: number;
+  readonly givenNameBase: number;
+  readonly givenNames: number;
+  readonly familyNameBase: number;
+  readonly familyNames: number;
+  readonly journalBase: number;
+  readonly journals: number;
+}
+
+/**
+ * The pools of a dump of `entities` entity lines: they grow with it (a larger dump refers to more
+ * distinct places and names), about 5% of its lines in all. Item numbers: pools from 1,000,001,
+ * entities from 100,000,000 on.
+ */
+export function syntheticPools(entities: number): SyntheticPools {
+  const size = (share: number, least: number) => Math.max(least, Math.round(entities * share));
+  const cities = size(0.02, 200);
+  const occupations = size(0.003, 50);
+  const industries = size(0.0005, 20);
+  const givenNames = size(0.005, 100);
+  const familyNames = size(0.02, 200);
+  const journals = size(0.005, 50);
+  let base = 1_000_000;
+  const next = (count: number) => {
+    const start = base;
+    base += count;
+    return start;
+  };
+  return {
+    countries: [30, 183, 142, 145, 38, 17, 148, 668, 155, 96, 16, 408, 29, 31, 39],
+    cityBase: next(cities),
+    cities,
+    occupationBase: next(occupations),
+    occupations,
+    industryBase: next(industries),
+    industries,
+    givenNameBase: next(givenNames),
+    givenNames,
+    familyNameBase: next(familyNames),
+    familyNames,
+    journalBase: next(journals),
+    journals,
+  };
+}
+
+/** Item number of the synthetic dump's entity `index`. */
+const ENTITY_BASE = 100_000_000;
 
 /** The kinds of entity of the synthetic dump, with their share of its lines (about Wikidata's own). */
 export const SYNTHETIC_MIX: readonly (readonly [string, number])[] = [
@@ -324,10 +360,10 @@ export const SYNTHETIC_MIX: readonly (readonly [string, number])[] = [
 ];
 
 /** An entity of the synthetic dump: a function of (seed, index) only, so any size is deterministic. */
-export function syntheticEntity(seed: number, index: number): string {
+export function syntheticEntity(seed: number, index: number, pools: SyntheticPools): string {
   const random = new Seeded(seed * 1_000_003 + index);
   // Item numbers: the shared items come first, then one per line.
-  const n = 3_000_000 + index;
+  const n = ENTITY_BASE + index;
   const id = `Q${n}`;
   let roll = random.next();
   let kind = 'other';
@@ -377,7 +413,7 @@ export function syntheticEntity(seed: number, index: number): string {
           ),
           { references: ref() },
         ],
-        ['P1433', dv.item(SYNTHETIC.journalBase + random.int(1, SYNTHETIC.journals)), { references: ref() }],
+        ['P1433', dv.item(pools.journalBase + random.int(1, pools.journals)), { references: ref() }],
         ['P356', dv.string(`10.${random.int(1000, 9999)}/${random.hex(10)}`), { references: ref() }],
         ['P478', dv.string(String(random.int(1, 300)))],
         ['P304', dv.string(`${random.int(1, 500)}-${random.int(501, 999)}`)],
@@ -390,7 +426,7 @@ export function syntheticEntity(seed: number, index: number): string {
         ]);
       }
       for (let c = 0; c < cites; c++)
-        claims.push(['P2860', dv.item(3_000_000 + random.int(0, index + 1000))]);
+        claims.push(['P2860', dv.item(ENTITY_BASE + random.int(0, index + 1000))]);
       return JSON.stringify(
         entity({
           id,
@@ -401,15 +437,15 @@ export function syntheticEntity(seed: number, index: number): string {
       );
     }
     case 'human': {
-      const given = SYNTHETIC.givenNameBase + random.int(1, SYNTHETIC.givenNames);
-      const family = SYNTHETIC.familyNameBase + random.int(1, SYNTHETIC.familyNames);
+      const given = pools.givenNameBase + random.int(1, pools.givenNames);
+      const family = pools.familyNameBase + random.int(1, pools.familyNames);
       const name = `${word(random)} ${word(random)}`;
       const labels: Record<string, string> = {};
       for (const language of langs(labelCount())) labels[language] = name;
       const claims: Claim[] = [
         ['P31', dv.item(5), { references: ref() }],
         ['P21', dv.item(random.next() < 0.5 ? 6581097 : 6581072), { references: ref() }],
-        ['P27', dv.item(random.pick(SYNTHETIC.countries)), { references: ref() }],
+        ['P27', dv.item(random.pick(pools.countries)), { references: ref() }],
         [
           'P569',
           dv.time(
@@ -418,21 +454,21 @@ export function syntheticEntity(seed: number, index: number): string {
           ),
           { references: ref() },
         ],
-        ['P19', dv.item(SYNTHETIC.cityBase + random.int(1, SYNTHETIC.cities)), { references: ref() }],
+        ['P19', dv.item(pools.cityBase + random.int(1, pools.cities)), { references: ref() }],
         ['P735', dv.item(given)],
         ['P734', dv.item(family)],
       ];
       for (let o = random.int(1, 3); o > 0; o--)
         claims.push([
           'P106',
-          dv.item(SYNTHETIC.occupationBase + random.int(1, SYNTHETIC.occupations)),
+          dv.item(pools.occupationBase + random.int(1, pools.occupations)),
           { references: ref() },
         ]);
       // Employers: organizations of this dump, found by index (about 1 line in 40 is one).
       for (let e = random.next() < 0.3 ? random.int(1, 2) : 0; e > 0; e--) {
         claims.push([
           'P108',
-          dv.item(3_000_000 + random.int(0, index + 1000)),
+          dv.item(ENTITY_BASE + random.int(0, index + 1000)),
           {
             qualifiers: [['P580', dv.time(`+${random.int(1990, 2020)}-00-00T00:00:00Z`, 9)]],
             references: ref(),
@@ -463,10 +499,10 @@ export function syntheticEntity(seed: number, index: number): string {
           { references: ref() },
         ],
         ['P856', dv.string(`https://www.${host}/`), { references: ref() }],
-        ['P17', dv.item(random.pick(SYNTHETIC.countries)), { references: ref() }],
-        ['P159', dv.item(SYNTHETIC.cityBase + random.int(1, SYNTHETIC.cities)), { references: ref() }],
+        ['P17', dv.item(random.pick(pools.countries)), { references: ref() }],
+        ['P159', dv.item(pools.cityBase + random.int(1, pools.cities)), { references: ref() }],
         ['P571', dv.time(`+${random.int(1800, 2020)}-00-00T00:00:00Z`, 9), { references: ref() }],
-        ['P452', dv.item(SYNTHETIC.industryBase + random.int(1, SYNTHETIC.industries))],
+        ['P452', dv.item(pools.industryBase + random.int(1, pools.industries))],
         [
           'P1128',
           dv.quantity(random.int(5, 200000)),
@@ -490,13 +526,13 @@ export function syntheticEntity(seed: number, index: number): string {
       for (const language of langs(labelCount() + 3)) labels[language] = name;
       const claims: Claim[] = [
         ['P31', dv.item(486972), { references: ref() }],
-        ['P17', dv.item(random.pick(SYNTHETIC.countries)), { references: ref() }],
+        ['P17', dv.item(random.pick(pools.countries)), { references: ref() }],
         [
           'P625',
           dv.globe(random.int(-600000, 600000) / 10000, random.int(-1800000, 1800000) / 10000),
           { references: ref() },
         ],
-        ['P131', dv.item(SYNTHETIC.cityBase + random.int(1, SYNTHETIC.cities))],
+        ['P131', dv.item(pools.cityBase + random.int(1, pools.cities))],
       ];
       for (let p = random.int(0, 8); p > 0; p--)
         claims.push([
@@ -522,7 +558,7 @@ export function syntheticEntity(seed: number, index: number): string {
             ['P31', dv.item(16521), { references: ref() }],
             ['P225', dv.string(name), { references: ref() }],
             ['P105', dv.item(7432)],
-            ['P171', dv.item(3_000_000 + random.int(0, index + 10))],
+            ['P171', dv.item(ENTITY_BASE + random.int(0, index + 10))],
             ...ids(random.int(2, 15), 1000, 9999999),
           ],
         }),
@@ -592,9 +628,9 @@ export function syntheticEntity(seed: number, index: number): string {
 }
 
 /** The shared items the synthetic entities refer to (countries, cities, occupations, …), as lines. */
-export function* syntheticSharedItems(): Generator<string> {
+export function* syntheticSharedItems(pools: SyntheticPools): Generator<string> {
   const random = new Seeded(11);
-  for (const n of SYNTHETIC.countries) {
+  for (const n of pools.countries) {
     yield JSON.stringify(
       entity({
         id: `Q${n}`,
@@ -613,16 +649,16 @@ export function* syntheticSharedItems(): Generator<string> {
         }),
       ),
     );
-  yield* named(SYNTHETIC.cityBase, SYNTHETIC.cities, 515, '');
-  yield* named(SYNTHETIC.occupationBase, SYNTHETIC.occupations, 28640, 'occupation ');
-  yield* named(SYNTHETIC.industryBase, SYNTHETIC.industries, 268592, 'industry ');
-  yield* named(SYNTHETIC.givenNameBase, SYNTHETIC.givenNames, 202444, '');
-  yield* named(SYNTHETIC.familyNameBase, SYNTHETIC.familyNames, 101352, '');
-  yield* named(SYNTHETIC.journalBase, SYNTHETIC.journals, 5633421, 'Journal of ');
+  yield* named(pools.cityBase, pools.cities, 515, '');
+  yield* named(pools.occupationBase, pools.occupations, 28640, 'occupation ');
+  yield* named(pools.industryBase, pools.industries, 268592, 'industry ');
+  yield* named(pools.givenNameBase, pools.givenNames, 202444, '');
+  yield* named(pools.familyNameBase, pools.familyNames, 101352, '');
+  yield* named(pools.journalBase, pools.journals, 5633421, 'Journal of ');
 }
 
 /**
- * Writes a synthetic dump of `entities` entity lines after the shared items (about 53,000 lines),
+ * Writes a synthetic dump of `entities` entity lines after the shared items (about 5% more lines),
  * waiting for the stream to drain. Returns the lines written (shared items included).
  */
 export async function writeSyntheticDump(out: Writable, entities: number, seed = 1): Promise<number> {
@@ -634,8 +670,9 @@ export async function writeSyntheticDump(out: Writable, entities: number, seed =
     lines++;
     if (!ok) await new Promise<void>((resolve) => out.once('drain', resolve));
   };
-  for (const line of syntheticSharedItems()) await write(line);
-  for (let i = 0; i < entities; i++) await write(syntheticEntity(seed, i));
+  const pools = syntheticPools(entities);
+  for (const line of syntheticSharedItems(pools)) await write(line);
+  for (let i = 0; i < entities; i++) await write(syntheticEntity(seed, i, pools));
   out.write('\n]\n');
   return lines;
 }

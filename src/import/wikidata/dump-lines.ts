@@ -4,9 +4,10 @@
  * looked at as bytes (a view into the chunk read, copied only when it spans two chunks) and only
  * the few parts the selection needs are decoded (the P31 statements, the id, the labels).
  *
- * Measured on the bench's synthetic dump (bench/wikidata.ts): looking for the P31 statements with
- * `Buffer.indexOf` and parsing only them keeps the main thread near 1 GB/s of dump, where decoding
- * every line to a string and JSON.parse-ing it managed a few MB/s per core.
+ * Measured on a 203 MB synthetic dump of 73,415 lines (test/support/wikidata-dump.ts), one
+ * thread, on the project's shared 2-core machine under load: splitting the lines and reading
+ * their P31 classes this way ran at 290–1,100 MB/s; parsing every line's P31 group as JSON took
+ * 450–590 ms against 170–290 ms for reading it from the bytes (`classesOf`).
  */
 
 const NEWLINE = 0x0a;
