@@ -69,6 +69,11 @@ const BENCHES: ReadonlyArray<{ name: string; file: string; args: string[] }> = [
   { name: 'export', file: 'export.ts', args: quick ? ['--quick'] : [] },
   { name: 'extract', file: 'extract.ts', args: quick ? ['--pages', '10', '--seconds', '1'] : [] },
   { name: 'crawl', file: 'crawl.ts', args: quick ? ['--pages', '1000'] : [] },
+  {
+    name: 'refresh',
+    file: 'refresh.ts',
+    args: quick ? ['--records', '1000', '--queries', '40', '--iterations', '10'] : [],
+  },
   // Half an hour: enhance load, bulk jobs and extraction at once, RSS every minute (issue 28).
   {
     name: 'soak',

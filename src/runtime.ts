@@ -22,9 +22,14 @@ import { createEnhanceThreads, EnhanceService, type EnhanceThreads } from './enh
 import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
 import { createLogger, type Logger } from './logging.ts';
-import { createMatcher, createVocabularyShareData, VocabularyShare } from './match/index.ts';
+import {
+  type CandidateSource,
+  createMatcher,
+  createVocabularyShareData,
+  VocabularyShare,
+} from './match/index.ts';
 import { builtInPageReader, PoliteOriginFetcher, RefreshService } from './refresh/index.ts';
-import { SearchService, SearxngProvider, WebEnhancer } from './search/index.ts';
+import { LaggingVersionSource, SearchService, SearxngProvider, WebEnhancer } from './search/index.ts';
 import {
   openStorage,
   type Storage,
@@ -159,6 +164,11 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     reader,
     maxAgeMs: config.web.refreshMaxAgeMs,
   });
+  // Refresh and search match on this thread, per answer, over vocabularies that lag the graph by
+  // up to 30 s (LaggingVersionSource) kept in a share of their own.
+  const webVocabularies = new VocabularyShare(createVocabularyShareData());
+  const webCandidates = new LaggingVersionSource(storage.entities);
+  const matcherOver = (source: CandidateSource) => createMatcher(source, { share: webVocabularies });
   const search = config.web.searchUrl
     ? new SearchService({
         provider: new SearxngProvider({ url: config.web.searchUrl }),
@@ -166,8 +176,8 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
         reader,
         fetches: storage.originFetches,
         entities: storage.entities,
-        matcher,
-        matcherOver: (source) => createMatcher(source, { share: vocabularies }),
+        candidates: webCandidates,
+        matcherOver,
       })
     : undefined;
   const enhance = new EnhanceService({
@@ -177,7 +187,14 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     credits: config.credits,
     readSnapshot: (fn) => storage.readSnapshot(fn),
     threads: enhanceThreads,
-    web: (enhancer) => new WebEnhancer({ enhancer, entities: storage.entities, matcher, refresh, search }),
+    web: (enhancer) =>
+      new WebEnhancer({
+        enhancer,
+        entities: storage.entities,
+        rescorer: () => matcherOver(webCandidates),
+        refresh,
+        search,
+      }),
   });
   const bulk = new BulkService({
     store: storage.bulkJobs,

@@ -42,6 +42,7 @@ describe('bulk jobs with refresh and search', () => {
             employees: employees + i,
             city: 'Graz',
             country: 'Austria',
+            phone: `+43 316 555 ${1000 + i}`,
           }),
         )(request, response, url),
       );
@@ -101,6 +102,8 @@ describe('bulk jobs with refresh and search', () => {
       type: 'Organization',
       name: companyName(i),
       location: 'Graz',
+      // Only the page states the phone: the score after the refresh is higher.
+      ...(i === 0 ? { phone: '+43 316 555 1000' } : {}),
     })),
     { type: 'Organization', name: 'Orbitwell Sensors', location: 'Tartu' },
     { type: 'Organization', name: 'Quillmoor Analytics', location: 'Cork' },
@@ -136,6 +139,13 @@ describe('bulk jobs with refresh and search', () => {
       assert.equal(hit.refreshInfo[sites[i % HOSTS].url(`/company/${i}`)].hasResult, true);
       assert.deepEqual(hit.refreshDelta.changed.nbEmployees, { old: 10, new: employees + i });
     }
+    const first = results[0] as unknown as {
+      data: Array<{ score: number }>;
+      searchInfo: Record<string, { mlScore: number; baseMlScore: number }>;
+    };
+    const info = first.searchInfo['ORG-bulkfix-0'];
+    assert.ok(info.mlScore > info.baseMlScore, `scored again after the refresh: ${JSON.stringify(info)}`);
+    assert.equal(first.data[0].score, info.mlScore);
     assert.equal(results[COMPANIES].data[0].entity.name, 'Orbitwell Sensors');
     assert.match(results[COMPANIES].data[0].entity.id, /^crawl-o-/);
     assert.equal(results[COMPANIES + 1].data[0].entity.name, 'Quillmoor Analytics');

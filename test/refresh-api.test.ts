@@ -219,6 +219,17 @@ describe('refresh=true (enhance, combine)', () => {
     assert.deepEqual(again.data[0].refreshDelta, { added: {}, changed: {}, removed: [] }, 'nothing changed');
   });
 
+  test('the query is scored again on the rebuilt entity: the score before and after', async () => {
+    today.phone = '+49 30 5550199';
+    const body = await enhance(
+      'type=Organization&name=Fixture%20Robotics&phone=%2B49%2030%205550199&refresh=true&threshold=0',
+    );
+    const info = body.searchInfo['ORG-fixture'];
+    assert.equal(body.data[0].entity.id, 'ORG-fixture');
+    assert.ok(info.mlScore > info.baseMlScore, `the new phone is evidence: ${JSON.stringify(info)}`);
+    assert.equal(body.data[0].score, info.mlScore);
+  });
+
   test('concurrent refreshes of one entity fetch each page once', async () => {
     const slow = (site: FixtureServer, path: string) =>
       site.route(

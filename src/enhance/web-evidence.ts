@@ -10,6 +10,12 @@ import type { EnhanceResponse } from './response.ts';
 /** Whose wait it is: a person's request goes before bulk jobs at a busy host, and has a deadline. */
 export interface WebContext {
   readonly priority: 'interactive' | 'bulk';
+  /**
+   * Scores after refresh: computed here (`inline`, the default), or left to the caller
+   * (`deferred`: bulk jobs answer the refreshed records again on their worker threads and call
+   * `rescored`, keeping the main thread free).
+   */
+  readonly rescore?: 'inline' | 'deferred';
 }
 
 /** Pages read for an answer: fetched (2xx), failed, not fetched again (fresh). */
@@ -24,6 +30,8 @@ export interface WebAnswer {
   readonly response: EnhanceResponse;
   /** The pages refresh and search read for it. */
   readonly pages: WebPageCounts;
+  /** Deferred rescoring: the refresh changed a hit, and the caller should score it again. */
+  readonly rescore: boolean;
   /**
    * Returned matched entities for which at least one page was fetched (their refresh, or the
    * search that found or confirmed them): charged the refresh price (docs/api.md#credits).
@@ -46,6 +54,11 @@ export interface WebEvidence {
     graph: EnhanceResponse,
     context: WebContext,
   ): Promise<WebAnswer>;
+  /**
+   * Deferred rescoring: sets the scores of `response`'s hits to those of `fresh`, the graph's
+   * answer to the same query after the refresh (its `searchInfo`), keeping `baseMlScore`.
+   */
+  rescored(response: EnhanceResponse, fresh: EnhanceResponse): void;
 }
 
 /** Whether `options` ask for web work. */

@@ -14,6 +14,7 @@
  *   then refresh of every returned entity, then scores again (`baseMlScore` before the
  *   evidence, `mlScore` after), and how many returned entities web work was done for (credits).
  */
+export { DEFAULT_MAX_LAG_MS, LaggingVersionSource } from './lagging-source.ts';
 export type { OverlayEntity } from './overlay-source.ts';
 export { OverlaySource } from './overlay-source.ts';
 export type { SearchProvider, SearchResult, SearxngOptions } from './provider.ts';

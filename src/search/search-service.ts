@@ -99,11 +99,13 @@ export interface SearchDeps {
   readonly fetcher: OriginFetcher;
   readonly reader: EntityPageReader;
   readonly fetches: OriginFetchStore;
-  readonly entities: Pick<EntityStore, 'getById' | 'getByIds' | 'exclusively' | 'writeBatch'> &
-    CandidateSource;
-  /** The graph's matcher (which graph entity a page speaks of). */
-  readonly matcher: Matcher;
-  /** A matcher over another source, sharing the graph's vocabularies. */
+  readonly entities: Pick<EntityStore, 'getById' | 'getByIds' | 'exclusively' | 'writeBatch'>;
+  /** What matchers read: the graph (through a `LaggingVersionSource` in a server). */
+  readonly candidates: CandidateSource;
+  /**
+   * A matcher over a source (made per use: the graph changes between uses), sharing the
+   * vocabularies of the others so made.
+   */
   readonly matcherOver: (source: CandidateSource) => Matcher;
   readonly maxPages?: number;
 }
@@ -312,7 +314,7 @@ export class SearchService {
       (Array.isArray(value) ? value : [])
         .map((item) => (item && typeof item === 'object' ? pick(item as Record<string, unknown>) : item))
         .filter((item): item is string => typeof item === 'string' && item !== '');
-    const [best] = this.#deps.matcher.match(
+    const [best] = this.#deps.matcherOver(this.#deps.candidates).match(
       {
         type: statement.type,
         names: [statement.name],
@@ -338,7 +340,7 @@ export class SearchService {
       type: e.type,
       ...indexEntity(e.state.doc),
     }));
-    const matcher = this.#deps.matcherOver(new OverlaySource(this.#deps.entities, overlay));
+    const matcher = this.#deps.matcherOver(new OverlaySource(this.#deps.candidates, overlay));
     const byId = new Map(evidence.map((e) => [e.id, e]));
     return matcher
       .match(query, { limit })

@@ -42,8 +42,8 @@ export const INTERACTIVE_BUDGET_MS = 20_000;
 export interface WebEnhancerDeps {
   readonly enhancer: Enhancer;
   readonly entities: Pick<EntityStore, 'getById' | 'getByIds' | 'version'>;
-  /** The graph's matcher (scores after refresh). */
-  readonly matcher: Matcher;
+  /** A matcher over the graph as it is now, for the scores after refresh (see `SearchDeps`). */
+  readonly rescorer: () => Matcher;
   readonly refresh: RefreshService;
   /** `undefined` when no search provider is configured. */
   readonly search: SearchService | undefined;
@@ -105,16 +105,16 @@ export class WebEnhancer implements WebEvidence {
         }
       }
     }
-    if (options.refresh) {
-      await this.#refreshHits(request, response, baseScores, premium, pages, context, deadline);
-    }
+    const rescore = options.refresh
+      ? await this.#refreshHits(request, response, baseScores, premium, pages, context, deadline)
+      : false;
     response.kgversion = this.#deps.entities.version();
     let paid = 0;
     for (const hit of response.data) {
       const id = entityIdOf(hit);
       if (id !== undefined && premium.has(id)) paid++;
     }
-    return { response, premium: paid, pages };
+    return { response, premium: paid, pages, rescore };
   }
 
   /** Replaces the answer's candidates by those scored with the search evidence. */
@@ -184,7 +184,10 @@ export class WebEnhancer implements WebEvidence {
     response.searchInfo = info;
   }
 
-  /** Refreshes every returned entity, rebuilds its hit, and scores the query again. */
+  /**
+   * Refreshes every returned entity, rebuilds its hit, and scores the query again (here, or by
+   * the caller when deferred: then it returns true when scores are wanted).
+   */
   async #refreshHits(
     request: ParsedEnhanceRequest,
     response: EnhanceResponse,
@@ -193,7 +196,7 @@ export class WebEnhancer implements WebEvidence {
     pages: { fetched: number; failed: number; fresh: number },
     context: WebContext,
     deadline: number | undefined,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const { query, options } = request;
     const targets = response.data.filter((hit) => entityIdOf(hit) !== undefined);
     const reports = await Promise.all(
@@ -216,30 +219,15 @@ export class WebEnhancer implements WebEvidence {
       this.#rebuild(hit, report.entity, options);
     });
     // Scores after the new facts; an id query's hit is the entity itself (score 1).
-    if (!changed || query.id !== undefined) return;
-    const scored = this.#deps.matcher.match(matchQueryOf(query), { limit: candidateLimit(options) });
-    const byId = new Map(scored.map((c) => [c.id, c]));
-    for (const hit of response.data) {
-      const id = entityIdOf(hit);
-      const candidate = id === undefined ? undefined : byId.get(id);
-      if (!candidate || hit.entity_ctx?.role === 'currentEmployer') continue;
-      const before = response.searchInfo[id!]?.baseMlScore ?? baseScores.get(id!) ?? hit.score;
-      hit.score = round(candidate.score);
-      const record = searchCandidate(candidate, true);
-      record.baseMlScore = round(before);
-      const previous = response.searchInfo[id!]?.debugInfo;
-      if (previous?.pages)
-        Object.assign(record.debugInfo, {
-          url: previous.url,
-          lastCrawlTime: previous.lastCrawlTime,
-          pages: previous.pages,
-        });
-      response.searchInfo[id!] = record;
-    }
-    const employer = response.data.filter((hit) => hit.entity_ctx?.role === 'currentEmployer');
-    const primary = response.data.filter((hit) => hit.entity_ctx?.role !== 'currentEmployer');
-    primary.sort((a, b) => b.score - a.score);
-    response.data = [...primary, ...employer];
+    if (!changed || query.id !== undefined) return false;
+    if (context.rescore === 'deferred') return true;
+    const scored = this.#deps.rescorer().match(matchQueryOf(query), { limit: candidateLimit(options) });
+    applyScores(response, new Map(scored.map((c) => [c.id, searchCandidate(c, true)])), baseScores);
+    return false;
+  }
+
+  rescored(response: EnhanceResponse, fresh: EnhanceResponse): void {
+    applyScores(response, new Map(Object.entries(fresh.searchInfo)), new Map());
   }
 
   /** The hit's entity as stored now (same score; its `entity_ctx` role kept). */
@@ -251,4 +239,40 @@ export class WebEnhancer implements WebEvidence {
       hit.entity_ctx = { ...rebuilt.entity_ctx, ...(role !== undefined ? { role } : {}) };
     }
   }
+}
+
+/**
+ * The hits' scores after web evidence: `scores` by entity id (`searchInfo` records of an answer
+ * over the graph as it is now). `baseMlScore` stays the score before (`baseScores` where the
+ * answer has none). Hits are sorted again; combine's employer stays last.
+ */
+function applyScores(
+  response: EnhanceResponse,
+  scores: ReadonlyMap<string, SearchCandidate>,
+  baseScores: ReadonlyMap<string, number>,
+): void {
+  for (const hit of response.data) {
+    const id = entityIdOf(hit);
+    const after = id === undefined ? undefined : scores.get(id);
+    if (!after || hit.entity_ctx?.role === 'currentEmployer') continue;
+    const previous = response.searchInfo[id!];
+    const record: SearchCandidate = {
+      ...after,
+      baseMlScore: round(previous?.baseMlScore ?? baseScores.get(id!) ?? hit.score),
+      debugInfo: { ...after.debugInfo, hasResult: true },
+    };
+    if (previous?.debugInfo.pages) {
+      Object.assign(record.debugInfo, {
+        url: previous.debugInfo.url,
+        lastCrawlTime: previous.debugInfo.lastCrawlTime,
+        pages: previous.debugInfo.pages,
+      });
+    }
+    hit.score = after.mlScore;
+    response.searchInfo[id!] = record;
+  }
+  const employer = response.data.filter((hit) => hit.entity_ctx?.role === 'currentEmployer');
+  const primary = response.data.filter((hit) => hit.entity_ctx?.role !== 'currentEmployer');
+  primary.sort((a, b) => b.score - a.score);
+  response.data = [...primary, ...employer];
 }
