@@ -96,7 +96,14 @@ export function registerExtractJob(program: Command): void {
     .description('create and control bulk extract jobs on a running server')
     .option('--url <base>', 'server base URL (default: $QUARRY_URL or http://localhost:8080)')
     .option('--token <token>', 'API token (default: $QUARRY_TOKEN)');
+  registerCreate(job);
+  registerStatus(job);
+  registerControls(job);
+  registerDownload(job);
+}
 
+/** `extract-job create NAME --api-url API --urls …`. */
+function registerCreate(job: Command): void {
   job
     .command('create')
     .description('create a job that extracts every URL with an extraction API')
@@ -112,29 +119,35 @@ export function registerExtractJob(program: Command): void {
     .option('--page-process-pattern <p>', '||-separated substrings a URL must contain to be processed')
     .option('--crawl-delay <seconds>', 'seconds between fetches on one host (default 0.25)')
     .option('--kg-ingest', 'merge extracted organizations and people into the knowledge graph')
-    .action(async (name: string, options: CreateOptions, command: Command) => {
-      const conn = connection(command);
-      const form = new URLSearchParams({ name, apiUrl: options.apiUrl, urls: readUrls(options) });
-      for (const header of options.header ?? []) form.append('customHeaders', header);
-      const optional: Array<[string, string | undefined]> = [
-        ['notifyWebhook', options.notifyWebhook],
-        ['obeyRobots', options.obeyRobots],
-        ['repeat', options.repeat],
-        ['maxRounds', options.maxRounds],
-        ['pageProcessPattern', options.pageProcessPattern],
-        ['crawlDelay', options.crawlDelay],
-        ['kgIngest', options.kgIngest ? '1' : undefined],
-      ];
-      for (const [key, value] of optional) if (value !== undefined) form.set(key, value);
-      await printJson(
-        await call(conn, '/v3/bulk', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: form.toString(),
-        }),
-      );
-    });
+    .action(createJob);
+}
 
+/** Posts the creation form of `create` and prints the answer. */
+async function createJob(name: string, options: CreateOptions, command: Command): Promise<void> {
+  const conn = connection(command);
+  const form = new URLSearchParams({ name, apiUrl: options.apiUrl, urls: readUrls(options) });
+  for (const header of options.header ?? []) form.append('customHeaders', header);
+  const optional: Array<[string, string | undefined]> = [
+    ['notifyWebhook', options.notifyWebhook],
+    ['obeyRobots', options.obeyRobots],
+    ['repeat', options.repeat],
+    ['maxRounds', options.maxRounds],
+    ['pageProcessPattern', options.pageProcessPattern],
+    ['crawlDelay', options.crawlDelay],
+    ['kgIngest', options.kgIngest ? '1' : undefined],
+  ];
+  for (const [key, value] of optional) if (value !== undefined) form.set(key, value);
+  await printJson(
+    await call(conn, '/v3/bulk', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    }),
+  );
+}
+
+/** `extract-job status [NAME]`. */
+function registerStatus(job: Command): void {
   job
     .command('status')
     .description('show one job, or list every job of the token')
@@ -144,7 +157,10 @@ export function registerExtractJob(program: Command): void {
       const query = name ? `?${new URLSearchParams({ name }).toString()}` : '';
       await printJson(await call(conn, `/v3/bulk${query}`));
     });
+}
 
+/** `extract-job pause|resume|restart|delete NAME`. */
+function registerControls(job: Command): void {
   const actions: Array<[string, string, Record<string, string>]> = [
     ['pause', 'stop fetching (in-flight fetches finish)', { pause: '1' }],
     ['resume', 'continue a paused job with what is left', { pause: '0' }],
@@ -160,7 +176,10 @@ export function registerExtractJob(program: Command): void {
         await printJson(await control(connection(command), name, action));
       });
   }
+}
 
+/** `extract-job download NAME [--format json|csv] [--report] [--output FILE]`. */
+function registerDownload(job: Command): void {
   job
     .command('download')
     .description('download the extracted objects (or the per-URL report with --report)')

@@ -7,6 +7,7 @@ import { loadConfig } from '../config.ts';
 import {
   ClassListError,
   DumpInputError,
+  type ImportFormat,
   type ImportSummary,
   importEntities,
   importWikidataDump,
@@ -133,114 +134,154 @@ Persons, instances of the organization classes as Organizations (docs/wikidata-i
 Exit codes: 0 imported (possibly with rejected lines), 1 a file could not be read or imported,
 2 every line was rejected.`,
     )
-    .action(async (files: string[], options: ImportCliOptions) => {
-      const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
-      if (options.format === 'wikidata') {
-        await importWikidataFiles(files, options, config.dataDir);
-        return;
+    .action((files: string[], options: ImportCliOptions) => runImport(files, options));
+}
+
+/** The options of a JSON Lines or CSV import (`--format wikidata` goes its own way). */
+type LineFileOptions = Omit<ImportCliOptions, 'format'> & { readonly format?: ImportFormat };
+
+/** Counts of one imported file, for the total line and the exit code. */
+interface FileCounts {
+  readonly accepted: number;
+  readonly rejected: number;
+}
+
+/** The import command: every file in turn, then (several files) one pass over their keys. */
+async function runImport(files: string[], options: ImportCliOptions): Promise<void> {
+  const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
+  if (options.format === 'wikidata') {
+    await importWikidataFiles(files, options, config.dataDir);
+    return;
+  }
+  const lineOptions: LineFileOptions = { ...options, format: options.format };
+  const rejectsOut = options.rejects ? fs.createWriteStream(options.rejects) : undefined;
+  const { storage } = openServices(config);
+  let failed = false;
+  let accepted = 0;
+  let rejected = 0;
+  // Several files: their keys are indexed once, after the last (one pass instead of a pass
+  // per file, each merging into the whole key index).
+  const keysLater = files.length > 1;
+  try {
+    for (const file of files) {
+      const counts = await importOneFile(storage.entities, file, lineOptions, { rejectsOut, keysLater });
+      if (counts === undefined) {
+        failed = true;
+        continue;
       }
-      const rejectsOut = options.rejects ? fs.createWriteStream(options.rejects) : undefined;
-      const { storage } = openServices(config);
-      let failed = false;
-      let accepted = 0;
-      let rejected = 0;
-      // Several files: their keys are indexed once, after the last (one pass instead of a pass
-      // per file, each merging into the whole key index).
-      const keysLater = files.length > 1;
-      try {
-        for (const file of files) {
-          const fileName = file === '-' ? 'stdin' : path.basename(file);
-          let input: AsyncIterable<Uint8Array>;
-          let total = 0;
-          if (file === '-') {
-            input = process.stdin;
-          } else {
-            try {
-              total = fs.statSync(file).size;
-              input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
-            } catch (error) {
-              process.stderr.write(`${file}: cannot read: ${(error as Error).message}\n`);
-              failed = true;
-              continue;
-            }
-          }
-          const bar = new cliProgress.SingleBar(
-            {
-              format: `${fileName} [{bar}] {percentage}% | {value}/{total} bytes | ETA {eta}s{phase}`,
-              stream: process.stderr,
-            },
-            cliProgress.Presets.shades_classic,
-          );
-          bar.start(total, 0, { phase: '' });
-          let indexing: NodeJS.Timeout | undefined;
-          try {
-            const summary = await importEntities(storage.entities, input, {
-              fileName,
-              ...(options.format ? { format: options.format } : {}),
-              ...(options.type ? { type: options.type } : {}),
-              ...(options.map !== undefined ? { map: options.map } : {}),
-              ...(options.source !== undefined ? { source: options.source } : {}),
-              ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
-              keepRejects: SHOWN_REJECTS,
-              indexKeys: !keysLater,
-              onProgress: (bytes) => bar.update(total > 0 ? Math.min(bytes, total) : bytes),
-              // The last pass has no progress of its own: the bar says what runs and for how
-              // long (it runs off this thread, so the bar keeps redrawing, on a terminal only).
-              onIndexing: () => {
-                const started = performance.now();
-                const show = () =>
-                  bar.update({ phase: ` | indexing retrieval keys… ${secondsSince(started)} s` });
-                show();
-                indexing = setInterval(show, 1000);
-              },
-              onReject: (rejection: Rejection) =>
-                rejectsOut?.write(`${JSON.stringify({ file: fileName, ...rejection })}\n`),
-            });
-            bar.stop();
-            accepted += summary.created + summary.updated + summary.unchanged;
-            rejected += summary.rejected;
-            process.stderr.write(`${formatSummary(summary, keysLater)}\n`);
-            for (const rejection of summary.rejects) {
-              process.stderr.write(`  line ${rejection.line}: ${rejection.reason}\n`);
-            }
-            if (summary.rejected > summary.rejects.length) {
-              const more = summary.rejected - summary.rejects.length;
-              process.stderr.write(
-                `  … and ${more} more rejected line(s)${options.rejects ? ` (all in ${options.rejects})` : ' (--rejects FILE lists them all)'}\n`,
-              );
-            }
-          } catch (error) {
-            bar.stop();
-            process.stderr.write(`${file}: import stopped: ${(error as Error).message}\n`);
-            failed = true;
-          } finally {
-            clearInterval(indexing);
-          }
-        }
-        if (keysLater) {
-          process.stderr.write('indexing the retrieval keys of every file…\n');
-          const started = performance.now();
-          try {
-            await withElapsed('indexing…', () => storage.entities.indexPendingKeysOffThread());
-            process.stderr.write(`keys indexed in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-          } catch (error) {
-            // What was written stays; `quarry index-keys` (or the next import) indexes the rest.
-            process.stderr.write(
-              `indexing keys stopped: ${(error as Error).message}; \`quarry index-keys\` indexes the rest\n`,
-            );
-            failed = true;
-          }
-        }
-      } finally {
-        await storage.close();
-        if (rejectsOut) await new Promise<void>((resolve) => rejectsOut.end(resolve));
-      }
-      if (files.length > 1) {
-        process.stderr.write(`total: ${accepted} lines imported, ${rejected} rejected\n`);
-      }
-      if (failed) process.exitCode = 1;
-      else if (accepted === 0 && rejected > 0) process.exitCode = 2;
+      accepted += counts.accepted;
+      rejected += counts.rejected;
+    }
+    if (keysLater && !(await indexKeysOfEveryFile(storage.entities))) failed = true;
+  } finally {
+    await storage.close();
+    if (rejectsOut) await new Promise<void>((resolve) => rejectsOut.end(resolve));
+  }
+  if (files.length > 1) {
+    process.stderr.write(`total: ${accepted} lines imported, ${rejected} rejected\n`);
+  }
+  if (failed) process.exitCode = 1;
+  else if (accepted === 0 && rejected > 0) process.exitCode = 2;
+}
+
+/** The bytes of `file` (`-`: stdin) and their total; undefined (reported) when unreadable. */
+function openInput(file: string): { input: AsyncIterable<Uint8Array>; total: number } | undefined {
+  if (file === '-') return { input: process.stdin, total: 0 };
+  try {
+    const total = fs.statSync(file).size;
+    return { input: fs.createReadStream(file, { highWaterMark: 1 << 20 }), total };
+  } catch (error) {
+    process.stderr.write(`${file}: cannot read: ${(error as Error).message}\n`);
+    return undefined;
+  }
+}
+
+/** One JSON Lines or CSV file with its progress bar; undefined (reported) when it failed. */
+async function importOneFile(
+  store: EntityStore,
+  file: string,
+  options: LineFileOptions,
+  run: { readonly rejectsOut: fs.WriteStream | undefined; readonly keysLater: boolean },
+): Promise<FileCounts | undefined> {
+  const fileName = file === '-' ? 'stdin' : path.basename(file);
+  const opened = openInput(file);
+  if (opened === undefined) return undefined;
+  const { input, total } = opened;
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${fileName} [{bar}] {percentage}% | {value}/{total} bytes | ETA {eta}s{phase}`,
+      stream: process.stderr,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0, { phase: '' });
+  let indexing: NodeJS.Timeout | undefined;
+  try {
+    const summary = await importEntities(store, input, {
+      fileName,
+      ...(options.format ? { format: options.format } : {}),
+      ...(options.type ? { type: options.type } : {}),
+      ...(options.map !== undefined ? { map: options.map } : {}),
+      ...(options.source !== undefined ? { source: options.source } : {}),
+      ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+      keepRejects: SHOWN_REJECTS,
+      indexKeys: !run.keysLater,
+      onProgress: (bytes) => bar.update(total > 0 ? Math.min(bytes, total) : bytes),
+      // The last pass has no progress of its own: the bar says what runs and for how
+      // long (it runs off this thread, so the bar keeps redrawing, on a terminal only).
+      onIndexing: () => {
+        const started = performance.now();
+        const show = () => bar.update({ phase: ` | indexing retrieval keys… ${secondsSince(started)} s` });
+        show();
+        indexing = setInterval(show, 1000);
+      },
+      onReject: (rejection: Rejection) =>
+        run.rejectsOut?.write(`${JSON.stringify({ file: fileName, ...rejection })}\n`),
     });
+    bar.stop();
+    process.stderr.write(`${formatSummary(summary, run.keysLater)}\n`);
+    printRejects(summary, options.rejects);
+    return { accepted: summary.created + summary.updated + summary.unchanged, rejected: summary.rejected };
+  } catch (error) {
+    bar.stop();
+    process.stderr.write(`${file}: import stopped: ${(error as Error).message}\n`);
+    return undefined;
+  } finally {
+    clearInterval(indexing);
+  }
+}
+
+/** The rejections kept for the terminal, and how many more `--rejects FILE` holds. */
+function printRejects(
+  summary: { readonly rejected: number; readonly rejects: readonly Rejection[] },
+  rejectsFile: string | undefined,
+): void {
+  for (const rejection of summary.rejects) {
+    process.stderr.write(`  line ${rejection.line}: ${rejection.reason}\n`);
+  }
+  if (summary.rejected > summary.rejects.length) {
+    const more = summary.rejected - summary.rejects.length;
+    process.stderr.write(
+      `  … and ${more} more rejected line(s)${rejectsFile ? ` (all in ${rejectsFile})` : ' (--rejects FILE lists them all)'}\n`,
+    );
+  }
+}
+
+/** The key pass after the last of several files; false (reported) when it stopped. */
+async function indexKeysOfEveryFile(store: EntityStore): Promise<boolean> {
+  process.stderr.write('indexing the retrieval keys of every file…\n');
+  const started = performance.now();
+  try {
+    await withElapsed('indexing…', () => store.indexPendingKeysOffThread());
+    process.stderr.write(`keys indexed in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    return true;
+  } catch (error) {
+    // What was written stays; `quarry index-keys` (or the next import) indexes the rest.
+    process.stderr.write(
+      `indexing keys stopped: ${(error as Error).message}; \`quarry index-keys\` indexes the rest\n`,
+    );
+    return false;
+  }
 }
 
 /** The summary line of one Wikidata dump. */
@@ -316,14 +357,7 @@ async function importWikidataFiles(
       accepted += summary.created + summary.updated + summary.unchanged;
       rejected += summary.rejected;
       process.stderr.write(`${formatWikidataSummary(summary)}\n`);
-      for (const rejection of summary.rejects)
-        process.stderr.write(`  line ${rejection.line}: ${rejection.reason}\n`);
-      if (summary.rejected > summary.rejects.length) {
-        const more = summary.rejected - summary.rejects.length;
-        process.stderr.write(
-          `  … and ${more} more rejected line(s)${options.rejects ? ` (all in ${options.rejects})` : ' (--rejects FILE lists them all)'}\n`,
-        );
-      }
+      printRejects(summary, options.rejects);
       if (summary.readError !== undefined) {
         process.stderr.write(
           `${file}: the dump broke off, what came before was imported: ${summary.readError}\n`,
