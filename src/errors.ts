@@ -317,3 +317,16 @@ export class ReportNotReadyError extends QuarryError {
   readonly code = 'report_not_ready';
   readonly status = 400;
 }
+
+/**
+ * 422: extracting a page went over a bound (`extraction_timeout`: its time budget;
+ * `extraction_too_large`: the thread's memory); the thread doing it was replaced.
+ */
+export class ExtractionLimitError extends QuarryError {
+  readonly code: 'extraction_timeout' | 'extraction_too_large';
+  readonly status = 422;
+  constructor(code: 'extraction_timeout' | 'extraction_too_large', message: string) {
+    super(message);
+    this.code = code;
+  }
+}

@@ -12,14 +12,19 @@ import type { Config } from './config.ts';
 import {
   CrawlService,
   type CrawlTuning,
-  ExtractionPool,
   GraphIngest,
-  InlineExtractor,
   type PageExtractor,
+  ServicePageExtractor,
   ThreadOutcomeSink,
 } from './crawl/index.ts';
 import { createEnhanceThreads, EnhanceService, type EnhanceThreads } from './enhance/index.ts';
-import { CustomApiService, createFetcher, ExtractionService, type Fetcher } from './extract/index.ts';
+import {
+  CustomApiService,
+  createFetcher,
+  ExtractionService,
+  ExtractionThreads,
+  type Fetcher,
+} from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
 import { createLogger, type Logger } from './logging.ts';
 import {
@@ -52,9 +57,11 @@ export interface Services {
   readonly fetcher: Fetcher;
   readonly customApis: CustomApiService;
   readonly extraction: ExtractionService;
+  /** The threads every extraction runs in (`/v3/<api>`, previews, crawls, refresh, search). */
+  readonly extractionThreads: ExtractionThreads;
   /**
-   * Extraction of fetched pages (worker threads unless `workerThreads` is 0), started on first
-   * use and shared by bulk extract jobs, refresh and search.
+   * Extraction of fetched pages, in the extraction threads with their time budget, shared by
+   * bulk extract jobs, refresh and search.
    */
   readonly pageExtractor: PageExtractor;
   /** Refresh (docs/api.md#refresh-and-search). */
@@ -67,30 +74,6 @@ export interface Services {
 
 /** Body cap of a page fetched by refresh or search (a page about one entity is far smaller). */
 const WEB_PAGE_MAX_BYTES = 2 * 1024 * 1024;
-
-/** An extractor made on first use (a process that never extracts starts no thread). */
-function lazyExtractor(
-  make: () => PageExtractor,
-  checkApi: (tokenId: string, api: string) => Promise<unknown>,
-): PageExtractor {
-  let made: PageExtractor | undefined;
-  let closed = false;
-  return {
-    async checkApi(tokenId, api) {
-      await checkApi(tokenId, api);
-    },
-    extract(page) {
-      if (closed) return Promise.reject(new Error('Extraction is shut down'));
-      made ??= make();
-      return made.extract(page);
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await made?.close();
-    },
-  };
-}
 
 /** A composed Quarry: store, services and HTTP app. `close()` releases everything. */
 export interface Runtime {
@@ -112,7 +95,11 @@ export function configuredStore(config: Config): StoreLocator {
 }
 
 /** Opens the configured store and builds the services, without listening. */
-export function openServices(config: Config, logger?: Logger): { storage: Storage; services: Services } {
+export function openServices(
+  config: Config,
+  logger?: Logger,
+  options: Pick<RuntimeOptions, 'extraction'> = {},
+): { storage: Storage; services: Services } {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const store = configuredStore(config);
   const storage = openStorage(store);
@@ -135,20 +122,14 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
   };
   const fetcher = createFetcher(addressPolicy);
   const customApis = new CustomApiService(storage.customApis);
-  const extraction = new ExtractionService({ fetcher, customApis });
-  const pageExtractor = lazyExtractor(
-    () =>
-      config.workerThreads > 0
-        ? new ExtractionPool({
-            size: config.workerThreads,
-            store,
-            allowPrivateNetwork: config.allowPrivateNetwork,
-            checkApi: (tokenId, api) => extraction.checkApi(tokenId, api),
-            logger: bulkLogger,
-          })
-        : new InlineExtractor(extraction),
-    (tokenId, api) => extraction.checkApi(tokenId, api),
-  );
+  // Every page is parsed and extracted in these threads (started on first use), never here.
+  const extractionThreads = new ExtractionThreads({
+    size: Math.max(1, config.workerThreads),
+    budgetMs: options.extraction?.budgetMs,
+    onReplace: (reason) => bulkLogger.warn({ reason }, 'an extraction thread was replaced'),
+  });
+  const extraction = new ExtractionService({ fetcher, customApis, threads: extractionThreads });
+  const pageExtractor = new ServicePageExtractor(extraction);
   // Refresh and search: pages through a fetcher of their own (a smaller body cap), polite per host.
   const matcher = createMatcher(storage.entities, { share: vocabularies });
   const webFetcher = createFetcher({ ...addressPolicy, maxBodyBytes: WEB_PAGE_MAX_BYTES });
@@ -231,6 +212,7 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
     fetcher,
     customApis,
     extraction,
+    extractionThreads,
     pageExtractor,
     refresh,
     search,
@@ -242,12 +224,14 @@ export function openServices(config: Config, logger?: Logger): { storage: Storag
 /** Options of a runtime beyond the configuration (tests shorten the crawl's waits). */
 export interface RuntimeOptions {
   readonly crawl?: CrawlTuning;
+  /** Extraction threads: the time budget of one page, ms (default 10 s). */
+  readonly extraction?: { readonly budgetMs?: number };
 }
 
 /**
- * Bulk extract jobs: pages are fetched in this thread, extracted in `config.workerThreads`
- * worker threads and written (objects with their counters, one transaction) by a writer
- * thread; all in this thread when `workerThreads` is 0.
+ * Bulk extract jobs: pages are fetched in this thread, extracted in the extraction threads
+ * (shared with `/v3/<api>`, which goes first) and written (objects with their counters, one
+ * transaction) by a writer thread, or in this thread when `workerThreads` is 0.
  */
 function createCrawlService(
   config: Config,
@@ -284,7 +268,7 @@ export async function createRuntime(
   logger: Logger,
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
-  const { storage, services } = openServices(config, logger);
+  const { storage, services } = openServices(config, logger, options);
   const crawl = createCrawlService(config, logger, storage, services, options.crawl);
   const app = await buildApp({ config, logger, storage, ...services, crawl });
   // Checkpoints off the main thread: bulk jobs write results at tens of MB/s.
@@ -322,6 +306,7 @@ export async function createRuntime(
       await services.bulkExports.close();
       await services.bulk.close();
       await services.enhanceThreads?.close();
+      await services.extractionThreads.close();
       await checkpointer.stop();
       await services.pageExtractor.close();
       await services.fetcher.close();

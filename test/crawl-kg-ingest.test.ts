@@ -18,7 +18,7 @@ import {
 import { loadFixtureGraph } from './support/load-graph.ts';
 import { tempDir } from './support/temp-dir.ts';
 import { createWebhookPost } from '../src/bulk/index.ts';
-import { CrawlService, GraphIngest, InlineExtractor } from '../src/crawl/index.ts';
+import { CrawlService, GraphIngest, ServicePageExtractor } from '../src/crawl/index.ts';
 import { CustomApiService, createFetcher, ExtractionService } from '../src/extract/index.ts';
 import { createLogger } from '../src/logging.ts';
 import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
@@ -139,7 +139,7 @@ describe('bulk extract jobs feeding the knowledge graph', () => {
   });
 });
 
-describe('everything in one thread (InlineExtractor, in-thread writer)', () => {
+describe('everything in one thread (no extraction threads, in-thread writer)', () => {
   test('a service built without worker threads extracts, writes and merges into the graph', async () => {
     const site = await startFixtureServer();
     const dir = tempDir();
@@ -153,7 +153,7 @@ describe('everything in one thread (InlineExtractor, in-thread writer)', () => {
       storage,
       fetcher,
       webhookPost: createWebhookPost(fetcher),
-      extractor: new InlineExtractor(extraction),
+      extractor: new ServicePageExtractor(extraction),
       ingester: new GraphIngest(storage.entities),
       logger: createLogger({ level: 'silent' }),
       tuning: FAST_CRAWL,

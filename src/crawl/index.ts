@@ -6,7 +6,7 @@
  * How it works:
  * - The frontier is in the store (`CrawlJobStore`): one row per URL, pending → claimed → done.
  *   The scheduler (`scheduler.ts`) claims URLs per host, fetches them through the SSRF-safe
- *   fetcher, hands the body to extraction worker threads (`extraction-pool.ts`) and the
+ *   fetcher, hands the body to the extraction threads (`extract/extraction-threads.ts`) and the
  *   outcome to a writer thread (`outcome-thread.ts`) that applies it — URL state, counters,
  *   objects — in one transaction, and only while the URL's claim still holds.
  * - Exactly once: an outcome whose claim no longer holds (restart, delete) is dropped whole. A
@@ -70,9 +70,8 @@ export type {
   PageFetcher,
   PageToExtract,
 } from './dependencies.ts';
-export { ExtractionFailed, ExtractionPool } from './extraction-pool.ts';
 export type { ExtractionEngine } from './page-extraction.ts';
-export { documentsOf, InlineExtractor, isMarkup } from './page-extraction.ts';
+export { isMarkup, ServicePageExtractor } from './page-extraction.ts';
 export type { CrawlJobRecord } from './job-record.ts';
 export { downloadLink, jobRecord } from './job-record.ts';
 export type { JobCreation } from './job-settings.ts';

@@ -1,21 +1,16 @@
 /**
- * Extraction of fetched pages: the shape of the stored objects, and the extractor that runs the
- * extraction engine in this thread (the worker pool, `extraction-pool.ts`, runs the same code in
- * worker threads).
+ * Extraction of fetched pages for the crawler: which bodies are worth extracting, and the
+ * `PageExtractor` that hands pages to the extraction service (its threads, with their per-page
+ * time budget, at background priority).
  */
-import type { ExtractedObject, PageExtraction, PageExtractor, PageToExtract } from './dependencies.ts';
+import type { FetchedPageToExtract, StoredDocuments } from '../extract/index.ts';
+import type { PageExtraction, PageExtractor, PageToExtract } from './dependencies.ts';
 
-/** What the crawler needs of the extraction engine (`extract/`'s `ExtractionService`). */
+/** What the crawler needs of the extraction service (`extract/`'s `ExtractionService`). */
 export interface ExtractionEngine {
   /** Throws `InvalidApiError` for an API that is neither built in nor the token's. */
   checkApi(tokenId: string, api: string): Promise<unknown>;
-  extract(request: {
-    readonly tokenId: string;
-    readonly api: string;
-    readonly url: string;
-    readonly html: Buffer;
-    readonly contentType?: string;
-  }): Promise<{ readonly objects: readonly ExtractedObject[] }>;
+  extractFetched(page: FetchedPageToExtract): Promise<StoredDocuments>;
 }
 
 /** Content types extraction reads as markup (as the extraction endpoint does). */
@@ -37,33 +32,8 @@ export function isMarkup(contentType: string | undefined, body: Buffer): boolean
   return /^\s*</.test(head);
 }
 
-/**
- * The stored form of a page's objects: `type` (the API name when the extractor gives none),
- * `pageUrl` (the submitted URL), `resolvedPageUrl` (the final URL, when redirected),
- * `timestamp` (extraction time, epoch ms), then the extracted fields.
- */
-export function documentsOf(
-  objects: readonly ExtractedObject[],
-  page: Pick<PageToExtract, 'api' | 'pageUrl' | 'finalUrl' | 'timestamp'>,
-): PageExtraction {
-  const types: string[] = [];
-  const documents = objects.map((object) => {
-    const { type, pageUrl: _pageUrl, resolvedPageUrl: _resolved, timestamp: _timestamp, ...fields } = object;
-    const kind = typeof type === 'string' && type !== '' ? type : page.api;
-    types.push(kind);
-    return JSON.stringify({
-      type: kind,
-      pageUrl: page.pageUrl,
-      ...(page.finalUrl !== page.pageUrl ? { resolvedPageUrl: page.finalUrl } : {}),
-      timestamp: page.timestamp,
-      ...fields,
-    });
-  });
-  return { documents, types };
-}
-
-/** Extracts in the calling thread (small deployments, `QUARRY_WORKERS=0`). */
-export class InlineExtractor implements PageExtractor {
+/** Extracts crawled pages through the extraction service. */
+export class ServicePageExtractor implements PageExtractor {
   readonly #engine: ExtractionEngine;
 
   constructor(engine: ExtractionEngine) {
@@ -74,15 +44,16 @@ export class InlineExtractor implements PageExtractor {
     await this.#engine.checkApi(tokenId, api);
   }
 
-  async extract(page: PageToExtract): Promise<PageExtraction> {
-    const response = await this.#engine.extract({
+  extract(page: PageToExtract): Promise<PageExtraction> {
+    return this.#engine.extractFetched({
       tokenId: page.tokenId,
       api: page.api,
-      url: page.finalUrl,
-      html: page.body,
+      url: page.pageUrl,
+      finalUrl: page.finalUrl,
+      body: page.body,
       contentType: page.contentType,
+      timestamp: page.timestamp,
     });
-    return documentsOf(response.objects, page);
   }
 
   async close(): Promise<void> {}

@@ -29,7 +29,7 @@ import type {
   PageExtractor,
   PageFetcher,
 } from './dependencies.ts';
-import { ExtractionFailed } from './extraction-pool.ts';
+import { ExtractionFailed } from '../extract/index.ts';
 import { jobRecord } from './job-record.ts';
 import { matchesProcessPattern } from './job-settings.ts';
 import { endOfRound, JobStatus, RUNNING_STATUSES, statusMessage } from './job-status.ts';

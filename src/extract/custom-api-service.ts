@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidParameterError, NotFoundError } from '../errors.ts';
 import type { CustomApiRecord, CustomApiStore } from '../storage/index.ts';
+import { ALL_APIS } from './extract-page.ts';
 import { apiNameOf, type CompiledRuleset, compileRuleset, parseRuleset, type Ruleset } from './ruleset.ts';
 
 /** A rule set as listed: the normalised definition plus its hash. */
 export type CustomApiListing = Ruleset & { readonly hash: string };
 
-/** The API name whose rule sets apply to every extraction API (the reference service's `all`). */
-export const ALL_APIS = 'all';
+export { ALL_APIS };
 
 function newHash(): string {
   return randomBytes(12).toString('hex');
@@ -118,7 +118,16 @@ export class CustomApiService {
   #compile(record: CustomApiRecord): CompiledRuleset {
     const cached = this.#compiled.get(record.hash);
     if (cached && cached.updatedAt === record.updatedAt) return cached.ruleset;
-    const ruleset = compileRuleset(record.ruleset as unknown as Ruleset);
+    let ruleset: CompiledRuleset;
+    try {
+      ruleset = compileRuleset(record.ruleset as unknown as Ruleset);
+    } catch (error) {
+      // Saved before a rule changed (e.g. a lookahead, refused since patterns run on RE2).
+      throw new InvalidParameterError(
+        'customApi',
+        `The Custom API ${record.api} with urlPattern "${record.urlPattern}", saved earlier, is no longer valid: ${(error as Error).message}. Save it again corrected, or delete it`,
+      );
+    }
     // Bounded: a busy server with many tokens recompiles rather than growing without limit.
     if (this.#compiled.size >= 5_000) this.#compiled.clear();
     this.#compiled.set(record.hash, { updatedAt: record.updatedAt, ruleset });

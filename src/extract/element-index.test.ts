@@ -3,8 +3,8 @@ import { describe, test } from 'node:test';
 import type { AnyNode, Element } from 'domhandler';
 import { isTag } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
-import { elementIndex, removeElements } from './element-index.ts';
-import { findAllElements, findFirst, parseHtml } from './html-document.ts';
+import { elementIndex, MAX_DOM_DEPTH, removeElements } from './element-index.ts';
+import { findAllElements, findFirst, parseHtml, textOf } from './html-document.ts';
 import { compileSelector } from './jsoup-selector.ts';
 
 /** The elements of the tree as a walk finds them now (what the index must always agree with). */
@@ -78,5 +78,26 @@ describe('element index', () => {
     assert.deepEqual(texts('li:lt(2)'), ['1', '3']);
     assert.deepEqual(texts('li:gt(0)'), ['3', '4']);
     assert.deepEqual(texts('li:nth-child(3)'), ['4']);
+  });
+});
+
+describe('depth cap', () => {
+  test('10,000 nested elements keep all their text and no branch deeper than MAX_DOM_DEPTH', () => {
+    const html = `<body>${'<div><span>x</span>'.repeat(10_000)}${'</div>'.repeat(10_000)}<p id="after">end</p></body>`;
+    const page = parseHtml(html, 'https://example.test/');
+    let deepest = 0;
+    for (const el of elementIndex(page.document).elements) {
+      let depth = 0;
+      for (let node = el.parent; node; node = node.parent) depth++;
+      deepest = Math.max(deepest, depth);
+    }
+    assert.ok(deepest <= MAX_DOM_DEPTH, `depth ${deepest}`);
+    const text = textOf(page.document);
+    assert.equal(text.split('x').length - 1, 10_000);
+    assert.match(text, /end$/);
+    assert.equal(elementIndex(page.document).withTag('div').length, 10_000);
+    // Closing tags after the cap close what they should: <p> is not inside a div.
+    const after = elementIndex(page.document).withTag('p')[0];
+    assert.equal((after.parent as { name?: string }).name, 'body');
   });
 });

@@ -104,21 +104,51 @@ function descendantElements(root: AnyNode): Element[] {
 }
 
 /**
+ * Deepest element nesting a parsed page keeps (Blink's `kMaximumHTMLParserDOMTreeDepth`): an
+ * element opened below it becomes a sibling of the deepest open element instead of its child,
+ * as in Chromium. Every walk of a page (text, content scoring, serialisation, selectors) is then
+ * at most this deep, so 10,000 nested `<div>`s cannot overflow a stack (issue 28).
+ */
+export const MAX_DOM_DEPTH = 512;
+
+/**
  * A DOM builder that lists elements (all of them, and by tag) as they open: the order in which
  * the parser opens elements is document order (htmlparser2 never moves a node once added), so
- * the index of a parsed page costs two array pushes per element instead of walks.
+ * the index of a parsed page costs two array pushes per element instead of walks. It also caps
+ * the tree's depth at `MAX_DOM_DEPTH`.
  */
 export class IndexingDomHandler extends DomHandler {
   readonly #elements: Element[] = [];
   readonly #byTag = new Map<string, Element[]>();
+  /**
+   * One entry per element the parser has open, innermost last: whether it is still on the
+   * DOM's open-element stack (false once it was closed early to keep the depth capped; the
+   * parser's own close of it is then ignored).
+   */
+  readonly #open: boolean[] = [];
 
   override onopentag(name: string, attribs: { [key: string]: string }): void {
+    // tagStack holds the document too: its length is the depth of the next element.
+    if (this.tagStack.length > MAX_DOM_DEPTH) {
+      super.onclosetag();
+      for (let i = this.#open.length - 1; i >= 0; i--) {
+        if (this.#open[i]) {
+          this.#open[i] = false;
+          break;
+        }
+      }
+    }
     super.onopentag(name, attribs);
+    this.#open.push(true);
     const element = this.tagStack[this.tagStack.length - 1] as Element;
     this.#elements.push(element);
     const sameTag = this.#byTag.get(element.name);
     if (sameTag) sameTag.push(element);
     else this.#byTag.set(element.name, [element]);
+  }
+
+  override onclosetag(): void {
+    if (this.#open.pop() !== false) super.onclosetag();
   }
 
   /** The parsed document, with its index kept for `elementIndex`. */

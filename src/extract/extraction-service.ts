@@ -1,42 +1,18 @@
 import { FetchError, InvalidApiError, InvalidParameterError } from '../errors.ts';
+import { isBuiltInApi } from './built-in-apis.ts';
+import type { CustomApiService } from './custom-api-service.ts';
 import {
-  BUILT_IN_APIS,
-  type BuiltInApi,
-  isBuiltInApi,
-  type ObjectType,
-  runBuiltInApi,
-} from './built-in-apis.ts';
-import { decodeHtml } from './charset.ts';
-import { ALL_APIS, type CustomApiService } from './custom-api-service.ts';
+  candidateApis,
+  type ExtractionResponse,
+  extractPage,
+  type PageContent,
+  type PageInput,
+  type StoredDocuments,
+  storedDocuments,
+} from './extract-page.ts';
+import { ExtractionFailed, type ExtractionThreads } from './extraction-threads.ts';
 import { ensureSuccess, type Fetcher } from './fetcher.ts';
-import { documentLanguage } from './html-document.ts';
-import { PageContext } from './page-context.ts';
-import type { PageType } from './page-type.ts';
-import { applyRulesets, removePrefiltered } from './rule-engine.ts';
 import { apiNameOf, type CompiledRuleset, isForwardableHeader, matchesUrl, parseRuleset } from './ruleset.ts';
-
-/**
- * One extracted object. `type` is `article`, `product`, `organization`, `person` (built-in
- * extractors, lowercase as in the reference API) or the name of a custom API; `pageUrl` is the
- * requested URL and `resolvedPageUrl` the final one when redirects led elsewhere. The other
- * fields depend on the type (see the extractors) and on Custom API rules.
- */
-export interface ExtractedObject {
-  readonly type: string;
-  readonly pageUrl: string;
-  readonly resolvedPageUrl?: string;
-  readonly [field: string]: unknown;
-}
-
-/** The response of an extraction API (docs/api.md#extraction-api). */
-export interface ExtractionResponse {
-  readonly request: { readonly pageUrl: string; readonly api: string; readonly version: 3 };
-  readonly objects: readonly ExtractedObject[];
-  /** `analyze` only: the detected page type (`other` when no extractor fits). */
-  readonly type?: PageType;
-  /** `analyze` only: the page's language (ISO 639-1), when declared. */
-  readonly humanLanguage?: string;
-}
 
 /** An extraction to perform. */
 export interface ExtractRequest {
@@ -66,6 +42,21 @@ export interface PreviewRequest {
   /** The page itself, instead of fetching the URL. */
   readonly html?: string;
   readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A page fetched by a crawl, to extract with the token's rule sets. */
+export interface FetchedPageToExtract {
+  readonly tokenId: string;
+  readonly api: string;
+  /** The submitted URL (`pageUrl` of the objects). */
+  readonly url: string;
+  /** The URL of the final response (rules match it too; links resolve against it). */
+  readonly finalUrl: string;
+  readonly body: Uint8Array;
+  /** The `Content-Type` header as received. */
+  readonly contentType: string | undefined;
+  /** Extraction time, epoch ms (`timestamp` of the stored objects). */
+  readonly timestamp: number;
 }
 
 export type PreviewResponse = ExtractionResponse & {
@@ -128,24 +119,40 @@ function forwardHeaders(
 }
 
 interface LoadedPage {
-  readonly text: string;
+  readonly content: PageContent;
   readonly finalUrl: string;
+}
+
+/** An engine error that came back from a thread, as the error the caller would have got in-thread. */
+function rethrown(error: unknown): never {
+  if (error instanceof ExtractionFailed && error.status !== undefined && error.status < 500) {
+    if (error.parameter !== undefined) throw new InvalidParameterError(error.parameter, error.message);
+    throw new FetchError(error.code ?? 'extraction_failed', error.message);
+  }
+  throw error;
 }
 
 /**
  * Extraction: fetch (or take) a page, run a built-in extractor, apply the token's Custom API
  * rule sets. Built-in APIs: `analyze` (detects the page type), `article`, `product`,
  * `organization`, `person`. A name that is neither built in nor defined by the token's rule
- * sets is `InvalidApiError` (457). Fetch problems are `FetchError`s; nothing here throws
- * anything else for bad input or unreachable pages.
+ * sets is `InvalidApiError` (457). Fetch problems are `FetchError`s; a page over its time or
+ * memory budget is `ExtractionLimitError` (422); nothing here throws anything else for bad
+ * input or unreachable pages.
+ *
+ * This thread fetches and picks the rule sets (their urlPattern runs on the linear-time
+ * engine); parsing and extracting happen in `threads`. Without threads (unit tests and
+ * benchmarks only) they happen here.
  */
 export class ExtractionService {
   readonly #fetcher: Fetcher;
   readonly #customApis: CustomApiService;
+  readonly #threads: ExtractionThreads | undefined;
 
-  constructor(deps: { fetcher: Fetcher; customApis: CustomApiService }) {
+  constructor(deps: { fetcher: Fetcher; customApis: CustomApiService; threads?: ExtractionThreads }) {
     this.#fetcher = deps.fetcher;
     this.#customApis = deps.customApis;
+    this.#threads = deps.threads;
   }
 
   /** Throws `InvalidApiError` unless `api` is built in or defined by the token's rule sets. */
@@ -161,15 +168,48 @@ export class ExtractionService {
     const name = await this.checkApi(request.tokenId, request.api);
     const url = checkPageUrl(request.url);
     // analyze may become any built-in type: every type's rule sets are candidates.
-    const names = name === 'analyze' ? [...BUILT_IN_APIS] : [name];
-    const candidates = await this.#customApis.rulesetsFor(request.tokenId, names);
+    const candidates = await this.#customApis.rulesetsFor(request.tokenId, candidateApis(name));
     const forUrl = candidates.filter((ruleset) => matchesUrl(ruleset, url));
     const page = await this.#load(url, request, forwardHeaders(forUrl, request.headers));
     const applicable =
       page.finalUrl === url
         ? forUrl
         : candidates.filter((ruleset) => matchesUrl(ruleset, url) || matchesUrl(ruleset, page.finalUrl));
-    return this.#run(name, url, page, applicable);
+    return this.#run({
+      api: name,
+      url,
+      finalUrl: page.finalUrl,
+      content: page.content,
+      rulesets: definitions(applicable),
+    });
+  }
+
+  /**
+   * Extracts a page a crawl fetched, with the token's rule sets for `api` that match its URL
+   * or final URL; the objects as stored documents. Background priority: requests go first.
+   */
+  async extractFetched(page: FetchedPageToExtract): Promise<StoredDocuments> {
+    const name = await this.checkApi(page.tokenId, page.api);
+    const rulesets = (await this.#customApis.rulesetsFor(page.tokenId, candidateApis(name))).filter(
+      (ruleset) => matchesUrl(ruleset, page.url) || matchesUrl(ruleset, page.finalUrl),
+    );
+    const input: PageInput = {
+      api: name,
+      url: page.url,
+      finalUrl: page.finalUrl,
+      content: { body: page.body, contentType: page.contentType },
+      rulesets: definitions(rulesets),
+    };
+    if (!this.#threads) {
+      const response = extractPage(input);
+      return storedDocuments(response.objects, {
+        api: name,
+        url: page.url,
+        finalUrl: page.finalUrl,
+        timestamp: page.timestamp,
+      });
+    }
+    return this.#threads.documents(input, page.timestamp).catch(rethrown);
   }
 
   /**
@@ -181,7 +221,13 @@ export class ExtractionService {
     const ruleset = parseRuleset(request.ruleset);
     const url = checkPageUrl(request.url ?? ruleset.definition.testUrl, request.url ? 'url' : 'testUrl');
     const page = await this.#load(url, { html: request.html }, forwardHeaders([ruleset], request.headers));
-    const response = this.#run(ruleset.apiName, url, page, [ruleset]);
+    const response = await this.#run({
+      api: ruleset.apiName,
+      url,
+      finalUrl: page.finalUrl,
+      content: page.content,
+      rulesets: [ruleset.definition],
+    });
     return { ...response, urlPatternMatches: matchesUrl(ruleset, url) || matchesUrl(ruleset, page.finalUrl) };
   }
 
@@ -190,8 +236,9 @@ export class ExtractionService {
     request: Pick<ExtractRequest, 'html' | 'contentType' | 'timeoutMs' | 'signal'>,
     headers: Record<string, string>,
   ): Promise<LoadedPage> {
-    if (typeof request.html === 'string') return { text: request.html, finalUrl: url };
-    if (request.html) return { text: decodeHtml(request.html, request.contentType).text, finalUrl: url };
+    if (typeof request.html === 'string') return { content: { text: request.html }, finalUrl: url };
+    if (request.html)
+      return { content: { body: request.html, contentType: request.contentType }, finalUrl: url };
     const fetched = ensureSuccess(
       await this.#fetcher.fetch(url, { headers, timeoutMs: request.timeoutMs, signal: request.signal }),
     );
@@ -211,47 +258,15 @@ export class ExtractionService {
         },
       );
     }
-    return { text: fetched.text(), finalUrl: fetched.finalUrl };
+    return { content: { body: fetched.body, charset: fetched.charset }, finalUrl: fetched.finalUrl };
   }
 
-  #run(
-    name: string,
-    url: string,
-    page: LoadedPage,
-    rulesets: readonly CompiledRuleset[],
-  ): ExtractionResponse {
-    const context = PageContext.fromHtml(page.text, page.finalUrl);
-    removePrefiltered(context.page.document, rulesets);
-    let type: string = name;
-    let fields: Record<string, unknown> | undefined;
-    let detected: PageType | undefined;
-    if (isBuiltInApi(name)) {
-      const result = runBuiltInApi(name as BuiltInApi, context);
-      detected = result.type;
-      type = result.type;
-      fields = result.fields;
-    }
-    // Rule sets of this API, of `all`, and (for analyze) of the detected type.
-    const wanted = new Set([
-      name,
-      ALL_APIS,
-      ...(detected && detected !== 'other' ? [detected as ObjectType] : []),
-    ]);
-    const applied = rulesets.filter((ruleset) => wanted.has(ruleset.apiName));
-    const custom = applied.length > 0 ? applyRulesets(applied, context.page.document, context.baseUrl) : {};
-    const objects: ExtractedObject[] = [];
-    if (fields || Object.keys(custom).length > 0) {
-      objects.push({
-        type,
-        pageUrl: url,
-        ...(page.finalUrl !== url ? { resolvedPageUrl: page.finalUrl } : {}),
-        ...fields,
-        ...custom,
-      });
-    }
-    const response: ExtractionResponse = { request: { pageUrl: url, api: name, version: 3 }, objects };
-    if (name !== 'analyze') return response;
-    const language = documentLanguage(context.page);
-    return { ...response, type: detected ?? 'other', ...(language ? { humanLanguage: language } : {}) };
+  #run(input: PageInput): Promise<ExtractionResponse> {
+    if (!this.#threads) return Promise.resolve(extractPage(input));
+    return this.#threads.extract(input).catch(rethrown);
   }
+}
+
+function definitions(rulesets: readonly CompiledRuleset[]) {
+  return rulesets.map((ruleset) => ruleset.definition);
 }

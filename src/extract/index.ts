@@ -20,11 +20,25 @@ export { CustomApiService } from './custom-api-service.ts';
 export type {
   ExtractedObject,
   ExtractionResponse,
+  PageContent,
+  PageInput,
+  StoredDocuments,
+} from './extract-page.ts';
+export { extractPage, storedDocuments } from './extract-page.ts';
+export type {
   ExtractRequest,
+  FetchedPageToExtract,
   PreviewRequest,
   PreviewResponse,
 } from './extraction-service.ts';
 export { ExtractionService } from './extraction-service.ts';
+export type { ExtractionPriority, ExtractionThreadsOptions } from './extraction-threads.ts';
+export {
+  DEFAULT_EXTRACTION_BUDGET_MS,
+  ExtractionFailed,
+  ExtractionThreads,
+} from './extraction-threads.ts';
+export { MAX_DOM_DEPTH } from './element-index.ts';
 export type { FetchedPage, Fetcher, FetcherOptions, FetchOptions } from './fetcher.ts';
 export {
   createFetcher,

@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/logging.ts';
-import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime.ts';
 import { tempDir } from './temp-dir.ts';
 
 /** A whole Quarry over a real SQLite file in a temporary directory, not listening. */
@@ -12,7 +12,10 @@ export interface TestRuntime {
   close(): Promise<void>;
 }
 
-export async function startTestRuntime(overrides: Partial<Config> = {}): Promise<TestRuntime> {
+export async function startTestRuntime(
+  overrides: Partial<Config> = {},
+  options: RuntimeOptions = {},
+): Promise<TestRuntime> {
   const dir = tempDir();
   const config = loadConfig(
     { QUARRY_ALLOW_PRIVATE_NETWORK: '1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' },
@@ -21,6 +24,7 @@ export async function startTestRuntime(overrides: Partial<Config> = {}): Promise
   const runtime = await createRuntime(
     config,
     createLogger({ level: config.logLevel, destination: 'stderr' }),
+    options,
   );
   return {
     runtime,

@@ -1,0 +1,39 @@
+/**
+ * An extraction thread (`ExtractionThreads`): answers one page at a time with `extractPage`,
+ * as the API response or as a crawled page's stored documents. Holds no store connection: the
+ * rule sets come with the page.
+ */
+import { parentPort } from 'node:worker_threads';
+import { extractPage, storedDocuments } from './extract-page.ts';
+import type { ExtractionThreadReply, ExtractionThreadRequest } from './extraction-threads.ts';
+
+parentPort!.on('message', ({ id, job }: ExtractionThreadRequest) => {
+  let reply: ExtractionThreadReply;
+  try {
+    const response = extractPage(job.input);
+    reply = {
+      id,
+      result: job.documents
+        ? storedDocuments(response.objects, {
+            api: job.input.api,
+            url: job.input.url,
+            finalUrl: job.input.finalUrl,
+            timestamp: job.documents.timestamp,
+          })
+        : response,
+    };
+  } catch (error) {
+    const failure = error as Error & { code?: unknown; status?: unknown; parameter?: unknown };
+    reply = {
+      id,
+      error: {
+        message: failure.message ?? String(error),
+        name: failure.name,
+        code: typeof failure.code === 'string' ? failure.code : undefined,
+        status: typeof failure.status === 'number' ? failure.status : undefined,
+        parameter: typeof failure.parameter === 'string' ? failure.parameter : undefined,
+      },
+    };
+  }
+  parentPort!.postMessage(reply);
+});

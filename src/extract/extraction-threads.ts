@@ -1,0 +1,265 @@
+/**
+ * Extraction off the main thread, with a time budget per page (issue 24 §8, issue 28). Parsing
+ * and extracting a page — built-in extractors and Custom API rules, for `/v3/<api>`, previews
+ * and crawls alike — runs in these worker threads, one page per thread at a time. A page that
+ * takes longer than its budget is answered with `ExtractionLimitError` (`extraction_timeout`)
+ * and its thread is terminated and replaced; a page that exhausts a thread's memory likewise
+ * (`extraction_too_large`). Nothing one page does can hold the event loop or another page's
+ * thread beyond that budget.
+ *
+ * Interactive work (HTTP requests) is dispatched before background work (crawls), so a large
+ * crawl does not make `/v3/article` wait behind thousands of queued pages.
+ */
+import { Worker } from 'node:worker_threads';
+import { ExtractionLimitError, UnavailableError } from '../errors.ts';
+import type { ExtractionResponse, PageInput, StoredDocuments } from './extract-page.ts';
+
+/** Default time budget of one page, ms. A 10 MB page takes about 1 s with the built-in extractors. */
+export const DEFAULT_EXTRACTION_BUDGET_MS = 10_000;
+/** Default heap of one extraction thread, MiB: a 10 MB page's DOM needs about 150. */
+export const DEFAULT_EXTRACTION_HEAP_MB = 512;
+/** Interactive tasks queued at most; more are refused as 503 (the service is saturated). */
+const MAX_INTERACTIVE_QUEUE = 256;
+
+/** What a thread is asked: the page, and whether to answer stored documents (crawl). */
+export interface ExtractionJob {
+  readonly input: PageInput;
+  /** When set, the answer is the page's stored documents (crawl) instead of the API response. */
+  readonly documents?: { readonly timestamp: number };
+}
+
+/** Message to a thread. */
+export interface ExtractionThreadRequest {
+  readonly id: number;
+  readonly job: ExtractionJob;
+}
+
+/** A thread's answer: the result, or the engine's error by message and code. */
+export type ExtractionThreadReply =
+  | { readonly id: number; readonly result: ExtractionResponse | StoredDocuments }
+  | {
+      readonly id: number;
+      readonly error: {
+        readonly message: string;
+        readonly code?: string;
+        readonly name?: string;
+        readonly status?: number;
+        readonly parameter?: string;
+      };
+    };
+
+/** An extraction that failed inside a thread for a reason of its own (the engine's error). */
+export class ExtractionFailed extends Error {
+  readonly code: string | undefined;
+  readonly status: number | undefined;
+  readonly parameter: string | undefined;
+  constructor(message: string, options: { code?: string; status?: number; parameter?: string } = {}) {
+    super(message);
+    this.name = 'ExtractionFailed';
+    this.code = options.code;
+    this.status = options.status;
+    this.parameter = options.parameter;
+  }
+}
+
+export interface ExtractionThreadsOptions {
+  /** Threads at most (at least 1); they start on first use. */
+  readonly size: number;
+  /** Time budget of one page, ms (from the moment its thread starts on it). */
+  readonly budgetMs?: number;
+  /** Old-generation heap of each thread, MiB. */
+  readonly heapMb?: number;
+  /** Told when a thread is replaced, and why. */
+  readonly onReplace?: (reason: string) => void;
+}
+
+/** Who is waiting: interactive (a request) or background (a crawl). */
+export type ExtractionPriority = 'interactive' | 'background';
+
+interface Task {
+  readonly job: ExtractionJob;
+  readonly transfer: ArrayBuffer[];
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  task: Task | undefined;
+  timer: NodeJS.Timeout | undefined;
+  id: number;
+}
+
+const THREAD_URL = new URL('./extraction-thread-main.ts', import.meta.url);
+
+/** A pool of extraction threads with a hard time budget per page. */
+export class ExtractionThreads {
+  readonly #size: number;
+  readonly #budgetMs: number;
+  readonly #heapMb: number;
+  readonly #onReplace: ((reason: string) => void) | undefined;
+  readonly #slots: Slot[] = [];
+  readonly #interactive: Task[] = [];
+  readonly #background: Task[] = [];
+  #nextId = 0;
+  #closed = false;
+  /** Threads replaced after a budget overrun or a crash (for tests and metrics). */
+  replaced = 0;
+
+  constructor(options: ExtractionThreadsOptions) {
+    this.#size = Math.max(1, Math.floor(options.size));
+    this.#budgetMs = options.budgetMs ?? DEFAULT_EXTRACTION_BUDGET_MS;
+    this.#heapMb = options.heapMb ?? DEFAULT_EXTRACTION_HEAP_MB;
+    this.#onReplace = options.onReplace;
+  }
+
+  /** The time budget of one page, ms. */
+  get budgetMs(): number {
+    return this.#budgetMs;
+  }
+
+  /** Extracts a page; the API response. A body that owns its ArrayBuffer is transferred (detached here). */
+  extract(input: PageInput, priority: ExtractionPriority = 'interactive'): Promise<ExtractionResponse> {
+    return this.#submit({ input }, priority) as Promise<ExtractionResponse>;
+  }
+
+  /** Extracts a crawled page; its stored documents. */
+  documents(input: PageInput, timestamp: number): Promise<StoredDocuments> {
+    return this.#submit({ input, documents: { timestamp } }, 'background') as Promise<StoredDocuments>;
+  }
+
+  #submit(job: ExtractionJob, priority: ExtractionPriority): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new UnavailableError('Extraction is shut down'));
+    if (priority === 'interactive' && this.#interactive.length >= MAX_INTERACTIVE_QUEUE) {
+      return Promise.reject(new UnavailableError('Too many extractions are waiting; try again in a moment'));
+    }
+    const content = job.input.content;
+    // The bytes move to the thread: a body that owns its whole ArrayBuffer is handed over (the
+    // caller must not read it afterwards), a view into a shared one (Buffer's pool) is copied.
+    let transfer: ArrayBuffer[] = [];
+    let sent = job;
+    if ('body' in content) {
+      const { body } = content;
+      const owns =
+        body.byteOffset === 0 &&
+        body.byteLength === body.buffer.byteLength &&
+        body.buffer instanceof ArrayBuffer;
+      const own = owns ? body : new Uint8Array(body);
+      transfer = [own.buffer as ArrayBuffer];
+      sent = { ...job, input: { ...job.input, content: { ...content, body: own } } };
+    }
+    return new Promise((resolve, reject) => {
+      const task: Task = { job: sent, transfer, resolve, reject };
+      (priority === 'interactive' ? this.#interactive : this.#background).push(task);
+      this.#dispatch();
+    });
+  }
+
+  #dispatch(): void {
+    while (this.#interactive.length > 0 || this.#background.length > 0) {
+      let slot = this.#slots.find((candidate) => candidate.task === undefined);
+      if (!slot && this.#slots.length < this.#size) {
+        slot = this.#spawn();
+        this.#slots.push(slot);
+      }
+      if (!slot) return;
+      const task = (this.#interactive.shift() ?? this.#background.shift())!;
+      this.#start(slot, task);
+    }
+  }
+
+  #start(slot: Slot, task: Task): void {
+    slot.task = task;
+    slot.id = ++this.#nextId;
+    slot.worker.ref();
+    const request: ExtractionThreadRequest = { id: slot.id, job: task.job };
+    slot.worker.postMessage(request, task.transfer);
+    slot.timer = setTimeout(() => {
+      this.#replace(
+        slot,
+        new ExtractionLimitError(
+          'extraction_timeout',
+          `Extracting the page took longer than its ${this.#budgetMs / 1000} s budget and was stopped; ` +
+            'simplify its Custom API rules (selectors such as *:has(*:contains(...)) test every element ' +
+            'against every descendant) or extract a smaller page',
+        ),
+        'time budget exceeded',
+      );
+    }, this.#budgetMs);
+  }
+
+  #spawn(): Slot {
+    const worker = new Worker(THREAD_URL, {
+      resourceLimits: { maxOldGenerationSizeMb: this.#heapMb, maxYoungGenerationSizeMb: 48 },
+    });
+    const slot: Slot = { worker, task: undefined, timer: undefined, id: 0 };
+    worker.on('message', (reply: ExtractionThreadReply) => {
+      if (reply.id !== slot.id || !slot.task) return;
+      const task = slot.task;
+      this.#finish(slot);
+      if ('result' in reply) task.resolve(reply.result);
+      else task.reject(new ExtractionFailed(reply.error.message, reply.error));
+      this.#dispatch();
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      const tooLarge = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      this.#replace(
+        slot,
+        tooLarge
+          ? new ExtractionLimitError(
+              'extraction_too_large',
+              `Extracting the page needed more than the ${this.#heapMb} MiB an extraction thread may use`,
+            )
+          : new ExtractionFailed(`The extraction thread failed: ${error.message}`),
+        tooLarge ? 'out of memory' : `failed: ${error.message}`,
+      );
+    });
+    worker.on('exit', (code) => {
+      if (this.#slots.includes(slot) && !this.#closed) {
+        this.#replace(
+          slot,
+          new ExtractionFailed(`The extraction thread exited (code ${code})`),
+          `exited (${code})`,
+        );
+      }
+    });
+    worker.unref();
+    return slot;
+  }
+
+  #finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.task = undefined;
+    slot.worker.unref();
+  }
+
+  /** Fails the slot's task with `error`, terminates its thread and starts another in its place. */
+  #replace(slot: Slot, error: Error, reason: string): void {
+    const index = this.#slots.indexOf(slot);
+    if (index < 0) return;
+    const task = slot.task;
+    this.#finish(slot);
+    this.#slots.splice(index, 1);
+    slot.worker.removeAllListeners('exit');
+    slot.worker.terminate().catch(() => undefined);
+    task?.reject(error);
+    if (this.#closed) return;
+    this.replaced++;
+    this.#onReplace?.(reason);
+    this.#dispatch();
+  }
+
+  /** Fails queued work, stops the threads. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const closed = new UnavailableError('Extraction is shut down');
+    for (const task of [...this.#interactive.splice(0), ...this.#background.splice(0)]) task.reject(closed);
+    const slots = this.#slots.splice(0);
+    for (const slot of slots) {
+      slot.task?.reject(closed);
+      this.#finish(slot);
+    }
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+}
