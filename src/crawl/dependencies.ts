@@ -30,6 +30,8 @@ export interface PageFetcher {
       readonly timeoutMs?: number;
       readonly method?: 'GET' | 'POST';
       readonly body?: string;
+      /** Called before each redirect hop is requested; may wait, or throw to stop the fetch. */
+      readonly beforeRedirect?: (to: URL, from: URL) => Promise<void>;
     },
   ): Promise<FetchedPageView>;
 }
