@@ -128,6 +128,12 @@ export class RobotsCache {
     this.#now = options.now ?? Date.now;
   }
 
+  /** The cached verdict for the origin of `pageUrl`, when there is a fresh one; never fetches. */
+  cached(pageUrl: string): RobotsVerdict | undefined {
+    const entry = this.#entries.get(new URL(pageUrl).origin);
+    return entry && entry.expiresAt > this.#now() ? entry.verdict : undefined;
+  }
+
   /** The verdict for the origin of `pageUrl`, fetching robots.txt when not cached. Never throws. */
   async verdict(pageUrl: string): Promise<RobotsVerdict> {
     const origin = new URL(pageUrl).origin;

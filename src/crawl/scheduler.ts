@@ -4,46 +4,30 @@
  *
  * - Fairness: each dispatch goes to the next token in turn, then to that token's next job,
  *   then to that job's next host — so tokens, jobs and hosts proceed side by side.
- * - Politeness per (job, host): with a crawl delay, one fetch at a time, each starting at least
- *   `max(crawlDelay, robots Crawl-delay)` after the previous one ended; without, at most
- *   `perHostConcurrency` at once (also across jobs, per host).
- * - robots.txt is consulted once per origin and pass (round) before the first fetch.
+ * - Politeness per host, across every job (`host-politeness.ts`): with a delay (the larger of
+ *   the job's `crawlDelay` and robots.txt's `Crawl-delay`), one request to the host at a time,
+ *   each starting at least that delay after the previous one — any job's — began and ended;
+ *   without, at most `perHostConcurrency` at once.
+ * - robots.txt is consulted once per origin and pass (round) before the first fetch, and for
+ *   every redirect hop on the hop's own origin (`polite-fetcher.ts`).
+ * - Each page: `page-processor.ts` (fetch, status, retries, extraction, outcome).
  * - Transient failures go back to the frontier with a `notBefore` (backoff), so waiting never
  *   holds a fetch slot.
  * - Control: `refresh(jobId)` re-reads the job after any change of status; a job that is not
  *   running gets no new fetch from that moment on (in-flight fetches finish and count).
  */
-import { FetchError, QuarryError } from '../errors.ts';
 import type { Logger } from '../logging.ts';
-import type {
-  ClaimedUrl,
-  CrawlJobStore,
-  CrawlPageOutcome,
-  Storage,
-  StoredCrawlJob,
-} from '../storage/index.ts';
-import type {
-  ExtractedObject,
-  GraphIngester,
-  PageExtraction,
-  PageExtractor,
-  PageFetcher,
-} from './dependencies.ts';
-import { ExtractionFailed } from '../extract/index.ts';
-import { jobRecord } from './job-record.ts';
-import { matchesProcessPattern } from './job-settings.ts';
-import { endOfRound, JobStatus, RUNNING_STATUSES, statusMessage } from './job-status.ts';
+import type { ClaimedUrl, CrawlJobStore, Storage, StoredCrawlJob } from '../storage/index.ts';
+import type { GraphIngester, PageExtractor, PageFetcher } from './dependencies.ts';
+import { type HostPoliteness, InProcessHostPoliteness, type PolitenessRule } from './host-politeness.ts';
+import { type JobRun, type Lane, newJobRun, takeQueued } from './job-run.ts';
+import { JobStatus, RUNNING_STATUSES } from './job-status.ts';
 import { type OutcomeSink, OutcomeWriter, type PendingOutcome, StoreOutcomeSink } from './outcome-writer.ts';
-import { isMarkup } from './page-extraction.ts';
-import {
-  DEFAULT_RETRY_POLICY,
-  isTransientStatus,
-  type RetryPolicy,
-  retryAfterMs,
-  retryDelayMs,
-  shouldRetry,
-} from './retry-policy.ts';
-import { RobotsCache, type RobotsVerdict, robotsAllow, robotsCrawlDelaySeconds } from './robots.ts';
+import { PageProcessor, robotsOutcome } from './page-processor.ts';
+import { PoliteFetcher } from './polite-fetcher.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.ts';
+import { RobotsCache, robotsCrawlDelaySeconds } from './robots.ts';
+import { endRound } from './round-end.ts';
 
 /** Tuning of the scheduler; every field has a default. */
 export interface SchedulerTuning {
@@ -81,6 +65,10 @@ export const DEFAULT_SCHEDULER_TUNING: SchedulerTuning = Object.freeze({
 export interface CrawlSchedulerDeps {
   readonly storage: Pick<Storage, 'transaction'> & { readonly crawlJobs: CrawlJobStore };
   readonly fetcher: PageFetcher;
+  /** Politeness per host; shared with every other fetching feature of the process by default. */
+  readonly politeness?: HostPoliteness;
+  /** robots.txt verdicts; a cache of the scheduler's own by default. */
+  readonly robots?: RobotsCache;
   readonly extractor: PageExtractor;
   readonly ingester?: GraphIngester;
   readonly logger: Logger;
@@ -92,59 +80,6 @@ export interface CrawlSchedulerDeps {
   readonly onRoundEnded?: (job: StoredCrawlJob) => void;
 }
 
-/** Politeness state of one host for one job; outlives runs so pause/resume stays polite. */
-interface HostSlot {
-  inflight: number;
-  /** Earliest start of the next fetch, epoch ms. */
-  nextAt: number;
-  /** Milliseconds between fetch starts (0 = concurrent fetches allowed). */
-  delayMs: number;
-}
-
-/** One host's queue within a run. */
-interface Lane {
-  readonly hostId: number;
-  readonly host: string;
-  readonly slot: HostSlot;
-  queue: ClaimedUrl[];
-  /** The store had nothing claimable at the last look. */
-  exhausted: boolean;
-  /** When `exhausted`, the time a URL waiting for a retry becomes claimable (0 = none). */
-  wakeAt: number;
-  /** A claim from the store is on its way. */
-  refilling: boolean;
-  /** A URL of the lane went back to the frontier while a claim was on its way: look again. */
-  lookAgain: boolean;
-}
-
-/** The in-memory side of a running job during one pass. */
-interface JobRun {
-  readonly job: StoredCrawlJob;
-  readonly lanes: Lane[];
-  readonly lanesById: Map<number, Lane>;
-  laneCursor: number;
-  /** robots.txt verdicts for this pass, per origin (`pending` while fetching). */
-  readonly robots: Map<string, RobotsVerdict | 'pending'>;
-  readonly userAgent: string;
-  inflight: number;
-  active: boolean;
-  /** The round's end is being recorded. */
-  ending: boolean;
-}
-
-function headerValue(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
-  return undefined;
-}
-
-/** Object types merged into the knowledge graph with `kgIngest=1`. */
-const GRAPH_TYPES = new Set(['organization', 'person', 'Organization', 'Person']);
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Runs the fetching of every job in status 0 or 7. */
 export class CrawlScheduler {
   readonly #deps: CrawlSchedulerDeps;
@@ -152,14 +87,15 @@ export class CrawlScheduler {
   readonly #tuning: SchedulerTuning;
   readonly #now: () => number;
   readonly #robots: RobotsCache;
+  readonly #politeness: HostPoliteness;
+  readonly #fetcher: PoliteFetcher;
+  readonly #pages: PageProcessor;
   readonly #writer: OutcomeWriter;
   readonly #runs = new Map<number, JobRun>();
   /** Runs grouped by token, in the order tokens take turns. */
   readonly #byToken = new Map<string, JobRun[]>();
   readonly #jobCursor = new Map<string, number>();
   #tokenCursor = 0;
-  readonly #slots = new Map<string, HostSlot>();
-  readonly #hostInflight = new Map<string, number>();
   /** Jobs waiting for their next round (status 4): start time per job id. */
   readonly #nextRounds = new Map<number, number>();
   readonly #inflightWork = new Set<Promise<void>>();
@@ -176,9 +112,23 @@ export class CrawlScheduler {
     this.#store = deps.storage.crawlJobs;
     this.#tuning = { ...DEFAULT_SCHEDULER_TUNING, ...deps.tuning };
     this.#now = deps.now ?? Date.now;
-    this.#robots = new RobotsCache({
+    this.#robots =
+      deps.robots ??
+      new RobotsCache({ fetcher: deps.fetcher, ttlMs: this.#tuning.robotsTtlMs, now: this.#now });
+    this.#politeness = deps.politeness ?? new InProcessHostPoliteness({ now: this.#now });
+    // A request another feature (or another job's redirect) ends may make a host ready.
+    this.#politeness.onRelease(() => this.#schedulePump());
+    this.#fetcher = new PoliteFetcher({
       fetcher: deps.fetcher,
-      ttlMs: this.#tuning.robotsTtlMs,
+      robots: this.#robots,
+      politeness: this.#politeness,
+      perHostConcurrency: this.#tuning.perHostConcurrency,
+    });
+    this.#pages = new PageProcessor({
+      fetcher: this.#fetcher,
+      extractor: deps.extractor,
+      logger: deps.logger,
+      retry: this.#tuning.retry,
       now: this.#now,
     });
     this.#writer = new OutcomeWriter({
@@ -255,11 +205,7 @@ export class CrawlScheduler {
     // A later refresh of the same job may have run meanwhile: the last one read wins.
     const again = this.#runs.get(jobId);
     if (again) this.#deactivate(again);
-    if (!job) {
-      for (const key of [...this.#slots.keys()]) if (key.startsWith(`${jobId}:`)) this.#slots.delete(key);
-      return;
-    }
-    if (!this.#running) return;
+    if (!job || !this.#running) return;
     if (job.status === JobStatus.nextRoundScheduled) {
       this.#nextRounds.set(job.id, job.nextRoundAt ?? this.#now());
       this.#schedulePump();
@@ -275,44 +221,12 @@ export class CrawlScheduler {
     const stale = this.#runs.get(jobId);
     if (stale) this.#deactivate(stale);
     if (!this.#running) return;
-    this.#activate(current, hosts);
-    this.#schedulePump();
-  }
-
-  #activate(job: StoredCrawlJob, hosts: ReadonlyArray<{ hostId: number; host: string }>): void {
-    const lanes = hosts.map(({ hostId, host }) => {
-      const key = `${job.id}:${hostId}`;
-      let slot = this.#slots.get(key);
-      if (!slot) {
-        slot = { inflight: 0, nextAt: 0, delayMs: job.settings.crawlDelay * 1000 };
-        this.#slots.set(key, slot);
-      }
-      return {
-        hostId,
-        host,
-        slot,
-        queue: [],
-        exhausted: false,
-        wakeAt: 0,
-        refilling: false,
-        lookAgain: false,
-      } satisfies Lane;
-    });
-    const run: JobRun = {
-      job,
-      lanes,
-      lanesById: new Map(lanes.map((lane) => [lane.hostId, lane])),
-      laneCursor: 0,
-      robots: new Map(),
-      userAgent: headerValue(job.settings.customHeaders, 'user-agent') ?? this.#tuning.defaultUserAgent,
-      inflight: 0,
-      active: true,
-      ending: false,
-    };
-    this.#runs.set(job.id, run);
-    const runs = this.#byToken.get(job.tokenId) ?? [];
+    const run = newJobRun(current, hosts, this.#tuning.defaultUserAgent);
+    this.#runs.set(current.id, run);
+    const runs = this.#byToken.get(current.tokenId) ?? [];
     runs.push(run);
-    this.#byToken.set(job.tokenId, runs);
+    this.#byToken.set(current.tokenId, runs);
+    this.#schedulePump();
   }
 
   #deactivate(run: JobRun): void {
@@ -327,9 +241,7 @@ export class CrawlScheduler {
         this.#jobCursor.delete(run.job.tokenId);
       }
     }
-    const queued = run.lanes.flatMap((lane) => lane.queue);
-    for (const lane of run.lanes) lane.queue = [];
-    this.#release(queued);
+    this.#release(takeQueued(run));
   }
 
   /** Puts claimed URLs back; a failure leaves them claimed until the next start recovers them. */
@@ -378,33 +290,40 @@ export class CrawlScheduler {
         );
       } else wake = Math.min(wake, at);
     }
-    let dispatched = true;
     // Writing lags behind: let it catch up (each write that completes pumps again).
-    if (this.#writer.pending >= this.#tuning.maxUnwritten) dispatched = false;
+    let dispatched = this.#writer.pending < this.#tuning.maxUnwritten;
     while (dispatched && this.#inflight < this.#tuning.maxConcurrency) {
-      dispatched = false;
-      wake = Number.POSITIVE_INFINITY;
-      const tokens = [...this.#byToken.keys()];
-      for (let i = 0; i < tokens.length && this.#inflight < this.#tuning.maxConcurrency; i++) {
-        const token = tokens[(this.#tokenCursor + i) % tokens.length];
-        const runs = this.#byToken.get(token);
-        if (!runs) continue;
-        const start = this.#jobCursor.get(token) ?? 0;
-        for (let j = 0; j < runs.length; j++) {
-          const index = (start + j) % runs.length;
-          const result = this.#dispatchFrom(runs[index], now);
-          if (result === true) {
-            dispatched = true;
-            this.#jobCursor.set(token, index + 1);
-            break;
-          }
-          wake = Math.min(wake, result);
-        }
-      }
-      this.#tokenCursor = tokens.length === 0 ? 0 : (this.#tokenCursor + 1) % tokens.length;
+      const round = this.#dispatchRound(now);
+      dispatched = round.dispatched;
+      wake = round.wake;
     }
     for (const at of this.#nextRounds.values()) wake = Math.min(wake, at);
     this.#wakeAt(wake);
+  }
+
+  /** One turn of every token (each dispatching from its next job that can); when to look again. */
+  #dispatchRound(now: number): { dispatched: boolean; wake: number } {
+    let dispatched = false;
+    let wake = Number.POSITIVE_INFINITY;
+    const tokens = [...this.#byToken.keys()];
+    for (let i = 0; i < tokens.length && this.#inflight < this.#tuning.maxConcurrency; i++) {
+      const token = tokens[(this.#tokenCursor + i) % tokens.length];
+      const runs = this.#byToken.get(token);
+      if (!runs) continue;
+      const start = this.#jobCursor.get(token) ?? 0;
+      for (let j = 0; j < runs.length; j++) {
+        const index = (start + j) % runs.length;
+        const result = this.#dispatchFrom(runs[index], now);
+        if (result === true) {
+          dispatched = true;
+          this.#jobCursor.set(token, index + 1);
+          break;
+        }
+        wake = Math.min(wake, result);
+      }
+    }
+    this.#tokenCursor = tokens.length === 0 ? 0 : (this.#tokenCursor + 1) % tokens.length;
+    return { dispatched, wake };
   }
 
   /** Dispatches one URL of `run` when a host is ready; else the time one may become ready. */
@@ -436,37 +355,53 @@ export class CrawlScheduler {
         if (lane.wakeAt > now) return lane.wakeAt;
         lane.exhausted = false;
       }
+      // Claimed when they can begin: a URL claimed at a crash or stop counts as an attempt.
+      const rule = this.#laneRule(run, lane);
+      const capacity = this.#politeness.capacity(lane.host, rule, now);
+      if (capacity === 0) return this.#politeness.readyAt(lane.host, rule, now);
       // Claiming goes to the store; the lane is looked at again when the claim is back.
-      this.#refill(run, lane, now);
+      this.#refill(run, lane, now, capacity);
       return Number.POSITIVE_INFINITY;
     }
-    const { slot } = lane;
-    const limit = slot.delayMs > 0 ? 1 : this.#tuning.perHostConcurrency;
-    if (slot.inflight >= limit) return Number.POSITIVE_INFINITY;
-    if ((this.#hostInflight.get(lane.host) ?? 0) >= this.#tuning.perHostConcurrency) {
-      return Number.POSITIVE_INFINITY;
-    }
-    if (run.job.settings.obeyRobots) {
-      const origin = new URL(lane.queue[0].url).origin;
+    const { settings } = run.job;
+    const next = lane.queue[0].url;
+    if (settings.obeyRobots) {
+      const origin = new URL(next).origin;
       const verdict = run.robots.get(origin);
       if (verdict === undefined) {
-        this.#lookupRobots(run, lane, origin);
+        this.#lookupRobots(run, origin);
         return Number.POSITIVE_INFINITY;
       }
       if (verdict === 'pending') return Number.POSITIVE_INFINITY;
+      // Settled without a request (and without the host's turn): dispatch now.
+      if (robotsOutcome(lane.queue[0], verdict, run.userAgent, now)) return true;
     }
-    if (slot.nextAt > now) return slot.nextAt;
-    return true;
+    const rule = this.#fetcher.ruleFor(next, {
+      obeyRobots: settings.obeyRobots,
+      crawlDelayMs: settings.crawlDelay * 1000,
+      userAgent: run.userAgent,
+    });
+    const at = this.#politeness.readyAt(lane.host, rule, now);
+    return at <= now ? true : at;
+  }
+
+  /** The politeness rule of the lane's host: the job's delay or its robots.txt `Crawl-delay`. */
+  #laneRule(run: JobRun, lane: Lane): PolitenessRule {
+    const delayMs = Math.max(run.job.settings.crawlDelay * 1000, lane.robotsDelayMs);
+    return { delayMs, maxConcurrent: this.#tuning.perHostConcurrency };
   }
 
   /**
-   * Claims the next URLs of a host, then pumps again; with none claimable the lane is exhausted
-   * until its next retry is due (or for good in this round).
+   * Claims the next URLs of a host: as many as its politeness lets begin now (`capacity`) and
+   * the scheduler has room for, so that a URL is claimed when its fetch begins (the store
+   * counts a claim found at start-up as an attempt that reached the site). False (lane
+   * exhausted for now) when none is claimable.
    */
-  #refill(run: JobRun, lane: Lane, now: number): void {
+  #refill(run: JobRun, lane: Lane, now: number, capacity: number): void {
     if (lane.refilling) return;
     lane.refilling = true;
-    const limit = lane.slot.delayMs > 0 ? 2 : this.#tuning.claimBatch;
+    const room = Math.max(1, this.#tuning.maxConcurrency - this.#inflight);
+    const limit = Math.min(this.#tuning.claimBatch, capacity, room);
     const claiming = async () => {
       const claimed = await this.#store.claim(run.job.id, lane.hostId, now, limit, ++this.#claimSeq);
       if (!run.active) {
@@ -502,12 +437,15 @@ export class CrawlScheduler {
       .finally(() => this.#schedulePump());
   }
 
-  #lookupRobots(run: JobRun, lane: Lane, origin: string): void {
+  #lookupRobots(run: JobRun, origin: string): void {
     run.robots.set(origin, 'pending');
     this.#robots.verdict(origin).then((verdict) => {
       run.robots.set(origin, verdict);
-      const robotsDelay = robotsCrawlDelaySeconds(verdict, run.userAgent) * 1000;
-      lane.slot.delayMs = Math.max(run.job.settings.crawlDelay * 1000, robotsDelay);
+      const robotsDelayMs = robotsCrawlDelaySeconds(verdict, run.userAgent) * 1000;
+      const host = new URL(origin).host;
+      for (const lane of run.lanes) {
+        if (lane.host === host) lane.robotsDelayMs = Math.max(lane.robotsDelayMs, robotsDelayMs);
+      }
       this.#schedulePump();
     });
   }
@@ -515,27 +453,23 @@ export class CrawlScheduler {
   #dispatch(run: JobRun, lane: Lane, url: ClaimedUrl, now: number): void {
     const verdict = run.job.settings.obeyRobots ? run.robots.get(new URL(url.url).origin) : undefined;
     if (verdict !== undefined && verdict !== 'pending') {
-      // Pages robots.txt rules out are settled without a request, and without waiting for the
-      // host's crawl delay.
-      const settled = this.#robotsOutcome(run, url, verdict, now);
+      // Pages robots.txt rules out are settled without a request, and without the host's turn.
+      const settled = robotsOutcome(url, verdict, run.userAgent, now);
       if (settled) {
         this.#writer.add({ outcome: settled, hostId: lane.hostId });
         return;
       }
     }
-    const { slot } = lane;
-    slot.inflight++;
-    slot.nextAt = now + slot.delayMs;
     run.inflight++;
     this.#inflight++;
-    this.#hostInflight.set(lane.host, (this.#hostInflight.get(lane.host) ?? 0) + 1);
-    const work = this.#process(run, url)
+    const work = this.#pages
+      .process(run.job, url, run.userAgent, this.#abort.signal)
       .then(
         (entry) => {
           if (entry) this.#writer.add({ ...entry, hostId: lane.hostId });
         },
         (error: unknown) => {
-          // #process turns every failure into an outcome; reaching here is a bug. The URL stays
+          // process() turns every failure into an outcome; reaching here is a bug. The URL stays
           // claimed and is retried after the next start.
           this.#deps.logger.error(
             { err: error, url: url.url },
@@ -544,185 +478,12 @@ export class CrawlScheduler {
         },
       )
       .finally(() => {
-        slot.inflight--;
-        // The delay runs from the end of a fetch too: the site sees requests at least
-        // `crawlDelay` apart however long connecting or answering took.
-        if (slot.delayMs > 0) slot.nextAt = Math.max(slot.nextAt, this.#now() + slot.delayMs);
         run.inflight--;
         this.#inflight--;
-        const hostCount = (this.#hostInflight.get(lane.host) ?? 1) - 1;
-        if (hostCount <= 0) this.#hostInflight.delete(lane.host);
-        else this.#hostInflight.set(lane.host, hostCount);
         this.#inflightWork.delete(work);
         this.#schedulePump();
       });
     this.#inflightWork.add(work);
-  }
-
-  /**
-   * The outcome of a URL that robots.txt settles without fetching: its origin may not be
-   * contacted at all (a refused address: failed like the fetch would, one attempt), or its
-   * rules (or an unreachable robots.txt) disallow it (no attempt). `undefined` when allowed.
-   */
-  #robotsOutcome(
-    run: JobRun,
-    url: ClaimedUrl,
-    verdict: RobotsVerdict,
-    now: number,
-  ): CrawlPageOutcome | undefined {
-    const base = {
-      jobId: url.jobId,
-      seq: url.seq,
-      claim: url.claim,
-      kind: 'done' as const,
-      crawled: false,
-      processAttempted: false,
-      processed: false,
-      objects: [],
-      at: now,
-    };
-    if (verdict.kind === 'refused') {
-      return { ...base, crawlAttempts: 1, outcome: 'fetch_failed', error: verdict.reason };
-    }
-    if (robotsAllow(verdict, url.url, run.userAgent)) return undefined;
-    const error =
-      verdict.kind === 'unreachable'
-        ? `${verdict.reason}: treated as disallowing every page of the site for this round`
-        : 'Disallowed by robots.txt';
-    return { ...base, crawlAttempts: 0, outcome: 'robots_disallowed', error };
-  }
-
-  /** Fetches and extracts one URL; the outcome to record, or undefined when stopping. */
-  async #process(run: JobRun, url: ClaimedUrl): Promise<Omit<PendingOutcome, 'hostId'> | undefined> {
-    const { settings } = run.job;
-    const base = { jobId: url.jobId, seq: url.seq, claim: url.claim };
-    const none = { crawled: false, processAttempted: false, processed: false, objects: [] as string[] };
-    const tries = url.attempts + 1;
-    const retryOrFail = (
-      error: string,
-      httpStatus: number | undefined,
-      transient: boolean,
-      retryAfter?: number,
-    ) => {
-      const at = this.#now();
-      if (transient && shouldRetry(this.#tuning.retry, tries)) {
-        const delay = retryDelayMs(this.#tuning.retry, tries, { retryAfterMs: retryAfter });
-        const outcome: CrawlPageOutcome = {
-          ...base,
-          ...none,
-          kind: 'retry',
-          crawlAttempts: 1,
-          httpStatus,
-          error,
-          notBefore: at + delay,
-          at,
-        };
-        return { outcome };
-      }
-      const outcome: CrawlPageOutcome = {
-        ...base,
-        ...none,
-        kind: 'done',
-        crawlAttempts: 1,
-        outcome: 'fetch_failed',
-        httpStatus,
-        error,
-        at,
-      };
-      return { outcome };
-    };
-
-    let page: Awaited<ReturnType<PageFetcher['fetch']>>;
-    try {
-      page = await this.#deps.fetcher.fetch(url.url, {
-        headers: settings.customHeaders,
-        signal: this.#abort.signal,
-      });
-    } catch (error) {
-      if (this.#abort.signal.aborted) return undefined;
-      if (error instanceof FetchError) return retryOrFail(error.message, error.httpStatus, error.transient);
-      return retryOrFail(errorMessage(error), undefined, true);
-    }
-    if (page.status < 200 || page.status > 299) {
-      const transient = isTransientStatus(page.status);
-      const retryAfter = transient ? retryAfterMs(page.headers['retry-after'], this.#now()) : undefined;
-      return retryOrFail(`HTTP ${page.status}`, page.status, transient, retryAfter);
-    }
-
-    const crawled = {
-      ...base,
-      kind: 'done' as const,
-      crawlAttempts: 1,
-      crawled: true,
-      httpStatus: page.status,
-    };
-    const finalUrl = page.finalUrl !== url.url ? page.finalUrl : undefined;
-    if (!matchesProcessPattern(settings.pageProcessPattern, url.url)) {
-      return {
-        outcome: {
-          ...crawled,
-          processAttempted: false,
-          processed: false,
-          objects: [],
-          outcome: 'not_processed',
-          finalUrl,
-          at: this.#now(),
-        },
-      };
-    }
-    let extraction: PageExtraction;
-    try {
-      if (!isMarkup(page.contentType, page.body)) {
-        throw new FetchError(
-          'not_html',
-          `The page is not HTML (Content-Type: ${page.contentType ?? 'none'})`,
-        );
-      }
-      extraction = await this.#deps.extractor.extract({
-        tokenId: run.job.tokenId,
-        api: settings.api,
-        pageUrl: url.url,
-        finalUrl: page.finalUrl,
-        body: page.body,
-        contentType: page.headers['content-type'],
-        timestamp: this.#now(),
-      });
-    } catch (error) {
-      if (!(error instanceof QuarryError) && !(error instanceof ExtractionFailed)) {
-        this.#deps.logger.warn({ err: error, url: url.url }, 'crawl: extraction failed unexpectedly');
-      }
-      return {
-        outcome: {
-          ...crawled,
-          processAttempted: true,
-          processed: false,
-          objects: [],
-          outcome: 'process_failed',
-          error: errorMessage(error),
-          finalUrl,
-          at: this.#now(),
-        },
-      };
-    }
-    let ingest: PendingOutcome['ingest'];
-    if (settings.kgIngest) {
-      const objects = extraction.documents
-        .filter((_, i) => GRAPH_TYPES.has(extraction.types[i]))
-        .map((document) => JSON.parse(document) as ExtractedObject);
-      if (objects.length > 0) ingest = { objects, origin: url.url };
-    }
-    return {
-      outcome: {
-        ...crawled,
-        processAttempted: true,
-        processed: true,
-        objects: extraction.documents,
-        outcome: 'processed',
-        finalUrl,
-        at: this.#now(),
-      },
-      ingest,
-    };
   }
 
   #onWritten(written: readonly PendingOutcome[], applied: readonly boolean[]): void {
@@ -764,65 +525,23 @@ export class CrawlScheduler {
     try {
       const unfinished = await this.#store.unfinishedCount(run.job.id);
       if (unfinished > 0 || !run.active) return;
-      await this.#endRound(run);
+      this.#deactivate(run);
+      // Other runs of the token may have been skipped in the turn that ended this one.
+      this.#schedulePump();
+      const ended = await endRound(this.#deps.storage, run.job.id, this.#now());
+      if (!ended) return;
+      this.#deps.logger.info(
+        { job: ended.name, status: ended.status, rounds: ended.counters.roundsCompleted },
+        'crawl: round ended',
+      );
+      if (ended.status === JobStatus.nextRoundScheduled) {
+        this.#nextRounds.set(ended.id, ended.nextRoundAt ?? this.#now());
+        this.#schedulePump();
+      }
+      this.#deps.onRoundEnded?.(ended);
     } finally {
       run.ending = false;
     }
-  }
-
-  async #endRound(run: JobRun): Promise<void> {
-    const now = this.#now();
-    const job = await this.#store.getJob(run.job.id);
-    this.#deactivate(run);
-    if (!job || job.status !== JobStatus.inProgress) return;
-    const end = endOfRound(
-      job.settings,
-      {
-        roundsCompleted: job.counters.roundsCompleted,
-        roundStartedAt: job.roundStartedAt,
-        crawlSuccessesThisRound: job.counters.pageCrawlSuccessesThisRound,
-      },
-      now,
-    );
-    const ended = await this.#deps.storage.transaction(async ({ crawlJobs }) => {
-      const changed = await crawlJobs.updateJob(
-        job.id,
-        {
-          status: end.status,
-          nextRoundAt: end.nextRoundAt,
-          ...(end.completedAt !== null ? { completedAt: end.completedAt } : {}),
-          addRoundsCompleted: 1,
-        },
-        [JobStatus.inProgress],
-      );
-      if (!changed) return undefined;
-      const after = (await crawlJobs.getJob(job.id))!;
-      if (after.settings.notifyWebhook !== '') {
-        const record = jobRecord(after, { now });
-        await crawlJobs.enqueueWebhook({
-          jobId: after.id,
-          url: after.settings.notifyWebhook,
-          payload: JSON.stringify(record),
-          headers: {
-            'X-Crawl-Name': after.name,
-            'X-Crawl-Status': statusMessage(after.status, after.nextRoundAt, now),
-          },
-          at: now,
-        });
-      }
-      return after;
-    });
-    if (!ended) return;
-    for (const lane of run.lanes) this.#slots.delete(`${job.id}:${lane.hostId}`);
-    this.#deps.logger.info(
-      { job: job.name, status: ended.status, rounds: ended.counters.roundsCompleted },
-      'crawl: round ended',
-    );
-    if (ended.status === JobStatus.nextRoundScheduled) {
-      this.#nextRounds.set(ended.id, ended.nextRoundAt ?? now);
-      this.#schedulePump();
-    }
-    this.#deps.onRoundEnded?.(ended);
   }
 
   async #startNextRound(jobId: number): Promise<void> {
