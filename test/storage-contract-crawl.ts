@@ -157,9 +157,42 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
       await storage.crawlJobs.release([{ ...first[0], claim: 99 }]);
       assert.equal((await storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 14)).length, 0);
       await storage.crawlJobs.release([...first, ...second]);
-      assert.equal((await storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 15)).length, 2);
-      assert.equal((await storage.crawlJobs.recoverClaims()) >= 2, true);
+      const third = await storage.crawlJobs.claim(job.id, hostA.hostId, 1_000, 10, 15);
+      assert.equal(third.length, 2);
+      await storage.crawlJobs.release(third);
       assert.equal((await storage.crawlJobs.listUrls(job.id, -1, 1))[0].state, 'pending');
+    });
+
+    test('claims left at a crash go back to pending, each counted as a crawl attempt', async () => {
+      const crashed = (await storage.crawlJobs.createJob({
+        tokenId: 'tok_9',
+        name: 'crashed',
+        settings: SETTINGS,
+        status: 7,
+        resumeStatus: null,
+        now: 900,
+        urls: [
+          { url: 'https://e.example/1', host: 'e.example' },
+          { url: 'https://e.example/2', host: 'e.example' },
+          { url: 'https://e.example/3', host: 'e.example' },
+        ],
+      }))!;
+      const [host] = await storage.crawlJobs.hosts(crashed.id);
+      assert.equal((await storage.crawlJobs.claim(crashed.id, host.hostId, 1_000, 2, 31)).length, 2);
+      assert.equal(await storage.crawlJobs.recoverClaims(), 2);
+      const lines = await storage.crawlJobs.listUrls(crashed.id, -1, 10);
+      assert.deepEqual(
+        lines.map((line) => [line.state, line.attempts]),
+        [
+          ['pending', 1],
+          ['pending', 1],
+          ['pending', 0],
+        ],
+      );
+      assert.equal((await storage.crawlJobs.getJob(crashed.id))?.counters.pageCrawlAttempts, 2);
+      assert.equal((await storage.crawlJobs.getJob(job.id))?.counters.pageCrawlAttempts, 0);
+      assert.equal(await storage.crawlJobs.recoverClaims(), 0);
+      await storage.crawlJobs.deleteJob(crashed.id);
     });
 
     test('records outcomes with their counters and objects, once per claim', async () => {
@@ -297,6 +330,15 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
 
     test('webhook outbox: due order, failures rescheduled or dropped, delivery marks the job', async () => {
       const owner = (await storage.crawlJobs.findJob('tok_2', 'news'))!;
+      const second = (await storage.crawlJobs.createJob({
+        tokenId: 'tok_2',
+        name: 'hooks',
+        settings: SETTINGS,
+        status: 7,
+        resumeStatus: null,
+        now: 800,
+        urls: [{ url: 'https://d.example/', host: 'd.example' }],
+      }))!;
       await storage.crawlJobs.enqueueWebhook({
         jobId: owner.id,
         url: 'https://hook.example/a',
@@ -305,7 +347,7 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
         at: 100,
       });
       await storage.crawlJobs.enqueueWebhook({
-        jobId: owner.id,
+        jobId: second.id,
         url: 'https://hook.example/b',
         payload: '{}',
         headers: {},
@@ -326,6 +368,37 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
       await storage.crawlJobs.webhookDelivered(a.id);
       assert.equal(await storage.crawlJobs.nextWebhookAt(), undefined);
       assert.equal((await storage.crawlJobs.getJob(owner.id))?.sentDoneNotification, true);
+      await storage.crawlJobs.deleteJob(second.id);
+    });
+
+    test('webhook outbox: a newer notification of a job supersedes its undelivered ones', async () => {
+      const owner = (await storage.crawlJobs.findJob('tok_2', 'news'))!;
+      const round = (n: number, at: number) =>
+        storage.crawlJobs.enqueueWebhook({
+          jobId: owner.id,
+          url: 'https://hook.example/r',
+          payload: `{"round":${n}}`,
+          headers: {},
+          at,
+        });
+      await round(1, 100);
+      const [first] = await storage.crawlJobs.dueWebhooks(100, 10);
+      await storage.crawlJobs.webhookFailed(first.id, 'HTTP 500', 5_000);
+      await round(2, 200);
+      const due = await storage.crawlJobs.dueWebhooks(10_000, 10);
+      assert.deepEqual(
+        due.map((w) => w.payload),
+        ['{"round":2}'],
+      );
+      // Finishing the superseded delivery (it was in flight) changes nothing.
+      await storage.crawlJobs.webhookFailed(first.id, 'HTTP 500', 6_000);
+      await storage.crawlJobs.webhookDelivered(first.id);
+      assert.deepEqual(
+        (await storage.crawlJobs.dueWebhooks(10_000, 10)).map((w) => w.payload),
+        ['{"round":2}'],
+      );
+      await storage.crawlJobs.webhookDelivered(due[0].id);
+      assert.equal(await storage.crawlJobs.nextWebhookAt(), undefined);
     });
 
     test('operator switches', async () => {

@@ -33,6 +33,7 @@ export class WebhookSender {
   readonly #deps: WebhookSenderDeps;
   readonly #retry: WebhookRetry;
   readonly #now: () => number;
+  /** Deliveries in flight, by job id. */
   readonly #sending = new Map<number, Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
   #running = false;
@@ -90,12 +91,13 @@ export class WebhookSender {
   async #sendDue(): Promise<void> {
     const now = this.#now();
     for (const webhook of await this.#deps.store.dueWebhooks(now, 50)) {
-      if (this.#sending.has(webhook.id)) continue;
+      // One delivery per job at a time: a newer notification waits for the one in flight.
+      if (this.#sending.has(webhook.jobId)) continue;
       const delivery = this.#deliver(webhook).finally(() => {
-        this.#sending.delete(webhook.id);
+        this.#sending.delete(webhook.jobId);
         this.poke();
       });
-      this.#sending.set(webhook.id, delivery);
+      this.#sending.set(webhook.jobId, delivery);
     }
     const next = await this.#deps.store.nextWebhookAt();
     if (!this.#running) return;

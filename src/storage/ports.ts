@@ -625,7 +625,11 @@ export interface CrawlJobStore {
   holdJobs(from: readonly number[], to: number): Promise<number[]>;
   /** Jobs in `status` get back their `resumeStatus` (leaving maintenance). Returns the ids changed. */
   restoreHeldJobs(status: number): Promise<number[]>;
-  /** Puts every claimed URL back to pending (start-up after a stop or crash). Returns how many. */
+  /**
+   * Puts every claimed URL back to pending (start-up after a stop or crash), counting each as
+   * one crawl attempt of its job and of the URL: URLs are claimed when their fetch begins, so
+   * the site may have seen that request (issue 28). Returns how many.
+   */
   recoverClaims(): Promise<number>;
   /** The hosts of a job's valid URLs. */
   hosts(jobId: number): Promise<Array<{ hostId: number; host: string }>>;
@@ -649,6 +653,11 @@ export interface CrawlJobStore {
   listObjects(jobId: number, afterId: number, limit: number): Promise<Array<{ id: number; doc: string }>>;
   /** Per-URL report lines after `afterSeq`, in submitted order. */
   listUrls(jobId: number, afterSeq: number, limit: number): Promise<CrawlUrlReport[]>;
+  /**
+   * Queues a notification of the job, replacing the job's notifications not yet delivered (a
+   * newer status supersedes them: a receiver that keeps the last message must not get an
+   * older one after it).
+   */
   enqueueWebhook(input: {
     jobId: number;
     url: string;

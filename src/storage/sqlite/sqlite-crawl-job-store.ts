@@ -345,10 +345,22 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
   }
 
   recoverClaims(): number {
-    const result = this.#db
-      .prepare(`UPDATE crawl_urls SET state = ${PENDING}, claim = NULL WHERE state = ${CLAIMED}`)
-      .run();
-    return Number(result.changes);
+    return this.#transaction(() => {
+      // The scheduler claims a URL when its fetch begins: each claim left over was a request
+      // that may have reached the site, so it counts as a crawl attempt (issue 28).
+      this.#db
+        .prepare(`
+          UPDATE crawl_jobs SET page_crawl_attempts = page_crawl_attempts + (
+            SELECT count(*) FROM crawl_urls WHERE crawl_urls.job_id = crawl_jobs.id AND state = ${CLAIMED})
+          WHERE id IN (SELECT job_id FROM crawl_urls WHERE state = ${CLAIMED})`)
+        .run();
+      const result = this.#db
+        .prepare(
+          `UPDATE crawl_urls SET state = ${PENDING}, claim = NULL, attempts = attempts + 1 WHERE state = ${CLAIMED}`,
+        )
+        .run();
+      return Number(result.changes);
+    });
   }
 
   hosts(jobId: number): Array<{ hostId: number; host: string }> {
@@ -484,11 +496,19 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
     headers: Readonly<Record<string, string>>;
     at: number;
   }): void {
-    this.#db
-      .prepare(
-        'INSERT INTO crawl_webhooks (job_id, url, payload, headers, next_attempt_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(input.jobId, input.url, input.payload, JSON.stringify(input.headers), input.at);
+    this.#transaction(() => {
+      const inserted = this.#db
+        .prepare(
+          'INSERT INTO crawl_webhooks (job_id, url, payload, headers, next_attempt_at) VALUES (?, ?, ?, ?, ?)',
+        )
+        .run(input.jobId, input.url, input.payload, JSON.stringify(input.headers), input.at);
+      // A newer status supersedes the job's notifications not yet delivered. Deleted after the
+      // insert, so the new row's id is above theirs and none of theirs is reused while one of
+      // them may still be in flight (a rowid table hands out max(id) + 1).
+      this.#db
+        .prepare('DELETE FROM crawl_webhooks WHERE job_id = ? AND id < ?')
+        .run(input.jobId, Number(inserted.lastInsertRowid));
+    });
   }
 
   dueWebhooks(now: number, limit: number): CrawlWebhook[] {
