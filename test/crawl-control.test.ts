@@ -141,14 +141,23 @@ describe('bulk extract job control', () => {
       }
     });
 
-    test('a job whose URLs are all invalid has status 5', async () => {
-      const record = await createJob(t.runtime, token, {
-        name: 'nothing',
-        apiUrl: '/v3/article',
-        urls: 'nope ftp://x.example/',
+    test('a job whose URLs are all invalid is refused with a 400 naming them; nothing is created', async () => {
+      const res = await t.runtime.app.inject({
+        method: 'POST',
+        url: `/v3/bulk?token=${token}`,
+        payload: {
+          name: 'nothing',
+          apiUrl: '/v3/article',
+          urls: 'file:///etc/passwd javascript:alert(1) nope',
+        },
       });
-      assert.deepEqual(record.jobStatus, { status: 5, message: 'No valid URLs were submitted.' });
-      assert.equal(record.urlsHarvested, 0);
+      assert.equal(res.statusCode, 400);
+      assert.match(
+        res.json().error,
+        /'urls': none of the URLs can be fetched .*"file:\/\/\/etc\/passwd" \(only http and https URLs are fetched\).*"nope" \(not an absolute URL\)/,
+      );
+      const list = await t.runtime.app.inject({ method: 'GET', url: `/v3/bulk?token=${token}&name=nothing` });
+      assert.equal(list.statusCode, 404);
     });
 
     test('unknown and invalid names on control requests', async () => {

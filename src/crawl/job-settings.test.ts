@@ -120,6 +120,12 @@ test('URLs: split on any whitespace, de-duplicated, invalid ones kept with the r
     { url: 'https://b.example:8443/', host: 'b.example:8443' },
   ]);
 });
+test('URLs: none valid is a 400 naming the first few and why', () => {
+  assert.throws(
+    () => parseUrls('file:///etc/passwd javascript:alert(1)'),
+    /'urls': none of the URLs can be fetched .*"file:\/\/\/etc\/passwd" \(only http and https URLs are fetched\), "javascript:alert\(1\)"/,
+  );
+});
 
 test('apiUrl names the API by its path', () => {
   assert.equal(apiNameOf('/v3/article'), 'article');

@@ -227,7 +227,9 @@ function checkUrl(text: string): URL | string {
 /**
  * The submitted URLs: whitespace-separated text (or an array of such strings), de-duplicated
  * (first occurrence kept, fragments ignored). Entries that are not absolute http(s) URLs are
- * kept as invalid so the per-URL report says why they were not fetched.
+ * kept as invalid so the per-URL report says why they were not fetched; when no entry is valid
+ * (`file://`, `javascript:`, garbage), the request is refused (issue 28): a job that can fetch
+ * nothing is a mistake to report, not a job to create.
  */
 export function parseUrls(value: unknown): NewCrawlUrl[] {
   const parts: string[] = [];
@@ -262,6 +264,16 @@ export function parseUrls(value: unknown): NewCrawlUrl[] {
       typeof checked === 'string'
         ? { url: part, invalid: checked }
         : { url: checked.href, host: checked.host },
+    );
+  }
+  if (urls.every((url) => url.invalid !== undefined)) {
+    const examples = urls
+      .slice(0, 3)
+      .map((url) => `"${url.url.slice(0, 100)}" (${url.invalid})`)
+      .join(', ');
+    throw new InvalidParameterError(
+      'urls',
+      `Invalid parameter 'urls': none of the URLs can be fetched (absolute http and https URLs only): ${examples}`,
     );
   }
   return urls;
