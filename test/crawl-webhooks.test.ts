@@ -27,7 +27,7 @@ test('a retried round-1 notification never arrives after the final one', async (
       response.writeHead(received.length === 1 ? 500 : 204);
       response.end();
     });
-    const token = t.token();
+    const token = await t.token();
     await createJob(t.runtime, token, {
       name: 'rounds',
       apiUrl: '/v3/article',

@@ -308,11 +308,12 @@ export class CrawlScheduler {
     const tokens = [...this.#byToken.keys()];
     for (let i = 0; i < tokens.length && this.#inflight < this.#tuning.maxConcurrency; i++) {
       const token = tokens[(this.#tokenCursor + i) % tokens.length];
-      const runs = this.#byToken.get(token);
-      if (!runs) continue;
+      // A copy: a run whose round ends during this turn leaves the token's list.
+      const runs = [...(this.#byToken.get(token) ?? [])];
       const start = this.#jobCursor.get(token) ?? 0;
       for (let j = 0; j < runs.length; j++) {
         const index = (start + j) % runs.length;
+        if (!runs[index].active) continue;
         const result = this.#dispatchFrom(runs[index], now);
         if (result === true) {
           dispatched = true;
