@@ -76,10 +76,11 @@ describe('extraction isolation', () => {
     // Two threads: the third preview waited for one of them.
     assert.ok(performance.now() - started >= 2 * BUDGET_MS - 100);
     assert.ok(t.runtime.services.extractionThreads.replaced >= 3);
-    // The event loop was never held by a page: in-thread, each /healthz behind a preview would
-    // wait its whole 1.5 s (4.7 s was reported). A garbage collection or a thread start may
-    // still pause it briefly; the bench measures the p99 (target 50 ms).
-    assert.ok(Math.max(...latencies) < 1_000, `slowest /healthz ${Math.max(...latencies).toFixed(0)} ms`);
+    // The event loop was never held by a page: in-thread, a /healthz behind one of these
+    // previews would wait minutes (4.7 s was reported for a smaller case). A garbage collection,
+    // a thread start or a loaded CI machine may still slow one down; the bench measures the p99
+    // (target 50 ms), this only that nothing waits for a page.
+    assert.ok(Math.max(...latencies) < 3_000, `slowest /healthz ${Math.max(...latencies).toFixed(0)} ms`);
 
     // The replaced threads work: a normal extraction answers.
     const ok = await t.runtime.app.inject({
@@ -114,7 +115,8 @@ describe('extraction isolation', () => {
         payload: html,
       });
       assert.equal(res.statusCode, 200, res.body);
-      assert.ok(performance.now() - started < 1_000, pattern);
+      // Backtracking would take hours on these inputs; 5 s leaves room for a loaded machine.
+      assert.ok(performance.now() - started < 5_000, pattern);
     }
   });
 
