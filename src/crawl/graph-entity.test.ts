@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { crawledEntityId, entityAnchor, entityStatement, entityTypeOf } from './graph-entity.ts';
 
-test('organization and person objects become statements with the page as origin', () => {
+test('organization and person objects become statements with the page as origin, of ontology fields only', () => {
   const statement = entityStatement(
     {
       type: 'organization',
@@ -14,6 +14,9 @@ test('organization and person objects become statements with the page as origin'
       logo: 'https://northwind.example/logo.png',
       phoneNumbers: [{ string: '+1 510-555-0142', digits: '+15105550142' }],
       linkedInUri: 'linkedin.com/company/northwind',
+      copyright: '© 2024 Northwind',
+      provenance: { phoneNumbers: ['site-wide'] },
+      deathDate: { str: 'd2020-XX-XX', precision: 1 },
       description: null,
     },
     'https://northwind.example/about',
@@ -23,7 +26,6 @@ test('organization and person objects become statements with the page as origin'
     name: 'Northwind Robotics',
     homepageUri: 'northwind.example',
     phoneNumbers: [{ string: '+1 510-555-0142', digits: '+15105550142' }],
-    linkedInUri: 'linkedin.com/company/northwind',
     images: [{ url: 'https://northwind.example/logo.png', primary: true }],
     origins: ['https://northwind.example/about'],
   });

@@ -8,15 +8,29 @@ import { createHash } from 'node:crypto';
 import type { EntityType } from '../kg/index.ts';
 import type { ExtractedObject } from './dependencies.ts';
 
-/** Fields of an extracted object that describe the page, not the entity. */
-const PAGE_FIELDS = new Set([
-  'type',
-  'pageUrl',
-  'resolvedPageUrl',
-  'timestamp',
-  'humanLanguage',
-  'logo',
-  'image',
+/**
+ * The knowledge graph's fields (`kg/entity.ts`) a page may state: only these reach the graph.
+ * Custom API fields (`copyright`), page metadata, social-profile shortcuts and provenance stay
+ * with the extracted object (issue 24 §1).
+ */
+const STATED_FIELDS = new Set([
+  'allNames',
+  'description',
+  'homepageUri',
+  'allUris',
+  'location',
+  'locations',
+  'phoneNumbers',
+  'emailAddresses',
+  'nbEmployees',
+  'industries',
+  'foundingDate',
+  'birthDate',
+  'gender',
+  'employments',
+  'educations',
+  'nameDetail',
+  'images',
 ]);
 
 /** An entity as one page states it (no `id` yet): the graph's fields, `origins` = the page. */
@@ -64,7 +78,7 @@ export function entityStatement(object: ExtractedObject, origin: string): Entity
   if (name === '') return undefined;
   const statement: Record<string, unknown> = { type, name };
   for (const [field, value] of Object.entries(object)) {
-    if (PAGE_FIELDS.has(field) || field === 'name' || value === undefined || value === null) continue;
+    if (!STATED_FIELDS.has(field) || value === undefined || value === null) continue;
     statement[field] = value;
   }
   const picture =
@@ -81,4 +95,30 @@ export function entityStatement(object: ExtractedObject, origin: string): Entity
 /** What identifies a new entity besides its name: its homepage, else the page it was found on. */
 export function entityAnchor(statement: EntityStatement, origin: string): string {
   return typeof statement.homepageUri === 'string' ? statement.homepageUri : origin;
+}
+
+/** Contacts that say who an entity is: the page's own, never the site's header or footer. */
+export interface IdentityEvidence {
+  readonly emails: string[];
+  readonly phones: string[];
+}
+
+/**
+ * The e-mails and phones of `object` that identify its entity: those its `provenance` does not
+ * mark `site-wide` (a newsroom's footer phone on every team page identifies no one).
+ */
+export function identityEvidence(object: ExtractedObject): IdentityEvidence {
+  const provenance = (object.provenance ?? {}) as Record<string, unknown>;
+  const pick = (field: string, value: (item: Record<string, unknown>) => unknown): string[] => {
+    const list = Array.isArray(object[field]) ? (object[field] as unknown[]) : [];
+    const sources = Array.isArray(provenance[field]) ? (provenance[field] as unknown[]) : [];
+    return list
+      .filter((_, i) => sources[i] !== 'site-wide')
+      .map((item) => (item && typeof item === 'object' ? value(item as Record<string, unknown>) : undefined))
+      .filter((item): item is string => typeof item === 'string' && item !== '');
+  };
+  return {
+    emails: pick('emailAddresses', (item) => item.contactString),
+    phones: pick('phoneNumbers', (item) => item.digits ?? item.string),
+  };
 }

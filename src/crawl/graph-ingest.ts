@@ -11,25 +11,63 @@
  * Re-stating is idempotent: a source's new statement replaces its previous one.
  */
 import { prepareRecord } from '../import/index.ts';
-import { applyStatement, type Entity, EntityRejection, type LedgerState } from '../kg/index.ts';
+import {
+  applyStatement,
+  type Entity,
+  EntityRejection,
+  type LedgerState,
+  normalizeOrganizationName,
+  normalizePersonName,
+} from '../kg/index.ts';
 import { createMatcher, indexEntity, type Matcher } from '../match/index.ts';
 import type { EntityStore, EntityWrite } from '../storage/index.ts';
 import type { ExtractedObject, GraphIngester } from './dependencies.ts';
-import { crawledEntityId, type EntityStatement, entityAnchor, entityStatement } from './graph-entity.ts';
+import {
+  crawledEntityId,
+  type EntityStatement,
+  entityAnchor,
+  entityStatement,
+  type IdentityEvidence,
+  identityEvidence,
+} from './graph-entity.ts';
 
 /** Lowest match score at which a crawled entity is taken for an entity of the graph. */
 export const MERGE_SCORE = 0.9;
 
-function strings(
-  value: unknown,
-  pick: (item: Record<string, unknown>) => unknown = (item) => item,
-): string[] {
-  if (!Array.isArray(value)) return [];
-  return value
-    .map((item) =>
-      typeof item === 'string' ? item : item && typeof item === 'object' ? pick(item) : undefined,
-    )
-    .filter((item): item is string => typeof item === 'string' && item !== '');
+/** Whether two person names cannot be one person's: different surnames, or given names. */
+function personNamesConflict(a: string, b: string): boolean {
+  const x = normalizePersonName(a);
+  const y = normalizePersonName(b);
+  if (x.last && y.last && x.last !== y.last) return true;
+  if (x.first && y.first && x.first !== y.first) {
+    // An initial is compatible with the name it abbreviates ("M. Gonzalez", "Maria Gonzalez").
+    const [short, long] = x.first.length <= y.first.length ? [x.first, y.first] : [y.first, x.first];
+    return !(short.length === 1 && long.startsWith(short));
+  }
+  return false;
+}
+
+/** Whether two organization names share no identifying word (nor one is the other's acronym). */
+function organizationNamesConflict(a: string, b: string): boolean {
+  const x = normalizeOrganizationName(a);
+  const y = normalizeOrganizationName(b);
+  if (x.significant.length === 0 || y.significant.length === 0) return false;
+  if (x.significant.some((token) => y.significant.includes(token))) return false;
+  const initials = (n: typeof x) => n.significant.map((token) => token[0]).join('');
+  return !(x.key === initials(y) || y.key === initials(x));
+}
+
+/**
+ * Whether the entity a page names `name` cannot be `stored`: its name conflicts with every name
+ * the graph knows for it. A match on a shared contact never overrides this (issue 24 §1).
+ */
+export function namesConflict(type: Entity['type'], name: string, stored: Entity): boolean {
+  const known = [stored.name, ...(stored.allNames ?? [])].filter(
+    (n): n is string => typeof n === 'string' && n !== '',
+  );
+  if (known.length === 0) return false;
+  const conflict = type === 'Person' ? personNamesConflict : organizationNamesConflict;
+  return known.every((other) => conflict(name, other));
 }
 
 /** Merges crawled statements into the graph; runs inside the caller's transaction. */
@@ -42,20 +80,28 @@ export class GraphIngest implements GraphIngester {
     this.#matcher = matcher;
   }
 
-  /** The id of the entity `statement` speaks of (see the module comment). */
-  resolve(statement: EntityStatement, origin: string): string {
+  /**
+   * The id of the entity `statement` speaks of (see the module comment). Only `evidence` (the
+   * page's own contacts, not the site's) helps find it, and a candidate whose names conflict
+   * with the statement's is never taken, whatever its score.
+   */
+  resolve(statement: EntityStatement, origin: string, evidence: IdentityEvidence): string {
     const candidates = this.#matcher.match(
       {
         type: statement.type,
         names: [statement.name],
         urls: typeof statement.homepageUri === 'string' ? [statement.homepageUri] : [],
-        emails: strings(statement.emailAddresses, (item) => item.contactString),
-        phones: strings(statement.phoneNumbers, (item) => item.digits ?? item.string),
+        emails: evidence.emails,
+        phones: evidence.phones,
       },
-      { limit: 1 },
+      { limit: 3 },
     );
-    const best = candidates[0];
-    if (best && best.type === statement.type && best.score >= MERGE_SCORE) return best.id;
+    for (const candidate of candidates) {
+      if (candidate.type !== statement.type || candidate.score < MERGE_SCORE) continue;
+      const stored = this.#store.getById(candidate.id);
+      if (stored && namesConflict(statement.type, statement.name, stored.doc as Entity)) continue;
+      return candidate.id;
+    }
     return crawledEntityId(statement.type, statement.name, entityAnchor(statement, origin));
   }
 
@@ -70,7 +116,7 @@ export class GraphIngest implements GraphIngester {
     for (const object of objects) {
       const statement = entityStatement(object, origin);
       if (!statement) continue;
-      const id = this.resolve(statement, origin);
+      const id = this.resolve(statement, origin, identityEvidence(object));
       let entity: Entity;
       try {
         // Validation and the canonical form of a statement, as an import line would get them.
@@ -92,8 +138,10 @@ export class GraphIngest implements GraphIngester {
         );
       }
       const before = states.get(id);
-      // A page stating a Person where the graph has an Organization (or the reverse) is refused.
+      // A page stating a Person where the graph has an Organization (or the reverse), or a name
+      // that cannot be the stored entity's (a derived id shared by chance), is refused.
       if (before && before.doc.type !== entity.type) continue;
+      if (before && namesConflict(entity.type, statement.name, before.doc as Entity)) continue;
       const after = applyStatement(before, origin, entity);
       states.set(id, after);
       if (after !== before) changed.add(id);

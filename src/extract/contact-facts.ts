@@ -1,5 +1,6 @@
 import type { ContactString, Location, PhoneNumber } from '../kg/index.ts';
 import { collapseWhitespace, findAllElements, type HtmlPage, resolveUrl, textOf } from './html-document.ts';
+import { insideAny, siteChrome } from './page-regions.ts';
 import { countryOfHost, toPhoneNumber } from './value-normalizers.ts';
 
 /** A link to a profile on a social or reference site. */
@@ -12,13 +13,23 @@ export interface SocialProfile {
   readonly uri: string;
 }
 
-/** Contact facts found anywhere on a page (not only in structured data). */
-export interface ContactFacts {
+/** Contacts found in one region of a page. */
+export interface RegionContacts {
   readonly phoneNumbers: readonly PhoneNumber[];
   readonly emailAddresses: readonly ContactString[];
   /** Addresses written in `<address>` elements. */
   readonly addresses: readonly Location[];
   readonly socialProfiles: readonly SocialProfile[];
+}
+
+/**
+ * Contact facts found on a page (not only in structured data): those of the page's own content,
+ * and apart, those of its site chrome (header, navigation, footer, sidebars, comments: see
+ * `page-regions.ts`), which belong to the site, not to whom the page is about.
+ */
+export interface ContactFacts extends RegionContacts {
+  /** The site chrome's contacts (the footer's phone, the newsroom's e-mail, social links). */
+  readonly siteWide: RegionContacts;
   /** A logo image URL: an `<img>` named like a logo (in the header first), else a touch icon. */
   readonly logo: string | undefined;
 }
@@ -91,10 +102,49 @@ export function normalizeEmail(raw: string): string | undefined {
   return email.toLowerCase();
 }
 
+/** Contacts of one region, as they are collected. */
+class RegionCollector {
+  readonly phones = new Map<string, PhoneNumber>();
+  readonly emails = new Set<string>();
+  readonly addresses: Location[] = [];
+  readonly social = new Map<string, SocialProfile>();
+
+  addPhone(phone: PhoneNumber | undefined): void {
+    if (phone && !this.phones.has(phone.digits ?? phone.string))
+      this.phones.set(phone.digits ?? phone.string, phone);
+  }
+
+  /** E-mails and labelled phone numbers written as text. */
+  addText(text: string, country: string | undefined): void {
+    for (const match of text.matchAll(EMAIL)) {
+      const email = normalizeEmail(match[0]);
+      if (email) this.emails.add(email);
+    }
+    // Phone numbers written as text after a label ("Phone: +1 415 555 0100", "Tél. :", "Telefon").
+    for (const match of text.matchAll(PHONE_LABEL)) {
+      if (/fax/i.test(match[0].slice(0, 4))) continue;
+      this.addPhone(toPhoneNumber(match[1], country));
+    }
+  }
+
+  result(): RegionContacts {
+    return {
+      phoneNumbers: [...this.phones.values()],
+      emailAddresses: [...this.emails].map((contactString) => ({ contactString })),
+      addresses: this.addresses,
+      socialProfiles: [...this.social.values()],
+    };
+  }
+}
+
+const PHONE_LABEL =
+  /\b(?:phone|tel|telephone|t[ée]l[ée]phone|t[ée]l|telefon|tel[ée]fono|telefone|call us|fax)\b\.?[ \t]*:?[ \t]*(\+?[\d(][\d \t().-]{5,}\d)/gi;
+
 /**
- * Collects contact facts from the whole page: `tel:` and `mailto:` links, e-mail addresses in
- * the text, `<address>` blocks, links to social profiles and a logo. Phones are parsed with
- * the country suggested by the page's host when they are written nationally.
+ * Collects contact facts: `tel:` and `mailto:` links, e-mail addresses and labelled phone
+ * numbers in the text, `<address>` blocks, links to social profiles, each credited to the page's
+ * own content or to its site chrome (`page-regions.ts`); and a logo. Phones are parsed with the
+ * country suggested by the page's host when they are written nationally.
  */
 export function collectContactFacts(page: HtmlPage): ContactFacts {
   let host: string | undefined;
@@ -104,39 +154,40 @@ export function collectContactFacts(page: HtmlPage): ContactFacts {
     host = undefined;
   }
   const country = countryOfHost(host);
-  const phones = new Map<string, PhoneNumber>();
-  const emails = new Set<string>();
-  const addresses: Location[] = [];
-  const social = new Map<string, SocialProfile>();
+  const chrome = siteChrome(page);
+  const main = new RegionCollector();
+  const site = new RegionCollector();
   let headerLogo: string | undefined;
   let anyLogo: string | undefined;
 
   const elements = findAllElements(page.document, (el) => ['a', 'address', 'img', 'link'].includes(el.name));
   for (const el of elements) {
+    const region = el.name === 'a' || el.name === 'address' ? (insideAny(el, chrome) ? site : main) : main;
     if (el.name === 'a') {
       const href = el.attribs.href?.trim() ?? '';
       if (/^tel:/i.test(href)) {
-        const phone = toPhoneNumber(decodeURIComponent(href.slice(4)).replace(/[^\d+()./ -]/g, ''), country);
-        if (phone) phones.set(phone.digits ?? phone.string, phone);
+        region.addPhone(
+          toPhoneNumber(decodeURIComponent(href.slice(4)).replace(/[^\d+()./ -]/g, ''), country),
+        );
         continue;
       }
       if (/^mailto:/i.test(href)) {
         const email = normalizeEmail(decodeURIComponent(href));
-        if (email) emails.add(email);
+        if (email) region.emails.add(email);
         continue;
       }
       const url = resolveUrl(href, page.baseUrl);
       const network = url ? socialNetworkOf(url) : undefined;
-      if (url && network && !social.has(network)) {
+      if (url && network && !region.social.has(network)) {
         const uri = kgUri(url);
-        if (uri) social.set(network, { network, url, uri });
+        if (uri) region.social.set(network, { network, url, uri });
       }
     } else if (el.name === 'address') {
       const lines = textOf(el).split('\n');
       const address = collapseWhitespace(
         lines.filter((line) => !HAS_EMAIL.test(line) && !/^\+?[\d\s().-]{6,}$/.test(line)).join(', '),
       );
-      if (address) addresses.push({ address });
+      if (address) region.addresses.push({ address });
     } else if (el.name === 'img') {
       const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${el.attribs.alt ?? ''} ${el.attribs.src ?? ''}`;
       if (!/logo/i.test(names)) continue;
@@ -158,27 +209,18 @@ export function collectContactFacts(page: HtmlPage): ContactFacts {
       if (rel.includes('apple-touch-icon')) anyLogo ??= resolveUrl(el.attribs.href, page.baseUrl);
     }
   }
+  // Text of each region (obfuscation aside, the most common way to publish addresses).
+  main.addText(textOf(page.document, { exclude: chrome }), country);
+  for (const root of chrome) site.addText(textOf(root), country);
+  return { ...main.result(), siteWide: withoutShared(site.result(), main), logo: headerLogo ?? anyLogo };
+}
 
-  // E-mail addresses written as text (obfuscation aside, the most common way to publish them).
-  const bodyText = textOf(page.document);
-  for (const match of bodyText.matchAll(EMAIL)) {
-    const email = normalizeEmail(match[0]);
-    if (email) emails.add(email);
-  }
-  // Phone numbers written as text after a label ("Phone: +1 415 555 0100").
-  for (const match of bodyText.matchAll(
-    /\b(?:phone|tel|telephone|call us|fax)\b\.?[ \t]*:?[ \t]*(\+?[\d(][\d \t().-]{5,}\d)/gi,
-  )) {
-    if (/fax/i.test(match[0].slice(0, 4))) continue;
-    const phone = toPhoneNumber(match[1], country);
-    if (phone && !phones.has(phone.digits ?? phone.string)) phones.set(phone.digits ?? phone.string, phone);
-  }
-
+/** The site's contacts that the page's own content does not state too. */
+function withoutShared(site: RegionContacts, main: RegionCollector): RegionContacts {
   return {
-    phoneNumbers: [...phones.values()],
-    emailAddresses: [...emails].map((contactString) => ({ contactString })),
-    addresses,
-    socialProfiles: [...social.values()],
-    logo: headerLogo ?? anyLogo,
+    phoneNumbers: site.phoneNumbers.filter((p) => !main.phones.has(p.digits ?? p.string)),
+    emailAddresses: site.emailAddresses.filter((e) => !main.emails.has(e.contactString)),
+    addresses: site.addresses,
+    socialProfiles: site.socialProfiles.filter((p) => main.social.get(p.network)?.uri !== p.uri),
   };
 }

@@ -166,3 +166,35 @@ export function imageList(urls: (string | undefined)[]): { url: string; primary?
   const unique = [...new Set(urls.filter((u): u is string => Boolean(u)))];
   return unique.map((url, index) => (index === 0 ? { url, primary: true } : { url }));
 }
+
+/**
+ * Where on the page each stated contact was found, in the order of the fields' lists:
+ * `structured-data` (JSON-LD, microdata), `page-content` (the page's own text and links) or
+ * `site-wide` (the site's header, navigation or footer: no evidence of who the entity is).
+ */
+export interface ContactProvenance {
+  phoneNumbers?: ContactSource[];
+  emailAddresses?: ContactSource[];
+}
+
+export type ContactSource = 'structured-data' | 'page-content' | 'site-wide';
+
+/** The provenance of `phones` and `emails` as merged from structured data, the page and its chrome. */
+export function contactProvenance(
+  phones: readonly PhoneNumber[],
+  emails: readonly ContactString[],
+  facts: ContactFacts,
+  structured: { readonly phones: readonly PhoneNumber[]; readonly emails: readonly ContactString[] },
+): ContactProvenance | undefined {
+  const phoneKeys = (list: readonly PhoneNumber[]) => new Set(list.map((p) => p.digits ?? p.string));
+  const emailKeys = (list: readonly ContactString[]) => new Set(list.map((e) => e.contactString));
+  const phoneSources = [phoneKeys(structured.phones), phoneKeys(facts.phoneNumbers)];
+  const emailSources = [emailKeys(structured.emails), emailKeys(facts.emailAddresses)];
+  const source = (key: string, [data, page]: Set<string>[]): ContactSource =>
+    data.has(key) ? 'structured-data' : page.has(key) ? 'page-content' : 'site-wide';
+  const provenance: ContactProvenance = {};
+  if (phones.length > 0)
+    provenance.phoneNumbers = phones.map((p) => source(p.digits ?? p.string, phoneSources));
+  if (emails.length > 0) provenance.emailAddresses = emails.map((e) => source(e.contactString, emailSources));
+  return Object.keys(provenance).length > 0 ? provenance : undefined;
+}

@@ -43,6 +43,10 @@ describe('organization extractor', () => {
       foundingDate: { str: 'd2009-XX-XX', precision: 1, timestamp: Date.UTC(2009, 0, 1) },
       nbEmployees: 120,
       founders: [{ name: 'Ada Lindqvist' }, { name: 'Rahul Menon' }],
+      provenance: {
+        phoneNumbers: ['structured-data', 'structured-data'],
+        emailAddresses: ['structured-data', 'structured-data', 'page-content'],
+      },
       linkedInUri: 'linkedin.com/company/northwind-robotics',
       twitterUri: 'twitter.com/northwindbots',
       facebookUri: 'facebook.com/northwindrobotics',

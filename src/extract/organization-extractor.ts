@@ -2,6 +2,8 @@ import type { ContactString, DateFact, LinkedEntity, Location, PhoneNumber } fro
 import { siteNameOf } from './article-extractor.ts';
 import { collectContactFacts, kgHomepage } from './contact-facts.ts';
 import {
+  type ContactProvenance,
+  contactProvenance,
   contactValues,
   imageList,
   mergeEmails,
@@ -11,6 +13,7 @@ import {
   UriCollector,
 } from './entity-facts.ts';
 import type { PageContext } from './page-context.ts';
+import { isEntryPath, pageHeading } from './page-type.ts';
 import { ORGANIZATION_TYPES } from './schema-types.ts';
 import { dereference, metaContent, propertiesOf, textValue, urlValue, values } from './structured-data.ts';
 import { toDateFact } from './value-normalizers.ts';
@@ -34,6 +37,8 @@ export type OrganizationFields = {
   founders?: LinkedEntity[];
   parentCompany?: LinkedEntity;
   allUris?: string[];
+  /** Where on the page each contact was found (see `ContactProvenance`). */
+  provenance?: ContactProvenance;
 } & SocialUris;
 
 function employeeCount(value: unknown): number | undefined {
@@ -56,7 +61,11 @@ export function extractOrganization(context: PageContext): OrganizationFields {
   const facts = collectContactFacts(context.page);
   const fields: OrganizationFields = {};
 
-  const name = textValue(props.name) ?? textValue(props.legalName) ?? siteNameOf(context);
+  // The site's own organization (its home, about or contact page) may be named by the site;
+  // another page (a directory entry, a profile) is named by its heading.
+  const owner = isEntryPath(context.page.url);
+  const heading = owner ? undefined : pageHeading(context);
+  const name = textValue(props.name) ?? textValue(props.legalName) ?? heading ?? siteNameOf(context);
   if (name) fields.name = name;
   const names = new Set<string>();
   for (const value of [props.name, props.legalName, props.alternateName]) {
@@ -82,10 +91,22 @@ export function extractOrganization(context: PageContext): OrganizationFields {
   ]);
   if (images.length > 0) fields.images = images;
 
-  const phones = mergePhones(contactValues(props, 'telephone'), facts.phoneNumbers, context.page.url);
+  // The site chrome's contacts are the site owner's: they count only on the owner's own pages.
+  const structuredPhones = contactValues(props, 'telephone');
+  const structuredEmails = contactValues(props, 'email');
+  const pagePhones = owner ? [...facts.phoneNumbers, ...facts.siteWide.phoneNumbers] : facts.phoneNumbers;
+  const pageEmails = owner
+    ? [...facts.emailAddresses, ...facts.siteWide.emailAddresses]
+    : facts.emailAddresses;
+  const phones = mergePhones(structuredPhones, pagePhones, context.page.url);
   if (phones.length > 0) fields.phoneNumbers = phones;
-  const emails = mergeEmails(contactValues(props, 'email'), facts.emailAddresses);
+  const emails = mergeEmails(structuredEmails, pageEmails);
   if (emails.length > 0) fields.emailAddresses = emails;
+  const provenance = contactProvenance(phones, emails, facts, {
+    phones: mergePhones(structuredPhones, [], context.page.url),
+    emails: mergeEmails(structuredEmails, []),
+  });
+  if (provenance) fields.provenance = provenance;
   const locations = mergeLocations([...values(props.address), ...values(props.location)], facts, data);
   if (locations.length > 0) {
     fields.location = locations[0];
@@ -108,6 +129,7 @@ export function extractOrganization(context: PageContext): OrganizationFields {
   for (const link of values(props.sameAs))
     uris.add(typeof link === 'string' ? link : urlValue(link, context.baseUrl));
   for (const profile of facts.socialProfiles) uris.add(profile.url);
+  if (owner) for (const profile of facts.siteWide.socialProfiles) uris.add(profile.url);
   Object.assign(fields, uris.socialUris());
   const all = uris.allUris();
   if (all.length > 0) fields.allUris = all;

@@ -1,4 +1,4 @@
-import { findAllElements, inlineText } from './html-document.ts';
+import { findAllElements, findFirst, inlineText } from './html-document.ts';
 import type { PageContext } from './page-context.ts';
 import {
   ARTICLE_TYPES,
@@ -73,13 +73,16 @@ function looksLikeProduct(context: PageContext): boolean {
   return false;
 }
 
-function isEntryPath(url: string): boolean {
+/** Whether `url` is a site's home, about, contact, company or team page (the site speaking of itself). */
+export function isEntryPath(url: string): boolean {
   try {
     const path = new URL(url).pathname.toLowerCase();
     return (
       path === '/' ||
       path === '' ||
-      /\b(about|contact|company|team|impressum|imprint|who-we-are)\b/.test(path)
+      /\b(about|about-us|contact|contact-us|company|impressum|imprint|who-we-are|qui-sommes-nous|a-propos|ueber-uns|uber-uns|chi-siamo|quienes-somos|sobre|over-ons)\b/.test(
+        path,
+      )
     );
   } catch {
     return false;
@@ -115,4 +118,11 @@ export function detectPageType(context: PageContext): PageType {
   if (paragraphChars >= ARTICLE_TEXT_CHARS_WITH_BYLINE && hasArticleMarkers(context)) return 'article';
   if (organization) return 'organization';
   return 'other';
+}
+
+/** The page's main heading (its first `<h1>`), when it is short enough to be a name. */
+export function pageHeading(context: PageContext): string | undefined {
+  const h1 = findFirst(context.page.document, (el) => el.name === 'h1');
+  const text = h1 ? inlineText(h1) : '';
+  return text && text.length <= 120 ? text : undefined;
 }
