@@ -393,16 +393,18 @@ export class CrawlScheduler {
   }
 
   /**
-   * Claims the next URLs of a host: as many as its politeness lets begin now (`capacity`) and
-   * the scheduler has room for, so that a URL is claimed when its fetch begins (the store
-   * counts a claim found at start-up as an attempt that reached the site). False (lane
-   * exhausted for now) when none is claimable.
+   * Claims the next URLs of a host: as many as its politeness lets begin now (`capacity`: one
+   * for a host with a delay, up to `perHostConcurrency` otherwise), so that a URL is claimed
+   * about when its fetch begins (the store counts a claim found at start-up as an attempt that
+   * reached the site). With none claimable the lane is exhausted until its next retry is due
+   * (or for good in this round); the lane is looked at again when the claim is back.
    */
   #refill(run: JobRun, lane: Lane, now: number, capacity: number): void {
     if (lane.refilling) return;
     lane.refilling = true;
-    const room = Math.max(1, this.#tuning.maxConcurrency - this.#inflight);
-    const limit = Math.min(this.#tuning.claimBatch, capacity, room);
+    // Not bounded by the scheduler's own room: lanes with URLs in hand take turns fairly while
+    // another lane's claim is on its way.
+    const limit = Math.min(this.#tuning.claimBatch, capacity);
     const claiming = async () => {
       const claimed = await this.#store.claim(run.job.id, lane.hostId, now, limit, ++this.#claimSeq);
       if (!run.active) {
