@@ -122,6 +122,60 @@ describe('bulk extract jobs feeding the knowledge graph', () => {
     assert.equal(JSON.stringify(t.runtime.storage.entities.getById('ORG-acme')?.doc), docBefore);
   });
 
+  test('team pages sharing a site footer become two people: no footer contact, no custom field, no merge', async () => {
+    // Issue 24 §1: the newsroom's footer (phone, e-mail, social links) on every team page made
+    // David Okafor and Maria Gonzalez one entity, and a Custom API field reached the graph.
+    const teamPage = (name: string, title: string, email: string) => `<!DOCTYPE html><html lang="en"><head>
+<title>${name} - The Valley Herald</title><meta property="og:site_name" content="The Valley Herald"></head><body>
+<div class="cookie-banner">We use cookies. <a href="/privacy">Privacy</a></div>
+<header class="site-header"><a href="/"><img class="logo" src="/logo.png" alt="Valley Herald logo"></a>
+<nav><a href="/news">News</a> <a href="/team">Team</a></nav></header>
+<main><article class="profile"><h1>${name}</h1><p class="role">${title}</p>
+<p>${name} has reported for the Herald since 2015, covering city hall, the courts and the river.</p>
+<p>Write to <a href="mailto:${email}">${email}</a>.</p></article></main>
+<footer class="site-footer"><p>The Valley Herald newsroom</p><p>Phone: +1 415 555 0100</p>
+<p><a href="mailto:newsroom@valleyherald.example">newsroom@valleyherald.example</a></p>
+<a href="https://twitter.com/valleyherald">Twitter</a> <a href="https://www.facebook.com/valleyherald">Facebook</a>
+<p class="copyright">© 2024 The Valley Herald</p></footer></body></html>`;
+    site.route('/team/maria', respond.html(teamPage('Maria Gonzalez', 'Data Editor', 'maria@valleyherald.example')));
+    site.route('/team/david', respond.html(teamPage('David Okafor', 'Courts Reporter', 'david@valleyherald.example')));
+    const saved = await t.runtime.app.inject({
+      method: 'POST',
+      url: `/v3/custom?token=${token}`,
+      payload: { api: '/api/person', urlPattern: '/team/', rules: [{ name: 'copyright', selector: '.copyright' }] },
+    });
+    assert.equal(saved.statusCode, 200, saved.body);
+    const counts = t.runtime.storage.entities.counts();
+    await createJob(t.runtime, token, {
+      name: 'team',
+      apiUrl: '/v3/person',
+      urls: `${site.url('/team/maria')} ${site.url('/team/david')}`,
+      crawlDelay: 0,
+      kgIngest: 1,
+    });
+    await waitForStatus(t.runtime, token, 'team', [9]);
+    // The extracted objects keep the custom field; the people have only their own contacts.
+    const data = await t.runtime.app.inject({ method: 'GET', url: `/v3/bulk/data?token=${token}&name=team` });
+    const objects = data.json() as Array<Record<string, unknown>>;
+    assert.equal(objects.length, 2);
+    for (const object of objects) {
+      assert.equal(object.copyright, '© 2024 The Valley Herald');
+      assert.equal(object.phoneNumbers, undefined, 'the footer phone is not a person\'s');
+      assert.equal((object.emailAddresses as unknown[]).length, 1);
+      assert.equal(object.twitterUri, undefined);
+    }
+    assert.deepEqual(t.runtime.storage.entities.counts(), { ...counts, persons: counts.persons + 2 });
+    const maria = await enhance('type=Person&email=maria%40valleyherald.example');
+    assert.equal(maria.hits, 1);
+    assert.equal(maria.data[0].entity.name, 'Maria Gonzalez');
+    assert.deepEqual(maria.data[0].entity.emailAddresses, [{ contactString: 'maria@valleyherald.example' }]);
+    assert.equal(maria.data[0].entity.copyright, undefined, 'custom fields stay out of the graph');
+    assert.equal(maria.data[0].entity.phoneNumbers, undefined);
+    const david = await enhance('type=Person&name=David%20Okafor');
+    assert.equal(david.data[0].entity.name, 'David Okafor');
+    assert.notEqual(david.data[0].entity.id, maria.data[0].entity.id);
+  });
+
   test('without kgIngest the graph is left alone', async () => {
     const counts = t.runtime.storage.entities.counts();
     const version = t.runtime.storage.entities.version();
