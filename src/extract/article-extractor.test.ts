@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { extractArticle, stripSiteName } from './article-extractor.ts';
+import { cleanByline, extractArticle, stripSiteName } from './article-extractor.ts';
 import { decodeHtml } from './charset.ts';
 import { PageContext } from './page-context.ts';
 
@@ -114,5 +114,38 @@ describe('article extractor', () => {
       'A much longer headline here',
     );
     assert.equal(stripSiteName('No separators', 'X'), 'No separators');
+  });
+});
+
+describe('multilingual bylines and dates', () => {
+  test('the name is taken out of bylines written in seven languages', () => {
+    const cases: [string, string][] = [
+      ['Par Hélène Lefèvre — 12 mars 2024', 'Hélène Lefèvre'],
+      ['By Jane Doe | Updated March 3', 'Jane Doe'],
+      ['Von Max Müller, 12.03.2024', 'Max Müller'],
+      ['Por Ana García el 3 de marzo', 'Ana García'],
+      ['Di Marco Rossi 12 marzo 2024', 'Marco Rossi'],
+      ['Door Jan de Vries', 'Jan de Vries'],
+      ['Texte : Anne Martin', 'Anne Martin'],
+      ['Di Maria', 'Di Maria'],
+    ];
+    for (const [byline, name] of cases) assert.equal(cleanByline(byline), name, byline);
+  });
+
+  test('a plain page with a labelled date and a French byline', () => {
+    const html = `<html lang="fr"><head><title>Le lac rouvre</title></head><body><article><h1>Le lac rouvre</h1>
+<p class="byline">Par Hélène Lefèvre — 12 mars 2024</p>
+<p>${'La baignade reprend au lac après deux ans de travaux, a annoncé la mairie, et les familles reviennent. '.repeat(12)}</p>
+</article></body></html>`;
+    const article = extractArticle(PageContext.fromHtml(html, 'https://journal.example/lac'));
+    assert.equal(article.author, 'Hélène Lefèvre');
+    assert.equal(article.date, 'Tue, 12 Mar 2024 00:00:00 GMT');
+    const plain = extractArticle(
+      PageContext.fromHtml(
+        `<html><body><article><h1>Plain</h1><p>Published: 2024-11-22</p><p>${'Words of a plain article, written without any markup. '.repeat(20)}</p></article></body></html>`,
+        'https://plain.example/a',
+      ),
+    );
+    assert.equal(plain.date, 'Fri, 22 Nov 2024 00:00:00 GMT');
   });
 });

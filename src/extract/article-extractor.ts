@@ -6,6 +6,7 @@ import {
   findFirst,
   inlineText,
   resolveUrl,
+  textOf,
 } from './html-document.ts';
 import type { PageContext } from './page-context.ts';
 import { ARTICLE_TYPES } from './schema-types.ts';
@@ -112,6 +113,30 @@ function authorNames(value: unknown, data: StructuredData, base: string): { name
 
 const BYLINE = /\b(byline|author|writer|contributor)\b/i;
 
+/** "By", "Par", "Von", "Por", "Di", "Door" … before a byline's name (en, fr, de, es, it, pt, nl). */
+const BYLINE_PREFIX =
+  /^(?:(?:written|reported|texte?|text|testo|tekst)\s*(?:by|par|von|por|di|door|de)?\s*:?|by|par|von|por|di|da|door|de)\s+/i;
+/** Where a byline's name ends: a dash or bar before a date or place, a date, "on"/"le"/"am" + date. */
+const BYLINE_END = /\s+[—–|·•]\s+|\s*,\s*(?=\d)|\s+(?:on|le|am|el|il|em|op)\s+(?=\d)|\s+(?=\d{1,2}[./ ])/;
+
+/**
+ * The name in a byline as pages write it: "Par Hélène Lefèvre — 12 mars 2024" → "Hélène
+ * Lefèvre", "By Jane Doe | Updated March 3" → "Jane Doe", "Von Max Müller, 12.03.2024" → "Max
+ * Müller".
+ */
+export function cleanByline(text: string): string {
+  const trimmed = text.trim();
+  const stripped = trimmed.replace(BYLINE_PREFIX, '');
+  // "Di Maria" and "Von Trier" are names: a prefix goes only when two words remain.
+  const withoutPrefix = /\S\s+\S/.test(stripped) ? stripped : trimmed;
+  const end = BYLINE_END.exec(withoutPrefix);
+  return (end ? withoutPrefix.slice(0, end.index) : withoutPrefix).replace(/[,;:|—–-]+$/, '').trim();
+}
+
+/** Labels before a publication date in page text (en, fr, de, es, it, pt, nl). */
+const PUBLISHED_LABEL =
+  /\b(?:published|posted|publi[ée]e?|veröffentlicht|publicado|pubblicato|gepubliceerd|date)(?:\s+(?:on|le|am|el|em|il|op))?\s*:?\s*([^\n]{6,40})/i;
+
 function authorFromPage(context: PageContext): { name?: string; url?: string } {
   const data = context.data;
   const meta = metaContent(
@@ -139,9 +164,7 @@ function authorFromPage(context: PageContext): { name?: string; url?: string } {
       BYLINE.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`),
   );
   if (byline) {
-    const text = inlineText(byline)
-      .replace(/^(written\s+)?by\s+/i, '')
-      .trim();
+    const text = cleanByline(inlineText(byline));
     if (text && text.length <= 100) {
       const link = findFirst(byline, (el) => el.name === 'a');
       return { name: text, url: link ? resolveUrl(link.attribs.href, context.baseUrl) : undefined };
@@ -176,7 +199,21 @@ function dateFromPage(context: PageContext, kind: 'published' | 'modified'): num
     (el) => el.name === 'time' && (el.attribs.datetime !== undefined || el.attribs.pubdate !== undefined),
   );
   if (time) return parseDate(time.attribs.datetime ?? inlineText(time));
-  return undefined;
+  // "Published: 2024-11-22", "Publié le 12 mars 2024" in the byline or the text near the top.
+  const byline = findFirst(
+    context.page.document,
+    (el) =>
+      BYLINE.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`) ||
+      /\b(date|meta|dateline|published)\b/i.test(el.attribs.class ?? ''),
+  );
+  const bylineText = byline ? inlineText(byline) : '';
+  for (const text of [bylineText, textOf(context.page.document).slice(0, 5_000)]) {
+    const label = PUBLISHED_LABEL.exec(text);
+    const date = label ? parseDate(label[1]) : undefined;
+    if (date !== undefined) return date;
+  }
+  // A byline's own date: "Par Hélène Lefèvre — 12 mars 2024".
+  return bylineText.length <= 120 ? parseDate(bylineText) : undefined;
 }
 
 /** Images of the page: declared ones (structured data, og:image) first, then content images. */

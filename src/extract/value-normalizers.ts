@@ -2,19 +2,91 @@ import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js'
 import type { DateFact, PhoneNumber } from '../kg/index.ts';
 
 /**
+ * Month names (and common abbreviations) in English, French, German, Spanish, Italian,
+ * Portuguese and Dutch, accents folded, lowercase → month number.
+ */
+const MONTHS: ReadonlyMap<string, number> = (() => {
+  const names: readonly string[][] = [
+    [
+      'january',
+      'jan',
+      'janvier',
+      'janv',
+      'januar',
+      'jänner',
+      'enero',
+      'ene',
+      'gennaio',
+      'gen',
+      'janeiro',
+      'januari',
+    ],
+    ['february', 'feb', 'fevrier', 'fevr', 'fev', 'februar', 'febrero', 'febbraio', 'fevereiro', 'februari'],
+    ['march', 'mar', 'mars', 'marz', 'maerz', 'marzo', 'marco', 'maart', 'mrt'],
+    ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile'],
+    ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei'],
+    ['june', 'jun', 'juin', 'juni', 'junio', 'giugno', 'giu', 'junho'],
+    ['july', 'jul', 'juillet', 'juil', 'juli', 'julio', 'luglio', 'lug', 'julho'],
+    ['august', 'aug', 'aout', 'agosto', 'ago', 'augustus'],
+    ['september', 'sep', 'sept', 'septembre', 'septiembre', 'settembre', 'set', 'setembro'],
+    ['october', 'oct', 'octobre', 'oktober', 'okt', 'octubre', 'ottobre', 'ott', 'outubro', 'out'],
+    ['november', 'nov', 'novembre', 'noviembre', 'novembro'],
+    ['december', 'dec', 'decembre', 'dezember', 'dez', 'diciembre', 'dic', 'dicembre', 'dezembro'],
+  ];
+  const map = new Map<string, number>();
+  names.forEach((list, month) => {
+    for (const name of list) map.set(name, month + 1);
+  });
+  return map;
+})();
+
+function fold(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+}
+
+/**
+ * A date written with a month name in one of the languages of `MONTHS`: "12 mars 2024",
+ * "12. März 2024", "12 de marzo de 2024", "1er avril 2024", "March 12th, 2024", "maart 2024".
+ * Epoch ms (UTC midnight), or `undefined`.
+ */
+function parseWrittenDate(text: string): number | undefined {
+  const folded = fold(text).replace(/(\d)(st|nd|rd|th|er|eme|e|o|º|ª)\b/g, '$1');
+  const dayFirst = /\b(\d{1,2})\.?\s+(?:de\s+)?([a-z]{3,10})\.?,?\s+(?:de\s+)?(\d{4})\b/.exec(folded);
+  const monthFirst = /\b([a-z]{3,10})\.?\s+(\d{1,2}),?\s+(\d{4})\b/.exec(folded);
+  const candidates: [string, string, string][] = [];
+  if (dayFirst) candidates.push([dayFirst[1], dayFirst[2], dayFirst[3]]);
+  if (monthFirst) candidates.push([monthFirst[2], monthFirst[1], monthFirst[3]]);
+  for (const [day, month, year] of candidates) {
+    const m = MONTHS.get(month);
+    const d = Number(day);
+    if (m && d >= 1 && d <= 31) return Date.UTC(Number(year), m - 1, d);
+  }
+  return undefined;
+}
+
+/**
  * Parses a date as pages write it (ISO 8601 with or without time and offset, RFC 2822,
- * "March 3, 2024", "3 March 2024", "2024/03/03") to epoch milliseconds. Dates before 1800 or
- * more than a year in the future are treated as parse errors. `undefined` when unparseable.
+ * "2024/03/03", "03.03.2024" and "03/03/2024" read day first outside the US form "March 3,
+ * 2024", and month names in English, French, German, Spanish, Italian, Portuguese and Dutch)
+ * to epoch milliseconds. Dates before 1800 or more than a year in the future are treated as
+ * parse errors. `undefined` when unparseable.
  */
 export function parseDate(raw: string | undefined): number | undefined {
   const text = raw?.trim().replace(/\s+/g, ' ');
   if (!text) return undefined;
-  let ms = Date.parse(text);
+  let ms = /^\d{4}-\d{2}-\d{2}/.test(text) || /^[A-Za-z]{3}, \d/.test(text) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(ms)) {
-    // "2024/03/03" and "2024.03.03": unambiguous year-first forms.
-    const ymd = /^(\d{4})[./](\d{1,2})[./](\d{1,2})\b/.exec(text);
+    const ymd = /\b(\d{4})[./-](\d{1,2})[./-](\d{1,2})\b/.exec(text);
+    const dmy = /\b(\d{1,2})[./](\d{1,2})[./](\d{4})\b/.exec(text);
     if (ymd) ms = Date.UTC(Number(ymd[1]), Number(ymd[2]) - 1, Number(ymd[3]));
-    else {
+    else ms = parseWrittenDate(text) ?? Number.NaN;
+    if (Number.isNaN(ms) && dmy && Number(dmy[2]) <= 12) {
+      ms = Date.UTC(Number(dmy[3]), Number(dmy[2]) - 1, Number(dmy[1]));
+    }
+    if (Number.isNaN(ms)) {
       // Strip weekday names and ordinal suffixes: "Tuesday, March 3rd, 2024".
       const cleaned = text.replace(/^[A-Za-z]+day,?\s*/i, '').replace(/(\d)(st|nd|rd|th)\b/g, '$1');
       ms = Date.parse(cleaned);
