@@ -137,12 +137,22 @@ describe('bulk extract jobs feeding the knowledge graph', () => {
 <p><a href="mailto:newsroom@valleyherald.example">newsroom@valleyherald.example</a></p>
 <a href="https://twitter.com/valleyherald">Twitter</a> <a href="https://www.facebook.com/valleyherald">Facebook</a>
 <p class="copyright">© 2024 The Valley Herald</p></footer></body></html>`;
-    site.route('/team/maria', respond.html(teamPage('Maria Gonzalez', 'Data Editor', 'maria@valleyherald.example')));
-    site.route('/team/david', respond.html(teamPage('David Okafor', 'Courts Reporter', 'david@valleyherald.example')));
+    site.route(
+      '/team/maria',
+      respond.html(teamPage('Maria Gonzalez', 'Data Editor', 'maria@valleyherald.example')),
+    );
+    site.route(
+      '/team/david',
+      respond.html(teamPage('David Okafor', 'Courts Reporter', 'david@valleyherald.example')),
+    );
     const saved = await t.runtime.app.inject({
       method: 'POST',
       url: `/v3/custom?token=${token}`,
-      payload: { api: '/api/person', urlPattern: '/team/', rules: [{ name: 'copyright', selector: '.copyright' }] },
+      payload: {
+        api: '/api/person',
+        urlPattern: '/team/',
+        rules: [{ name: 'copyright', selector: '.copyright' }],
+      },
     });
     assert.equal(saved.statusCode, 200, saved.body);
     const counts = t.runtime.storage.entities.counts();
@@ -160,7 +170,7 @@ describe('bulk extract jobs feeding the knowledge graph', () => {
     assert.equal(objects.length, 2);
     for (const object of objects) {
       assert.equal(object.copyright, '© 2024 The Valley Herald');
-      assert.equal(object.phoneNumbers, undefined, 'the footer phone is not a person\'s');
+      assert.equal(object.phoneNumbers, undefined, "the footer phone is not a person's");
       assert.equal((object.emailAddresses as unknown[]).length, 1);
       assert.equal(object.twitterUri, undefined);
     }
