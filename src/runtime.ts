@@ -258,6 +258,10 @@ function createCrawlService(
     ingester: sink ? undefined : new GraphIngest(storage.entities),
     sink,
     logger,
+    addressPolicy: {
+      allowPrivateNetwork: config.allowPrivateNetwork,
+      allowedAddresses: config.allowedAddresses,
+    },
     tuning,
   });
 }

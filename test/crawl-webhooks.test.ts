@@ -49,3 +49,33 @@ test('a retried round-1 notification never arrives after the final one', async (
     await site.close();
   }
 });
+
+test('a notifyWebhook the fetcher would refuse is a 400 at creation, as bulk enhance webhookurl', async () => {
+  const t = await startCrawlRuntime({ config: { allowPrivateNetwork: false }, start: false });
+  try {
+    const token = await t.token();
+    for (const hook of [
+      'http://127.0.0.1:9/hook',
+      'http://10.1.2.3/hook',
+      'http://[::1]/hook',
+      'http://169.254.169.254/',
+    ]) {
+      const res = await t.runtime.app.inject({
+        method: 'POST',
+        url: `/v3/bulk?token=${token}`,
+        payload: {
+          name: 'hooked',
+          apiUrl: '/v3/article',
+          urls: 'https://example.test/a',
+          notifyWebhook: hook,
+        },
+      });
+      assert.equal(res.statusCode, 400, hook);
+      assert.match(res.json().error, /'notifyWebhook': .*not a public address/, hook);
+    }
+    const list = await t.runtime.app.inject({ method: 'GET', url: `/v3/bulk?token=${token}&name=hooked` });
+    assert.equal(list.statusCode, 404, 'nothing was created');
+  } finally {
+    await t.close();
+  }
+});

@@ -9,6 +9,7 @@
 import type { Readable } from 'node:stream';
 import { ConflictError, InvalidParameterError, NotFoundError } from '../errors.ts';
 import type { WebhookPost } from '../bulk/index.ts';
+import { type AddressPolicy, checkUrlAllowed } from '../extract/index.ts';
 import type { Logger } from '../logging.ts';
 import type { CrawlJobStore, Storage, StoredCrawlJob } from '../storage/index.ts';
 import { exportObjects, type ExportFormat, exportUrlReport } from './data-export.ts';
@@ -49,6 +50,8 @@ export interface CrawlServiceDeps {
   /** Where page outcomes are written (default: in this thread). */
   readonly sink?: OutcomeSink;
   readonly logger: Logger;
+  /** Which addresses webhooks may reach (as the fetcher's); private networks refused by default. */
+  readonly addressPolicy?: AddressPolicy;
   readonly tuning?: CrawlTuning;
   readonly now?: () => number;
 }
@@ -147,6 +150,23 @@ export class CrawlService {
   }
 
   /**
+   * Refuses a `notifyWebhook` the fetcher would refuse (a loopback, private or link-local
+   * address, or a name resolving to one) at creation, with a 400, instead of a notification
+   * that fails silently later (as bulk enhance's `webhookurl`). A name that does not resolve
+   * now is accepted: DNS may answer by the time the job ends.
+   */
+  async #checkWebhook(url: string): Promise<void> {
+    if (url === '') return;
+    const refusal = await checkUrlAllowed(url, this.#deps.addressPolicy ?? { allowPrivateNetwork: false });
+    if (refusal && refusal.reason !== 'unresolvable') {
+      throw new InvalidParameterError(
+        'notifyWebhook',
+        `Invalid parameter 'notifyWebhook': ${refusal.message}`,
+      );
+    }
+  }
+
+  /**
    * Creates a job from the submitted fields (docs/api.md#creating-a-job). `publicBaseUrl` (scheme,
    * host, port the request came through) is the base of its download links. Throws 400s naming the
    * parameter, 505 for a bad name, 457 for an unknown API, 400 when the name is taken.
@@ -158,6 +178,7 @@ export class CrawlService {
   ): Promise<StoredCrawlJob> {
     const creation = parseJobCreation(fields);
     await this.#deps.extractor.checkApi(tokenId, creation.settings.api);
+    await this.#checkWebhook(creation.settings.notifyWebhook);
     const validUrls = creation.urls.filter((url) => url.invalid === undefined).length;
     const { status, resumeStatus } = initialStatus(validUrls, await this.maintenance());
     const job = await this.#store.createJob({
