@@ -413,7 +413,7 @@ describe('Custom API (/v3/custom)', () => {
       {
         type: 'notes',
         pageUrl: 'https://notes.example/a',
-        links: 'https://notes.example/n/1\nhttps://notes.example/n/2',
+        links: ['https://notes.example/n/1', 'https://notes.example/n/2'],
       },
     ]);
     assert.equal(server.requests().length, 0, 'supplied HTML is not fetched');

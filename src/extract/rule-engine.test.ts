@@ -41,14 +41,14 @@ describe('rule application', () => {
     );
   });
 
-  test('several matches are joined with newlines; no match leaves the field unset', () => {
+  test('several matches give an array, in document order; no match leaves the field unset', () => {
     assert.deepEqual(
       run([
         { name: 'phones', selector: '.phone' },
         { name: 'missing', selector: '.does-not-exist' },
       ]),
       {
-        phones: '650.555.5512\n650.555.9127\n650.555.2100',
+        phones: ['650.555.5512', '650.555.9127', '650.555.2100'],
       },
     );
   });
@@ -60,8 +60,11 @@ describe('rule application', () => {
       { name: 'absent', selector: 'h1', filters: [{ type: 'attribute', args: ['data-none'] }] },
     ]);
     assert.deepEqual(fields, {
-      links:
-        'https://directory.example/city/listings/hamburger-central\nhttps://directory.example/listings/jims-shake-shop\nhttps://steaks.example/',
+      links: [
+        'https://directory.example/city/listings/hamburger-central',
+        'https://directory.example/listings/jims-shake-shop',
+        'https://steaks.example/',
+      ],
       updated: '2024-05-01',
     });
   });
@@ -154,7 +157,7 @@ describe('rule application', () => {
       second: 'Tuesday: 11–22',
       rated: 'Hamburger Central',
       featured: 'Steaks and More',
-      open: 'Tuesday: 11–22\nWednesday: 11–22',
+      open: ['Tuesday: 11–22', 'Wednesday: 11–22'],
     });
   });
 
@@ -217,12 +220,12 @@ describe('rule application', () => {
       ],
     });
     const page = parseHtml(html, PAGE_URL);
-    assert.deepEqual(applyRules(alone.rules, page.document, page.baseUrl), { p: 'one\ntwo' });
+    assert.deepEqual(applyRules(alone.rules, page.document, page.baseUrl), { p: ['one', 'two'] });
     assert.deepEqual(applyRules(beside.rules, page.document, page.baseUrl), {
-      p: 'one\ntwo',
+      p: ['one', 'two'],
       rows: [{ text: 'two' }],
     });
-    assert.deepEqual(applyRulesets([alone], page.document, page.baseUrl), { p: 'one\ntwo' });
+    assert.deepEqual(applyRulesets([alone], page.document, page.baseUrl), { p: ['one', 'two'] });
   });
 
   test('later rule sets override earlier ones field by field', () => {
@@ -237,5 +240,23 @@ describe('rule application', () => {
     });
     const second = parseRuleset({ api: 'x', urlPattern: '.', rules: [{ name: 'b', value: 2 }] });
     assert.deepEqual(applyRulesets([first, second], page.document, page.baseUrl), { a: 1, b: 2 });
+  });
+});
+
+describe('built-in field shapes', () => {
+  test('a rule overriding tags keeps its [{label}] shape, one or several', () => {
+    const page = parseHtml('<ul class="t"><li>Lake</li><li>Summer</li></ul><p class="one">Town</p>', PAGE_URL);
+    const rules = parseRuleset({
+      api: 'article',
+      urlPattern: '.',
+      rules: [
+        { name: 'tags', selector: 'ul.t li' },
+        { name: 'images', selector: 'p.one' },
+      ],
+    });
+    assert.deepEqual(applyRules(rules.rules, page.document, page.baseUrl), {
+      tags: [{ label: 'Lake' }, { label: 'Summer' }],
+      images: [{ url: 'Town' }],
+    });
   });
 });

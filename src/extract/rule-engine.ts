@@ -8,8 +8,10 @@
  *   collapsed), or with an `attribute` filter that attribute — `href`, `src` and other URL
  *   attributes resolved to absolute URLs. `exclude` filters leave out matching descendants;
  *   `replace` filters then rewrite each value in order (regex, `$1` back-references, every
- *   occurrence). Empty values are dropped. *Ours:* one value gives a string, several are
- *   joined with a newline, none leaves the field unset (so a built-in value stays).
+ *   occurrence). Empty values are dropped. *Ours:* one value gives a string, several an array
+ *   of strings in document order (issue 24 §10), none leaves the field unset (so a built-in
+ *   value stays).
+ * - A rule named like a built-in field keeps that field's shape: `tags` gives `[{label}]`.
  * - A rule with nested `rules` gives an array with one object per element its selector
  *   matches; nested selectors run inside that element (the element itself included, as in
  *   jsoup). An element yielding no field gives no object; no element gives `[]`.
@@ -127,7 +129,23 @@ function applyRule(
   }
   const found = elements.map((el) => elementValue(el, rule, baseUrl)).filter((v) => v !== '');
   if (found.length === 0) return undefined;
-  return found.length === 1 ? found[0] : found.join('\n');
+  return found.length === 1 ? found[0] : found;
+}
+
+/**
+ * Built-in fields whose values are objects: a rule overriding one gives values of the same
+ * shape, so a client reading `tags[0].label` keeps working (issue 24 §10).
+ */
+const BUILT_IN_SHAPES: Readonly<Record<string, (value: string) => Record<string, string>>> = {
+  tags: (label) => ({ label }),
+  images: (url) => ({ url }),
+};
+
+function shaped(name: string, value: unknown): unknown {
+  const shape = Object.hasOwn(BUILT_IN_SHAPES, name) ? BUILT_IN_SHAPES[name] : undefined;
+  if (!shape || (typeof value !== 'string' && !Array.isArray(value))) return value;
+  const items = Array.isArray(value) ? value : [value];
+  return items.map((item) => (typeof item === 'string' ? shape(item) : item));
 }
 
 /** The fields `rules` produce inside `scope` (a document or an element), in rule order. */
@@ -148,7 +166,7 @@ function applyRulesIn(
   const fields: Record<string, unknown> = {};
   for (const rule of rules) {
     const value = applyRule(rule, scope, baseUrl, indexed);
-    if (value !== undefined) fields[rule.name] = value;
+    if (value !== undefined) fields[rule.name] = shaped(rule.name, value);
   }
   return fields;
 }
