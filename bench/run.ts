@@ -68,6 +68,11 @@ const BENCHES: ReadonlyArray<{ name: string; file: string; args: string[] }> = [
   },
   { name: 'export', file: 'export.ts', args: quick ? ['--quick'] : [] },
   { name: 'extract', file: 'extract.ts', args: quick ? ['--pages', '10', '--seconds', '1'] : [] },
+  {
+    name: 'extract-isolation',
+    file: 'extract-isolation.ts',
+    args: quick ? ['--seconds', '5', '--kb', '300'] : [],
+  },
   { name: 'crawl', file: 'crawl.ts', args: quick ? ['--pages', '1000'] : [] },
   {
     name: 'refresh',

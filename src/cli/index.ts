@@ -16,7 +16,8 @@ export function buildProgram(): Command {
   const program = new Command('quarry')
     .description('Quarry: self-hostable knowledge graph service')
     .showHelpAfterError()
-    .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+    // Help asked for (`--help`) goes to stdout, as every CLI does; errors and their hints to stderr.
+    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
   registerServe(program);
   registerBulk(program);
   registerToken(program);

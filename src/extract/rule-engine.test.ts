@@ -245,7 +245,10 @@ describe('rule application', () => {
 
 describe('built-in field shapes', () => {
   test('a rule overriding tags keeps its [{label}] shape, one or several', () => {
-    const page = parseHtml('<ul class="t"><li>Lake</li><li>Summer</li></ul><p class="one">Town</p>', PAGE_URL);
+    const page = parseHtml(
+      '<ul class="t"><li>Lake</li><li>Summer</li></ul><p class="one">Town</p>',
+      PAGE_URL,
+    );
     const rules = parseRuleset({
       api: 'article',
       urlPattern: '.',
