@@ -192,7 +192,7 @@ measure('parse + article extractor', pages, (html, i) => {
 const full = measure('parse + article extractor + 10-rule rule set', pages, (html, i) => {
   const context = PageContext.fromHtml(html, urls[i % urls.length]);
   removePrefiltered(context.page.document, [RULESET]);
-  const { fields } = runBuiltInApi('article', context);
+  const fields = runBuiltInApi('article', context).objects[0]?.fields;
   const custom = applyRulesets([RULESET], context.page.document, context.baseUrl);
   if (!fields?.title || custom.edition !== 'online') throw new Error('extraction produced nothing');
 });

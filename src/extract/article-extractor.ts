@@ -318,3 +318,9 @@ export function hasByline(context: PageContext): boolean {
     metaContent(context.data, 'author', 'article:author') !== undefined
   );
 }
+
+/** The page's publication date (structured data, meta, `<time>`, a labelled or byline date), epoch ms. */
+export function extractArticleDate(context: PageContext): number | undefined {
+  const props = context.mainNode(ARTICLE_TYPES)?.properties ?? {};
+  return parseDate(textValue(props.datePublished ?? props.dateCreated)) ?? dateFromPage(context, 'published');
+}

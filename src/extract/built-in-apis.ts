@@ -4,6 +4,7 @@ import type { PageContext } from './page-context.ts';
 import { detectPageType, type PageType } from './page-type.ts';
 import { extractPerson } from './person-extractor.ts';
 import { extractProduct } from './product-extractor.ts';
+import { extractTeam, isTeamPage } from './team-extractor.ts';
 
 /** Names of the built-in extraction APIs (`GET /v3/<name>`). */
 export const BUILT_IN_APIS = Object.freeze([
@@ -22,7 +23,7 @@ export function isBuiltInApi(name: string): name is BuiltInApi {
 }
 
 /** The object type an extractor produces, as the reference API spells it (lowercase). */
-export type ObjectType = Exclude<PageType, 'other'>;
+export type ObjectType = Exclude<PageType, 'other' | 'team' | 'listing'>;
 
 const EXTRACTORS: Record<ObjectType, (context: PageContext) => object> = {
   article: extractArticle,
@@ -38,12 +39,21 @@ export function runExtractor(type: ObjectType, context: PageContext): Record<str
 
 /**
  * Runs a built-in API on a page: the page type (`analyze` detects it; the others are their own
- * type) and that type's fields, or no fields for an `analyze` of an `other` page.
+ * type) and the objects found, each with its type: one of that type, none for an `other` or
+ * `listing` page, one `person` per member for a team page (with `analyze` or `person`).
  */
 export function runBuiltInApi(
   api: BuiltInApi,
   context: PageContext,
-): { type: PageType; fields: Record<string, unknown> | undefined } {
+): { type: PageType; objects: { type: ObjectType; fields: Record<string, unknown> }[] } {
   const type: PageType = api === 'analyze' ? detectPageType(context) : api;
-  return { type, fields: type === 'other' ? undefined : runExtractor(type, context) };
+  if (type === 'team' || (type === 'person' && isTeamPage(context))) {
+    const members = extractTeam(context).map((fields) => ({
+      type: 'person' as const,
+      fields: fields as Record<string, unknown>,
+    }));
+    return { type: api === 'analyze' ? 'team' : type, objects: members };
+  }
+  if (type === 'other' || type === 'listing') return { type, objects: [] };
+  return { type, objects: [{ type, fields: runExtractor(type, context) }] };
 }

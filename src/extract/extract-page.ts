@@ -3,13 +3,7 @@
  * that apply in, the API response (or the stored documents of a crawled page) out. It runs in
  * the extraction threads (`extraction-threads.ts`); nothing here does I/O.
  */
-import {
-  BUILT_IN_APIS,
-  type BuiltInApi,
-  isBuiltInApi,
-  type ObjectType,
-  runBuiltInApi,
-} from './built-in-apis.ts';
+import { BUILT_IN_APIS, type BuiltInApi, isBuiltInApi, runBuiltInApi } from './built-in-apis.ts';
 import { decodeHtml, decodeText } from './charset.ts';
 import { documentLanguage } from './html-document.ts';
 import { PageContext } from './page-context.ts';
@@ -88,32 +82,30 @@ export function extractPage(input: PageInput): ExtractionResponse {
   const context = PageContext.fromHtml(pageText(input.content), finalUrl);
   const rulesets = input.rulesets.map(compiled);
   removePrefiltered(context.page.document, rulesets);
-  let type: string = name;
-  let fields: Record<string, unknown> | undefined;
+  let found: { type: string; fields: Record<string, unknown> }[] = [];
   let detected: PageType | undefined;
   if (isBuiltInApi(name)) {
     const result = runBuiltInApi(name as BuiltInApi, context);
     detected = result.type;
-    type = result.type;
-    fields = result.fields;
+    found = result.objects;
   }
   const wanted = new Set<string>([
     name,
     ALL_APIS,
-    ...(detected && detected !== 'other' ? [detected as ObjectType] : []),
+    ...(detected && detected !== 'other' ? [detected] : []),
+    ...found.map((object) => object.type),
   ]);
   const applied = rulesets.filter((ruleset) => wanted.has(ruleset.apiName));
   const custom = applied.length > 0 ? applyRulesets(applied, context.page.document, context.baseUrl) : {};
-  const objects: ExtractedObject[] = [];
-  if (fields || Object.keys(custom).length > 0) {
-    objects.push({
-      type,
-      pageUrl: url,
-      ...(finalUrl !== url ? { resolvedPageUrl: finalUrl } : {}),
-      ...fields,
-      ...custom,
-    });
-  }
+  // Custom API rules add to the page's object (the first), or make one of the API's type.
+  if (found.length === 0 && Object.keys(custom).length > 0) found = [{ type: detected ?? name, fields: {} }];
+  const objects: ExtractedObject[] = found.map((object, index) => ({
+    type: object.type,
+    pageUrl: url,
+    ...(finalUrl !== url ? { resolvedPageUrl: finalUrl } : {}),
+    ...object.fields,
+    ...(index === 0 ? custom : {}),
+  }));
   const response: ExtractionResponse = { request: { pageUrl: url, api: name, version: 3 }, objects };
   if (name !== 'analyze') return response;
   const language = documentLanguage(context.page);

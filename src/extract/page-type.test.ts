@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { runBuiltInApi } from './built-in-apis.ts';
 import { decodeHtml } from './charset.ts';
 import { PageContext } from './page-context.ts';
 import { detectPageType } from './page-type.ts';
@@ -78,5 +79,58 @@ describe('page type detection', () => {
     assert.equal(detect('<span class="price">$5.00</span>'), 'other');
     assert.equal(detect('<p>Hello</p>'), 'other');
     assert.equal(detect(''), 'other');
+  });
+});
+
+describe('teams, listings and short articles', () => {
+  const TEAM = `<html><head><title>Meet the newsroom - The Valley Herald</title></head><body>
+<header class="site-header"><a href="/">The Valley Herald</a></header>
+<main><h1>Meet the newsroom</h1>
+<div class="team-member"><img src="/img/maria.jpg"><h3>Maria Gonzalez</h3><p class="role">Data Editor</p><a href="mailto:maria@valleyherald.example">Email</a></div>
+<div class="team-member"><img src="/img/david.jpg"><h3>David Okafor</h3><p class="role">Courts Reporter</p><a href="mailto:david@valleyherald.example">Email</a></div>
+<div class="team-member"><h3>Hélène Lefèvre</h3><p class="role">Correspondante à Paris</p></div>
+</main><footer class="site-footer">Phone: +1 415 555 0100 <a href="mailto:newsroom@valleyherald.example">newsroom</a></footer></body></html>`;
+
+  test('a team page is a team: one person per card, never the heading, with their own contacts', () => {
+    const context = PageContext.fromHtml(TEAM, 'https://valleyherald.example/team');
+    assert.equal(detectPageType(context), 'team');
+    const { type, objects } = runBuiltInApi('person', context);
+    assert.equal(type, 'person');
+    assert.deepEqual(
+      objects.map((o) => [o.type, o.fields.name, (o.fields.employments as { title: string }[])?.[0]?.title]),
+      [
+        ['person', 'Maria Gonzalez', 'Data Editor'],
+        ['person', 'David Okafor', 'Courts Reporter'],
+        ['person', 'Hélène Lefèvre', 'Correspondante à Paris'],
+      ],
+    );
+    assert.deepEqual(objects[0].fields.emailAddresses, [{ contactString: 'maria@valleyherald.example' }]);
+    assert.equal(objects[0].fields.image, 'https://valleyherald.example/img/maria.jpg');
+    assert.equal(objects[2].fields.phoneNumbers, undefined);
+  });
+
+  test('a listing of teasers is a listing, not an article', () => {
+    const teasers = Array.from(
+      { length: 10 },
+      (_, i) =>
+        `<li><a href="/news/${i}">Council votes on the new bridge over the river, part ${i}</a><p>Short teaser.</p></li>`,
+    ).join('');
+    const context = PageContext.fromHtml(
+      `<html><body><h1>Latest news</h1><ul class="stories">${teasers}</ul></body></html>`,
+      'https://news.example/latest',
+    );
+    assert.equal(detectPageType(context), 'listing');
+    assert.deepEqual(runBuiltInApi('analyze', context).objects, []);
+  });
+
+  test('a short French news item with a dated byline is an article', () => {
+    const context = PageContext.fromHtml(
+      `<html lang="fr"><body><article><h1>Le pont rouvre</h1><p class="byline">Par Hélène Lefèvre — 12 mars 2024</p>
+<p>Le pont de la Vallée rouvre lundi après trois mois de travaux, a annoncé la mairie mercredi soir.</p>
+<p>La circulation reprendra dans les deux sens, avec une limitation de vitesse pendant un mois.</p>
+<p>Les piétons pourront emprunter la nouvelle passerelle dès samedi.</p></article></body></html>`,
+      'https://journal.example/pont',
+    );
+    assert.equal(detectPageType(context), 'article');
   });
 });

@@ -1,4 +1,7 @@
+import { extractArticleDate } from './article-extractor.ts';
 import { findAllElements, findFirst, inlineText } from './html-document.ts';
+import { insideAny, siteChrome } from './page-regions.ts';
+import { isTeamPage } from './team-extractor.ts';
 import type { PageContext } from './page-context.ts';
 import {
   ARTICLE_TYPES,
@@ -10,18 +13,48 @@ import {
 import { metaContent, type SchemaNode, typesOfValue, values } from './structured-data.ts';
 import { parsePrice } from './value-normalizers.ts';
 
-/** Page types `analyze` can detect; `other` means none of the built-in extractors fits. */
-export type PageType = 'article' | 'product' | 'organization' | 'person' | 'other';
+/**
+ * Page types `analyze` can detect: those of the built-in extractors, `team` (several people:
+ * one person object each), `listing` (an index of articles or products: no object), and `other`
+ * when nothing fits.
+ */
+export type PageType = 'article' | 'product' | 'organization' | 'person' | 'team' | 'listing' | 'other';
 
 /** Paragraph characters above which a page without other signals reads as an article. */
 const ARTICLE_TEXT_CHARS = 1200;
-/** The same, for a page that also names an author or a publication date. */
-const ARTICLE_TEXT_CHARS_WITH_BYLINE = 600;
+/**
+ * The same, for a page that also names an author or a publication date: a short news item
+ * ("brève") of a few sentences is an article too.
+ */
+const ARTICLE_TEXT_CHARS_WITH_BYLINE = 200;
+/** Schema.org types of index pages. */
+const LISTING_TYPES = new Set(['ItemList', 'CollectionPage', 'SearchResultsPage', 'OfferCatalog']);
+
+/**
+ * Whether the page is an index of other pages: declared as one, or its content is mostly a run
+ * of teaser links (six or more links of headline length) with little prose between them.
+ */
+function looksLikeListing(
+  context: PageContext,
+  pageTypes: readonly string[],
+  types: readonly string[],
+): boolean {
+  if ([...pageTypes, ...types].some((t) => LISTING_TYPES.has(t))) return true;
+  const teasers = findAllElements(context.page.document, (el) => {
+    if (el.name !== 'a') return false;
+    const text = inlineText(el);
+    return text.length >= 20 && text.length <= 160 && /\s/.test(text);
+  }).filter((a) => !insideAny(a, siteChrome(context.page)));
+  if (teasers.length < 6) return false;
+  const teaserChars = teasers.reduce((sum, a) => sum + inlineText(a).length, 0);
+  return teaserChars * 2 >= context.content().paragraphChars;
+}
 
 /** Whether the page names an author or a publication time, as articles do. */
 function hasArticleMarkers(context: PageContext): boolean {
   const data = context.data;
   if (metaContent(data, 'author', 'article:author', 'article:published_time', 'date', 'dc.date')) return true;
+  if (extractArticleDate(context) !== undefined) return true;
   return (
     findAllElements(
       context.page.document,
@@ -111,7 +144,9 @@ export function detectPageType(context: PageContext): PageType {
   }
   const organization =
     has(ORGANIZATION_TYPES) || pageTypes.includes('AboutPage') || pageTypes.includes('ContactPage');
+  if (isTeamPage(context)) return 'team';
   if (organization && isEntryPath(context.page.url)) return 'organization';
+  if (looksLikeListing(context, pageTypes, types)) return 'listing';
   if (looksLikeProduct(context)) return 'product';
   const paragraphChars = context.content().paragraphChars;
   if (paragraphChars >= ARTICLE_TEXT_CHARS) return 'article';
