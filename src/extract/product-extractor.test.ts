@@ -94,3 +94,26 @@ describe('product extractor', () => {
     assert.equal(product.sku, 'MUG-9');
   });
 });
+
+describe('product brand and rating', () => {
+  test('aggregateRating is read; a microdata brand link gives its name, not its URL', () => {
+    const html = `<html><body><div itemscope itemtype="https://schema.org/Product">
+<h1 itemprop="name">Trail Kettle</h1><a itemprop="brand" href="/brands/fjell">Fjell Outdoor</a>
+<div itemprop="aggregateRating" itemscope itemtype="https://schema.org/AggregateRating">
+<span itemprop="ratingValue">4,6</span> of <span itemprop="bestRating">5</span> (<span itemprop="reviewCount">128</span> reviews)</div>
+<div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><meta itemprop="priceCurrency" content="EUR"><span itemprop="price">39.90</span></div>
+</div></body></html>`;
+    const product = extractProduct(PageContext.fromHtml(html, 'https://shop.example/p/kettle'));
+    assert.equal(product.brand, 'Fjell Outdoor');
+    assert.deepEqual(product.aggregateRating, { ratingValue: 4.6, reviewCount: 128, bestRating: 5 });
+  });
+
+  test('a plain page gives its brand from a label and its description from the main content', () => {
+    const html = `<html><body><main><h1>Trail Kettle 1.2 L</h1><p class="price">€39.90</p>
+<p>Brand: Fjell Outdoor</p><p>A light titanium kettle that boils a litre of water in four minutes on any stove.</p>
+<button>Add to cart</button></main></body></html>`;
+    const product = extractProduct(PageContext.fromHtml(html, 'https://shop.example/p/kettle'));
+    assert.equal(product.brand, 'Fjell Outdoor');
+    assert.match(product.text ?? '', /light titanium kettle/);
+  });
+});

@@ -64,6 +64,8 @@ export interface ProductFields {
   productId?: string;
   images?: ExtractedImage[];
   siteName?: string;
+  /** schema.org AggregateRating: the average, how many ratings or reviews, the scale's top. */
+  aggregateRating?: { ratingValue: number; ratingCount?: number; reviewCount?: number; bestRating?: number };
 }
 
 function formatPrice(amount: number, currency: string | undefined): string {
@@ -252,9 +254,18 @@ export function extractProduct(context: PageContext): ProductFields {
   const description =
     textValue(props.description) ?? metaContent(data, 'og:description', 'description', 'twitter:description');
   if (description) fields.text = collapseWhitespace(description);
-  const brand =
-    textValue(props.brand) ?? textValue(props.manufacturer) ?? metaContent(data, 'product:brand', 'og:brand');
+  else {
+    // A plain page: the first paragraph of its main content describes the product.
+    const lead = context
+      .content()
+      .text.split('\n')
+      .find((line) => line.length >= 40);
+    if (lead) fields.text = lead;
+  }
+  const brand = brandOf(context, props);
   if (brand) fields.brand = brand;
+  const rating = ratingOf(props.aggregateRating);
+  if (rating) fields.aggregateRating = rating;
 
   const offers: ProductOffer[] = [];
   const listPrices: Price[] = [];
@@ -338,4 +349,47 @@ export function extractProduct(context: PageContext): ProductFields {
   if (images.length > 0) fields.images = images;
   if (siteName) fields.siteName = siteName;
   return fields;
+}
+
+const BRAND_LABEL = /\b(?:brand|marque|marke|marca)\s*:\s*([^\n]{2,60})/i;
+
+/**
+ * The brand's name: structured data (a microdata brand link gives its text, not its URL), the
+ * OpenGraph tags, then a `.brand` element or a "Brand:" label on the page.
+ */
+function brandOf(context: PageContext, props: Readonly<Record<string, unknown>>): string | undefined {
+  const declared = textValue(props.brand) ?? textValue(props.manufacturer);
+  if (declared && !/^https?:\/\//i.test(declared)) return declared;
+  const element = findFirst(context.page.document, (el) => el.attribs.itemprop === 'brand');
+  const named = element ? findFirst(element, (el) => el.attribs.itemprop === 'name') : undefined;
+  const written = named ? inlineText(named) : element ? inlineText(element) : '';
+  if (written) return written;
+  const meta = metaContent(context.data, 'product:brand', 'og:brand');
+  if (meta) return meta;
+  const labelled = findFirst(context.page.document, (el) =>
+    /(^|[\s_-])brand($|[\s_-])/i.test(el.attribs.class ?? ''),
+  );
+  const text = labelled ? inlineText(labelled).replace(/^(brand|marque|marke|marca)\s*:\s*/i, '') : '';
+  if (text && text.length <= 60) return text;
+  return BRAND_LABEL.exec(textOf(context.page.document).slice(0, 20_000))?.[1].trim();
+}
+
+function ratingOf(value: unknown): ProductFields['aggregateRating'] {
+  const props = propertiesOf(value);
+  if (!props) return undefined;
+  const number = (raw: unknown) => {
+    const n = Number(textValue(raw)?.replace(',', '.'));
+    return Number.isFinite(n) ? n : undefined;
+  };
+  const ratingValue = number(props.ratingValue);
+  if (ratingValue === undefined) return undefined;
+  const ratingCount = number(props.ratingCount);
+  const reviewCount = number(props.reviewCount);
+  const bestRating = number(props.bestRating);
+  return {
+    ratingValue,
+    ...(ratingCount !== undefined ? { ratingCount } : {}),
+    ...(reviewCount !== undefined ? { reviewCount } : {}),
+    ...(bestRating !== undefined ? { bestRating } : {}),
+  };
 }
