@@ -310,3 +310,26 @@ describe('extraction API refuses private networks by default', () => {
     assert.equal(server.requests().length, 0);
   });
 });
+
+describe('fields=', () => {
+  test('each object keeps only the fields asked for, and its identity', async () => {
+    const t = await startTestRuntime();
+    try {
+      const token = await t.token();
+      const html =
+        '<html><head><title>Lake</title></head><body><article><h1>The lake reopens</h1><p>Swimming returns to the lake after two years of work, the council said on Monday evening.</p></article></body></html>';
+      const res = await t.runtime.app.inject({
+        method: 'POST',
+        url: `/v3/article?token=${token}&url=${encodeURIComponent('https://news.example/lake')}&fields=title,%20humanLanguage`,
+        headers: { 'content-type': 'text/html' },
+        payload: html,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().objects, [
+        { type: 'article', pageUrl: 'https://news.example/lake', title: 'The lake reopens' },
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { isBuiltInApi } from './built-in-apis.ts';
 import type { CustomApiService } from './custom-api-service.ts';
 import {
   candidateApis,
+  type ExtractedObject,
   type ExtractionResponse,
   extractPage,
   type PageContent,
@@ -30,6 +31,11 @@ export interface ExtractRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** Fetch time cap in ms (never above the fetcher's). */
   readonly timeoutMs?: number;
+  /**
+   * Comma-separated fields each object keeps (`type`, `pageUrl` and `resolvedPageUrl` always
+   * stay); absent or empty: every field.
+   */
+  readonly fields?: string;
   readonly signal?: AbortSignal;
 }
 
@@ -175,13 +181,14 @@ export class ExtractionService {
       page.finalUrl === url
         ? forUrl
         : candidates.filter((ruleset) => matchesUrl(ruleset, url) || matchesUrl(ruleset, page.finalUrl));
-    return this.#run({
+    const response = await this.#run({
       api: name,
       url,
       finalUrl: page.finalUrl,
       content: page.content,
       rulesets: definitions(applicable),
     });
+    return selectFields(response, request.fields);
   }
 
   /**
@@ -269,4 +276,22 @@ export class ExtractionService {
 
 function definitions(rulesets: readonly CompiledRuleset[]) {
   return rulesets.map((ruleset) => ruleset.definition);
+}
+
+/** Fields an object always keeps, whatever `fields=` asks. */
+const IDENTITY_FIELDS = ['type', 'pageUrl', 'resolvedPageUrl'];
+
+/** The response with each object reduced to `fields` (comma-separated); as is without it. */
+function selectFields(response: ExtractionResponse, fields: string | undefined): ExtractionResponse {
+  const wanted = (fields ?? '')
+    .split(',')
+    .map((field) => field.trim())
+    .filter(Boolean);
+  if (wanted.length === 0) return response;
+  const keep = new Set([...IDENTITY_FIELDS, ...wanted]);
+  const objects = response.objects.map(
+    (object) =>
+      Object.fromEntries(Object.entries(object).filter(([key]) => keep.has(key))) as ExtractedObject,
+  );
+  return { ...response, objects };
 }

@@ -40,6 +40,13 @@ const Query = Type.Object(
         description: 'The page URL (http/https). Required; with POST it names the posted page.',
       }),
     ),
+    fields: Type.Optional(
+      Type.String({
+        description:
+          'Comma-separated fields to return in each object (type, pageUrl and resolvedPageUrl always come); ' +
+          'absent: every field.',
+      }),
+    ),
     timeout: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -94,6 +101,7 @@ export const extractRoutes: RoutePlugin<ExtractRoutesOptions> = async (app, opti
         url: query.url ?? '',
         headers: forwardedHeaders(request),
         timeoutMs: query.timeout,
+        fields: query.fields,
       });
     },
   );
@@ -125,6 +133,7 @@ export const extractRoutes: RoutePlugin<ExtractRoutesOptions> = async (app, opti
         url: query.url ?? '',
         html: body,
         contentType: request.headers['content-type'],
+        fields: query.fields,
       });
     },
   );
