@@ -1,7 +1,7 @@
 /**
  * Politeness per host, across every job and every feature that fetches on a caller's behalf
  * (crawls now; refresh and search later): requests to one host are spaced by its delay and
- * limited in number, whoever makes them (issue 24 §3, DECISIONS.md §5).
+ * limited in number, whoever makes them (issue 24 §3, docs/api.md#fetching).
  *
  * The rule of a request: `delayMs` (the larger of the job's `crawlDelay` and the host's
  * robots.txt `Crawl-delay`) and `maxConcurrent`. A request may begin when fewer than

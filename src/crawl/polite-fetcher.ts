@@ -1,8 +1,8 @@
 /**
  * Fetching as a well-behaved crawler: robots.txt consulted for the URL and for every redirect
  * hop on its own origin (issue 24 §2), and every request — hops included — spaced by its
- * host's politeness (issue 24 §3). Used by bulk extract jobs; refresh and search (DECISIONS.md
- * §9) fetch through it too.
+ * host's politeness (issue 24 §3). Used by bulk extract jobs; refresh and search
+ * (docs/api.md#refresh-and-search) can fetch through it too.
  */
 import { FetchError } from '../errors.ts';
 import type { FetchedPageView, PageFetcher } from './dependencies.ts';

@@ -24,7 +24,7 @@ export interface ExtractedObject {
   readonly [field: string]: unknown;
 }
 
-/** The response of an extraction API (DECISIONS.md §4). */
+/** The response of an extraction API (docs/api.md#extraction-api). */
 export interface ExtractionResponse {
   readonly request: { readonly pageUrl: string; readonly api: string; readonly version: 3 };
   readonly objects: readonly ExtractedObject[];

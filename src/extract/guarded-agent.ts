@@ -1,6 +1,6 @@
 /**
  * The connection layer of the fetcher: an undici `Agent` whose connector refuses any address
- * outside the policy (DECISIONS.md §6). IP literals are checked before connecting; names are
+ * outside the policy (docs/api.md#outbound-requests). IP literals are checked before connecting; names are
  * resolved here and refused when any of their addresses is not public. That covers redirects
  * and defeats DNS rebinding: the address checked is the address connected to.
  */

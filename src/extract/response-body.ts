@@ -1,6 +1,6 @@
 /**
  * Reading a response body within a byte cap, and undoing its `Content-Encoding`: the body
- * layer of the fetcher. Both caps are on bytes after decompression (DECISIONS.md §5: 10 MiB).
+ * layer of the fetcher. Both caps are on bytes after decompression (docs/api.md#fetching: 10 MiB).
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
