@@ -68,6 +68,7 @@ const BENCHES: ReadonlyArray<{ name: string; file: string; args: string[] }> = [
   },
   { name: 'export', file: 'export.ts', args: quick ? ['--quick'] : [] },
   { name: 'extract', file: 'extract.ts', args: quick ? ['--pages', '10', '--seconds', '1'] : [] },
+  { name: 'extract-accuracy', file: 'extract-accuracy.ts', args: [] },
   {
     name: 'extract-isolation',
     file: 'extract-isolation.ts',

@@ -1,5 +1,6 @@
 import { extractArticleDate } from './article-extractor.ts';
 import { findAllElements, findFirst, inlineText } from './html-document.ts';
+import { collectContactFacts } from './contact-facts.ts';
 import { insideAny, siteChrome } from './page-regions.ts';
 import { isTeamPage } from './team-extractor.ts';
 import type { PageContext } from './page-context.ts';
@@ -46,8 +47,9 @@ function looksLikeListing(
     return text.length >= 20 && text.length <= 160 && /\s/.test(text);
   }).filter((a) => !insideAny(a, siteChrome(context.page)));
   if (teasers.length < 6) return false;
+  // Headlines make a good part of the content's text (an article's text is its own).
   const teaserChars = teasers.reduce((sum, a) => sum + inlineText(a).length, 0);
-  return teaserChars * 2 >= context.content().paragraphChars;
+  return teaserChars >= 0.3 * Math.max(1, context.content().text.length);
 }
 
 /** Whether the page names an author or a publication time, as articles do. */
@@ -90,13 +92,19 @@ function looksLikeProduct(context: PageContext): boolean {
     context.page.document,
     (e) =>
       e.name === 'button' ||
-      /price/i.test(`${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`) ||
+      /price|availability|stock/i.test(`${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`) ||
       e.attribs.itemprop === 'price',
   )) {
     const text = inlineText(el);
     if (text.length > 60) continue;
     if (el.name === 'button' || el.attribs.type === 'submit') {
       if (/\b(add to (cart|basket|bag)|buy (it )?now)\b/i.test(text)) buy = true;
+    } else if (
+      /\b(out of stock|sold out|in stock|épuisé|ausverkauft|agotado|esaurito|esgotado|uitverkocht)\b/i.test(
+        text,
+      )
+    ) {
+      buy = true;
     } else {
       const parsed = parsePrice(text);
       if (parsed && (parsed.currency || parsed.symbol)) price = true;
@@ -152,6 +160,9 @@ export function detectPageType(context: PageContext): PageType {
   if (paragraphChars >= ARTICLE_TEXT_CHARS) return 'article';
   if (paragraphChars >= ARTICLE_TEXT_CHARS_WITH_BYLINE && hasArticleMarkers(context)) return 'article';
   if (organization) return 'organization';
+  // A short page under a heading whose own content gives a phone or an e-mail: a company's page
+  // in a directory, a shop's contact page (the site's footer contacts do not count).
+  if (pageHeading(context) && hasOwnContacts(context)) return 'organization';
   return 'other';
 }
 
@@ -160,4 +171,10 @@ export function pageHeading(context: PageContext): string | undefined {
   const h1 = findFirst(context.page.document, (el) => el.name === 'h1');
   const text = h1 ? inlineText(h1) : '';
   return text && text.length <= 120 ? text : undefined;
+}
+
+/** Whether the page's own content (not its site chrome) gives a phone number or an e-mail. */
+function hasOwnContacts(context: PageContext): boolean {
+  const facts = collectContactFacts(context.page);
+  return facts.phoneNumbers.length > 0 || facts.emailAddresses.length > 0;
 }
