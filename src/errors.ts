@@ -135,6 +135,21 @@ export const ERROR_CODES = {
     outcome: 'fail-record',
     meaning: 'The page is not HTML, or could not be decoded.',
   },
+  fetch_robots_disallowed: {
+    status: 400,
+    outcome: 'fail-record',
+    meaning: "robots.txt of the page's origin (or of a redirect hop's) disallows it; not fetched.",
+  },
+  extraction_timeout: {
+    status: 422,
+    outcome: 'fail-record',
+    meaning: 'Extracting the page took longer than its time budget (10 s); its thread was replaced.',
+  },
+  extraction_too_large: {
+    status: 422,
+    outcome: 'fail-record',
+    meaning: "Extracting the page needed more memory than a thread's heap; its thread was replaced.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -318,15 +333,14 @@ export class ReportNotReadyError extends QuarryError {
   readonly status = 400;
 }
 
-/**
- * 422: extracting a page went over a bound (`extraction_timeout`: its time budget;
- * `extraction_too_large`: the thread's memory); the thread doing it was replaced.
- */
-export class ExtractionLimitError extends QuarryError {
-  readonly code: 'extraction_timeout' | 'extraction_too_large';
+/** 422: extracting a page took longer than its time budget; the thread doing it was replaced. */
+export class ExtractionTimeoutError extends QuarryError {
+  readonly code = 'extraction_timeout';
   readonly status = 422;
-  constructor(code: 'extraction_timeout' | 'extraction_too_large', message: string) {
-    super(message);
-    this.code = code;
-  }
+}
+
+/** 422: extracting a page needed more than a thread's heap; the thread was replaced. */
+export class ExtractionTooLargeError extends QuarryError {
+  readonly code = 'extraction_too_large';
+  readonly status = 422;
 }

@@ -59,7 +59,7 @@ describe('extraction isolation', () => {
           api: '/api/heavy',
           urlPattern: 'heavy',
           url: server.url('/heavy'),
-          rules: [{ name: 'hit', selector: '*:has(*:contains(zzz))' }],
+          rules: [{ name: 'hit', selector: '*:has(*:has(*:contains(zzz)))' }],
         },
       });
     // Fastify compiles its routes on the first request: not part of what is measured.

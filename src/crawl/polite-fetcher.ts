@@ -22,7 +22,7 @@ export interface PoliteFetchOptions {
   readonly userAgent: string;
 }
 
-/** A URL robots.txt rules out (`robots_disallowed`), the page asked for or a redirect hop. */
+/** A URL robots.txt rules out (`fetch_robots_disallowed`), the page asked for or a redirect hop. */
 export class RobotsDisallowedError extends FetchError {
   /** The URL refused (a redirect target when `hop`). */
   readonly url: string;
@@ -34,7 +34,7 @@ export class RobotsDisallowedError extends FetchError {
         : verdict.kind === 'refused'
           ? verdict.reason
           : 'Disallowed by robots.txt';
-    super('robots_disallowed', hop ? `Redirected to ${url}: ${why}` : why);
+    super('fetch_robots_disallowed', hop ? `Redirected to ${url}: ${why}` : why);
     this.url = url;
     this.hop = hop;
   }

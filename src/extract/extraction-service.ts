@@ -1,4 +1,4 @@
-import { FetchError, InvalidApiError, InvalidParameterError } from '../errors.ts';
+import { ERROR_CODES, FetchError, InvalidApiError, InvalidParameterError } from '../errors.ts';
 import { isBuiltInApi } from './built-in-apis.ts';
 import type { CustomApiService } from './custom-api-service.ts';
 import {
@@ -133,7 +133,12 @@ interface LoadedPage {
 function rethrown(error: unknown): never {
   if (error instanceof ExtractionFailed && error.status !== undefined && error.status < 500) {
     if (error.parameter !== undefined) throw new InvalidParameterError(error.parameter, error.message);
-    throw new FetchError(error.code ?? 'extraction_failed', error.message);
+    const code = error.code;
+    const known = code === 'not_html' || (code?.startsWith('fetch_') && code in ERROR_CODES);
+    throw new FetchError(
+      known ? (code as ConstructorParameters<typeof FetchError>[0]) : 'fetch_bad_response',
+      error.message,
+    );
   }
   throw error;
 }
@@ -143,7 +148,7 @@ function rethrown(error: unknown): never {
  * rule sets. Built-in APIs: `analyze` (detects the page type), `article`, `product`,
  * `organization`, `person`. A name that is neither built in nor defined by the token's rule
  * sets is `InvalidApiError` (457). Fetch problems are `FetchError`s; a page over its time or
- * memory budget is `ExtractionLimitError` (422); nothing here throws anything else for bad
+ * memory budget is `ExtractionTimeoutError` or `ExtractionTooLargeError` (422); nothing else for bad
  * input or unreachable pages.
  *
  * This thread fetches and picks the rule sets (their urlPattern runs on the linear-time

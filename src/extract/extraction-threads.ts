@@ -2,7 +2,7 @@
  * Extraction off the main thread, with a time budget per page (issue 24 §8, issue 28). Parsing
  * and extracting a page — built-in extractors and Custom API rules, for `/v3/<api>`, previews
  * and crawls alike — runs in these worker threads, one page per thread at a time. A page that
- * takes longer than its budget is answered with `ExtractionLimitError` (`extraction_timeout`)
+ * takes longer than its budget is answered with `ExtractionTimeoutError` (`extraction_timeout`)
  * and its thread is terminated and replaced; a page that exhausts a thread's memory likewise
  * (`extraction_too_large`). Nothing one page does can hold the event loop or another page's
  * thread beyond that budget.
@@ -11,7 +11,7 @@
  * crawl does not make `/v3/article` wait behind thousands of queued pages.
  */
 import { Worker } from 'node:worker_threads';
-import { ExtractionLimitError, UnavailableError } from '../errors.ts';
+import { ExtractionTimeoutError, ExtractionTooLargeError, UnavailableError } from '../errors.ts';
 import type { ExtractionResponse, PageInput, StoredDocuments } from './extract-page.ts';
 
 /** Default time budget of one page, ms. A 10 MB page takes about 1 s with the built-in extractors. */
@@ -177,8 +177,7 @@ export class ExtractionThreads {
     slot.timer = setTimeout(() => {
       this.#replace(
         slot,
-        new ExtractionLimitError(
-          'extraction_timeout',
+        new ExtractionTimeoutError(
           `Extracting the page took longer than its ${this.#budgetMs / 1000} s budget and was stopped; ` +
             'simplify its Custom API rules (selectors such as *:has(*:contains(...)) test every element ' +
             'against every descendant) or extract a smaller page',
@@ -206,8 +205,7 @@ export class ExtractionThreads {
       this.#replace(
         slot,
         tooLarge
-          ? new ExtractionLimitError(
-              'extraction_too_large',
+          ? new ExtractionTooLargeError(
               `Extracting the page needed more than the ${this.#heapMb} MiB an extraction thread may use`,
             )
           : new ExtractionFailed(`The extraction thread failed: ${error.message}`),
