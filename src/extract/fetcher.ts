@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { type Agent, request } from 'undici';
 import { FetchError, isRetryableHttpStatus } from '../errors.ts';
 import {
   AddressGuard,
@@ -98,6 +98,42 @@ function lowerCaseKeys(headers: Readonly<Record<string, string>> | undefined): R
   return out;
 }
 
+/** What one exchange of a fetch needs from its fetcher. */
+interface ExchangeContext {
+  readonly guard: AddressGuard;
+  readonly agent: Agent;
+  readonly maxBodyBytes: number;
+}
+
+/** Sends one request of the chain and reads the answer, or says where its redirect leads. */
+async function exchange(
+  context: ExchangeContext,
+  state: RedirectState,
+  chain: RedirectChain,
+  signal: AbortSignal,
+) {
+  const refusal = checkUrlSyntax(state.url, context.guard);
+  if (refusal) throw new FetchError('fetch_refused', refusal.message);
+  const response = await request(state.url, {
+    method: state.method as 'GET',
+    headers: state.headers,
+    body: state.body,
+    dispatcher: context.agent,
+    signal,
+  });
+  const next = followRedirect(state, response.statusCode, response.headers.location, chain);
+  if (next) {
+    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    return { kind: 'redirect' as const, next };
+  }
+  const headers = flattenHeaders(response.headers);
+  const encoding = (headers['content-encoding'] ?? '').trim().toLowerCase();
+  const declared = encoding ? -1 : Number(headers['content-length'] ?? -1);
+  const raw = await readBody(response.body, declared, state.url.href, context.maxBodyBytes);
+  const body = await decompress(raw, encoding, context.maxBodyBytes, state.url.href);
+  return { kind: 'response' as const, status: response.statusCode, headers, body };
+}
+
 /**
  * Creates a fetcher: the connection layer (`guarded-agent.ts`) refuses non-public addresses
  * wherever a connection is made, redirects hops included (`redirects.ts`), bodies are read
@@ -111,30 +147,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const agent = createGuardedAgent({ guard, lookup: options.lookup, systemLookup, timeoutMs });
-
-  /** Sends one request of the chain and reads the answer; `undefined` body for a followed redirect. */
-  async function exchange(state: RedirectState, chain: RedirectChain, signal: AbortSignal) {
-    const refusal = checkUrlSyntax(state.url, guard);
-    if (refusal) throw new FetchError('fetch_refused', refusal.message);
-    const response = await request(state.url, {
-      method: state.method as 'GET',
-      headers: state.headers,
-      body: state.body,
-      dispatcher: agent,
-      signal,
-    });
-    const next = followRedirect(state, response.statusCode, response.headers.location, chain);
-    if (next) {
-      await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-      return { kind: 'redirect' as const, next };
-    }
-    const headers = flattenHeaders(response.headers);
-    const encoding = (headers['content-encoding'] ?? '').trim().toLowerCase();
-    const declared = encoding ? -1 : Number(headers['content-length'] ?? -1);
-    const raw = await readBody(response.body, declared, state.url.href, maxBodyBytes);
-    const body = await decompress(raw, encoding, maxBodyBytes, state.url.href);
-    return { kind: 'response' as const, status: response.statusCode, headers, body };
-  }
+  const context: ExchangeContext = { guard, agent, maxBodyBytes };
 
   async function fetchPage(url: string, fetchOptions: FetchOptions = {}): Promise<FetchedPage> {
     let state: RedirectState;
@@ -164,7 +177,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     };
     try {
       for (;;) {
-        const answer = await exchange(state, chain, signal);
+        const answer = await exchange(context, state, chain, signal);
         if (answer.kind === 'redirect') {
           // The caller's check of the hop (robots.txt, politeness) before it is requested.
           await fetchOptions.beforeRedirect?.(answer.next.url, state.url);
