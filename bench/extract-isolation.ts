@@ -27,8 +27,10 @@ const { values: args } = parseArgs({
 const HEAVY = Number(args.heavy);
 const SECONDS = Number(args.seconds);
 
-const block = '<section><div><p>lorem ipsum dolor</p><span>sit amet</span></div></section>';
-const page = `<html><body><article><h1>Heavy</h1>${block.repeat(Math.ceil((Number(args.kb) * 1024) / block.length))}</article></body></html>`;
+// Chains of 400 nested <div>s: every element's subtree is deep, so the selector computes the text
+// of thousands of descendants for each of thousands of elements.
+const chain = `${'<div><p>lorem ipsum dolor sit amet</p>'.repeat(400)}${'</div>'.repeat(400)}`;
+const page = `<html><body><article><h1>Heavy</h1>${chain.repeat(Math.max(1, Math.ceil((Number(args.kb) * 1024) / chain.length)))}</article></body></html>`;
 const site = http.createServer((_request, response) => {
   response.writeHead(200, { 'content-type': 'text/html' });
   response.end(page);
@@ -54,7 +56,10 @@ async function heavyLoop(): Promise<void> {
         api: '/api/heavy',
         urlPattern: 'heavy',
         url: pageUrl,
-        rules: [{ name: 'hit', selector: '*:has(*:contains(zzz))' }],
+        rules: [
+          { name: 'hit', selector: '*:has(*:contains(zzz))' },
+          { name: 'text', selector: '*:contains(zzz)' },
+        ],
       }),
     }).catch(() => undefined);
     if (res) statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
