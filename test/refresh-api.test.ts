@@ -230,6 +230,15 @@ describe('refresh=true (enhance, combine)', () => {
     assert.equal(body.data[0].score, info.mlScore);
   });
 
+  test('a refresh that changes nothing the matcher reads keeps the score', async () => {
+    today.employees += 10;
+    const body = await enhance('type=Organization&name=Fixture%20Robotics&refresh=true');
+    assert.deepEqual(Object.keys(body.data[0].refreshDelta.changed), ['nbEmployees']);
+    const info = body.searchInfo['ORG-fixture'];
+    assert.equal(info.mlScore, info.baseMlScore);
+    assert.equal(body.data[0].score, info.mlScore);
+  });
+
   test('concurrent refreshes of one entity fetch each page once', async () => {
     const slow = (site: FixtureServer, path: string) =>
       site.route(
@@ -262,7 +271,7 @@ describe('refresh=true (enhance, combine)', () => {
       const info = body.data[0].refreshInfo[b.url('/companies/fixture-robotics')];
       assert.equal(info.hasResult, false);
       assert.match(info.message, /Domain Parking Services/);
-      assert.equal(body.data[0].entity.nbEmployees, 150);
+      assert.equal(body.data[0].entity.nbEmployees, today.employees);
       assert.notEqual(body.data[0].entity.name, 'Domain Parking Services');
     } finally {
       serveToday();

@@ -31,7 +31,12 @@ describe('refreshDelta', () => {
     });
   });
 
-  test('the same entity gives an empty delta', () => {
+  test('the same entity gives an empty delta, list elements in another order too', () => {
+    const reordered = { ...structuredClone(before), industries: ['Robots'], origins: undefined };
+    assert.deepEqual(
+      refreshDelta({ ...before, origins: ['a', 'b'] }, { ...reordered, origins: ['b', 'a'] }),
+      { added: {}, changed: {}, removed: [] },
+    );
     const delta = refreshDelta(before, structuredClone(before));
     assert.ok(isEmptyDelta(delta));
     assert.equal(isEmptyDelta({ added: {}, changed: {}, removed: ['x'] }), false);

@@ -1,8 +1,9 @@
 /**
  * `refreshDelta` (docs/api.md#refresh-and-search): what a refresh changed in an entity, field by
- * field, against the entity as it was before. Pure.
+ * field, against the entity as it was before. A list field whose elements only moved did not
+ * change (each statement of a source puts its own first). Pure.
  */
-import { type Entity, structuralKey } from '../kg/index.ts';
+import { type Entity, LIST_FIELDS, structuralKey } from '../kg/index.ts';
 
 /** `{"added": {field: value}, "changed": {field: {old, new}}, "removed": [field]}`. */
 export interface RefreshDelta {
@@ -20,7 +21,7 @@ export function refreshDelta(before: Entity, after: Entity): RefreshDelta {
   for (const field of Object.keys(after)) {
     if (IGNORED.has(field) || after[field] === undefined) continue;
     if (before[field] === undefined) delta.added[field] = after[field];
-    else if (structuralKey(before[field]) !== structuralKey(after[field])) {
+    else if (valueKey(field, before[field]) !== valueKey(field, after[field])) {
       delta.changed[field] = { old: before[field], new: after[field] };
     }
   }
@@ -29,6 +30,12 @@ export function refreshDelta(before: Entity, after: Entity): RefreshDelta {
       delta.removed.push(field);
   }
   return delta;
+}
+
+/** A value as comparable text; a list field's elements in any order (sources reorder them). */
+function valueKey(field: string, value: unknown): string {
+  if (LIST_FIELDS.has(field) && Array.isArray(value)) return value.map(structuralKey).sort().join('\n');
+  return structuralKey(value);
 }
 
 /** True when a delta says nothing changed. */

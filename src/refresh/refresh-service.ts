@@ -10,7 +10,14 @@
  *
  * Many requests refreshing one entity at the same time share one refresh (single flight).
  */
-import { applyStatement, type Entity, type FactLedger, type LedgerState, TypeConflict } from '../kg/index.ts';
+import {
+  applyStatement,
+  type Entity,
+  type FactLedger,
+  type LedgerState,
+  structuralKey,
+  TypeConflict,
+} from '../kg/index.ts';
 import { indexEntity } from '../match/index.ts';
 import type { EntityStore, OriginFetchRecord, OriginFetchStore, StoredEntity } from '../storage/index.ts';
 import { type RefreshDelta, refreshDelta } from './delta.ts';
@@ -36,6 +43,11 @@ export interface RefreshReport {
   /** Per URL, keyed by URL. */
   readonly info: Record<string, RefreshDebugRecord>;
   readonly delta: RefreshDelta;
+  /**
+   * Whether what the matcher reads of the entity (its match profile) changed: when it did not,
+   * every query scores it as before (scoring it again is wasted work).
+   */
+  readonly matchChanged: boolean;
   /** Pages fetched now (a 2xx answer read): the work credits are charged for. */
   readonly fetched: number;
   /** URLs tried that gave no page (gone, refused, disallowed, unreachable). */
@@ -113,6 +125,11 @@ function homepageUrl(homepageUri: unknown): string | undefined {
   }
 }
 
+/** What the matcher reads of an entity, as comparable text. */
+function matchProfileKey(entity: Entity): string {
+  return structuralKey(indexEntity(entity).profile);
+}
+
 function isSuccess(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
 }
@@ -173,6 +190,7 @@ export class RefreshService {
         entity: undefined,
         info: {},
         delta: empty,
+        matchChanged: false,
         fetched: 0,
         failed: 0,
         fresh: 0,
@@ -186,6 +204,7 @@ export class RefreshService {
         entity: stored,
         info: {},
         delta: empty,
+        matchChanged: false,
         fetched: 0,
         failed: 0,
         fresh: 0,
@@ -230,6 +249,7 @@ export class RefreshService {
       entity: after ?? stored,
       info,
       delta: after ? refreshDelta(before, after.doc) : empty,
+      matchChanged: after !== undefined && matchProfileKey(before) !== matchProfileKey(after.doc),
       fetched,
       failed: results.length - fetched,
       fresh: urls.length - due.length,

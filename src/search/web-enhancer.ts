@@ -215,7 +215,7 @@ export class WebEnhancer implements WebEvidence {
       pages.failed += report.failed;
       pages.fresh += report.fresh;
       if (!report.entity || isEmptyDelta(report.delta)) return;
-      changed = true;
+      if (report.matchChanged) changed = true;
       this.#rebuild(hit, report.entity, options);
     });
     // Scores after the new facts; an id query's hit is the entity itself (score 1).
