@@ -36,7 +36,7 @@ module.exports = {
       severity: 'error',
       comment: 'Threads are started and fed by the layers above the pure folders.',
       from: { path: PURE },
-      to: { path: ['^src/(worker-pool|heap-trim)\\.ts$', '^worker_threads$'], dependencyTypesNot: [] },
+      to: { path: ['^src/threads/', '^worker_threads$'] },
     },
     {
       name: 'pure-no-network',

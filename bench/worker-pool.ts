@@ -1,5 +1,5 @@
 /**
- * Quarry's `WorkerPool` (src/worker-pool.ts) against piscina and tinypool on the workload the
+ * Quarry's `WorkerPool` (src/threads/worker-pool.ts) against piscina and tinypool on the workload the
  * pool serves: single enhance requests answered on threads, many small tasks with several in
  * flight, where the pool's own cost per task is largest relative to the task. Also an echo task,
  * which measures the pool alone.
@@ -22,7 +22,7 @@ import type { AnswerTask } from '../src/enhance/enhance-threads.ts';
 import { parseEnhanceQuery } from '../src/enhance/index.ts';
 import { loadDemoGraph } from '../src/import/index.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
-import { WorkerPool } from '../src/worker-pool.ts';
+import { WorkerPool } from '../src/threads/index.ts';
 import type { PoolResult, PoolTask } from './support/pool-tasks.ts';
 import { sampleQueries } from './support/queries.ts';
 

@@ -4,7 +4,7 @@
  * it (one read snapshot, the response as JSON). The store comes from `QUARRY_BENCH_POOL_STORE`
  * (worker threads inherit the environment), so no pool-specific `workerData` is needed.
  */
-import { HeapTrimmer, WORKER_HEAP_TRIM } from '../../src/heap-trim.ts';
+import { HeapTrimmer, WORKER_HEAP_TRIM } from '../../src/threads/index.ts';
 import { matchedCount, openThreadEnhancer } from '../../src/enhance/index.ts';
 import type { AnswerTask, EncodedAnswer } from '../../src/enhance/enhance-threads.ts';
 

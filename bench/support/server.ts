@@ -85,7 +85,7 @@ export async function startServer(
   const nodeArgs = (process.env.QUARRY_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(
     process.execPath,
-    // --expose-gc as `npm start` passes it: the server's threads trim their heaps (heap-trim.ts).
+    // --expose-gc as `npm start` passes it: the server's threads trim their heaps (src/threads/heap-trim.ts).
     ['--expose-gc', ...nodeArgs, MAIN, 'serve', '--port', String(port), '--data', dataDir],
     {
       env: { ...process.env, LOG_LEVEL: 'info', ...options.env },

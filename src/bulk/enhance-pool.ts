@@ -2,7 +2,7 @@ import type { VocabularyShareData } from '../match/index.ts';
 import type { StoreLocator } from '../storage/index.ts';
 import type { BatchExecutor } from './bulk-runner.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
-import { WorkerPool } from '../worker-pool.ts';
+import { WorkerPool } from '../threads/index.ts';
 
 /** The worker threads that answer bulk batches: `threads` of them over the store `store`. */
 export function createEnhancePool(options: {

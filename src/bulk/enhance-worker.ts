@@ -7,9 +7,7 @@
 import { workerData } from 'node:worker_threads';
 import { matchedCount, openThreadEnhancer, parseEnhanceQuery } from '../enhance/index.ts';
 import { jobSearchMode } from './job-record.ts';
-import { HeapTrimmer, WORKER_HEAP_TRIM } from '../heap-trim.ts';
-import { serveTasks } from '../worker-pool.ts';
-import { lowerThreadPriority } from '../thread-priority.ts';
+import { HeapTrimmer, lowerThreadPriority, serveTasks, WORKER_HEAP_TRIM } from '../threads/index.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
 import { failureResult, splitResponse } from './result-text.ts';
 

@@ -15,7 +15,7 @@ import {
   writeExport,
 } from '../export/index.ts';
 import { openStorage, type Storage } from '../storage/index.ts';
-import { lowerThreadPriority } from '../thread-priority.ts';
+import { lowerThreadPriority } from '../threads/index.ts';
 import type { ExportTask, ExportTaskResult } from './export-task.ts';
 
 const task = workerData as ExportTask;

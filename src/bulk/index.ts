@@ -15,7 +15,7 @@ export type {
   SubmitParams,
 } from './job-record.ts';
 export { isComplete, isFinal, parseSubmitParams, statusRecord } from './job-record.ts';
-export { WorkerCrashedError, WorkerPool, WorkerTaskError } from '../worker-pool.ts';
+export { WorkerCrashedError, WorkerPool, WorkerTaskError } from '../threads/index.ts';
 export { createWebhookPost, WEBHOOK_TIMEOUT_MS } from './webhook-post.ts';
 export { WEB_BATCHES, withWebEvidence } from './web-executor.ts';
 export type { WebhookPost, WebhookSenderDeps } from './webhooks.ts';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
-import { HeapTrimmer, heapTrimAvailable, SERVER_HEAP_TRIM } from '../heap-trim.ts';
+import { HeapTrimmer, heapTrimAvailable, SERVER_HEAP_TRIM } from '../threads/index.ts';
 import { loadDemoGraph } from '../import/index.ts';
 import { DEFAULT_DEMO_SIZES, demoExamples } from '../kg/index.ts';
 import { createLogger } from '../logging.ts';

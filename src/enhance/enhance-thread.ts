@@ -4,8 +4,7 @@
  * writes and never charges: the main thread charges for the answer it sends.
  */
 import { workerData } from 'node:worker_threads';
-import { HeapTrimmer, WORKER_HEAP_TRIM } from '../heap-trim.ts';
-import { serveTasks } from '../worker-pool.ts';
+import { HeapTrimmer, serveTasks, WORKER_HEAP_TRIM } from '../threads/index.ts';
 import { matchedCount } from './enhance-service.ts';
 import type { AnswerTask, AnswerThreadData, EncodedAnswer } from './enhance-threads.ts';
 import { openThreadEnhancer } from './thread-enhancer.ts';

@@ -6,7 +6,7 @@
  */
 import type { VocabularyShareData } from '../match/index.ts';
 import type { StoreLocator } from '../storage/index.ts';
-import { WorkerPool } from '../worker-pool.ts';
+import { WorkerPool } from '../threads/index.ts';
 import type { ParsedEnhanceRequest } from './query.ts';
 
 /** Which answer a request asks for. */

@@ -1,6 +1,6 @@
 /** Worker thread of the Wikidata selection pass: maps jobs of selected lines (`map-job.ts`). */
 import { workerData } from 'node:worker_threads';
-import { serveTasks } from '../../worker-pool.ts';
+import { serveTasks } from '../../threads/index.ts';
 import type { MapOptions } from './entity-mapper.ts';
 import { type MapJob, mapJob } from './map-job.ts';
 

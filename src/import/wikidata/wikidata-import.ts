@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EntityType } from '../../kg/index.ts';
 import type { EntityStore } from '../../storage/index.ts';
-import { WorkerPool } from '../../worker-pool.ts';
+import { WorkerPool } from '../../threads/index.ts';
 import type { ImportCounts } from '../import-session.ts';
 import { importEntities } from '../import-entities.ts';
 import type { Rejection } from '../record-preparer.ts';

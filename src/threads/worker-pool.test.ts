@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WorkerPool } from './worker-pool.ts';
 
-const script = new URL('../test/fixtures/echo-worker.ts', import.meta.url);
+const script = new URL('../../test/fixtures/echo-worker.ts', import.meta.url);
 type Answer = { value: number; threadId: number };
 
 test('idle threads are ended after idleTimeoutMs and started again when work comes', async () => {
