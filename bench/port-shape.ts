@@ -86,7 +86,9 @@ await admin.query(`CREATE SCHEMA ${schema}`);
 try {
   await admin.query(`CREATE TABLE ${schema}.tokens (id TEXT PRIMARY KEY, credits BIGINT)`);
   await admin.query(`INSERT INTO ${schema}.tokens VALUES ('t', 1000000000000)`);
-  const bridge = new SyncPostgres(values.url, { searchPath: schema });
+  const bridge = new SyncPostgres(
+    `${values.url}${values.url.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`,
+  );
   const pool = new pg.Pool({ connectionString: values.url, max: 8, options: `-c search_path=${schema}` });
 
   console.log(

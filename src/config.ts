@@ -36,6 +36,11 @@ export interface Config {
   readonly host: string;
   /** Directory holding the embedded store and other state (`QUARRY_DATA_DIR`, default `./data`). */
   readonly dataDir: string;
+  /**
+   * The PostgreSQL database every process of a deployment shares (`QUARRY_DATABASE_URL`,
+   * `postgres://…`); `undefined`: the embedded store in `dataDir`.
+   */
+  readonly databaseUrl: string | undefined;
   /** When true, outbound fetches may target loopback/private/link-local addresses (tests only). */
   readonly allowPrivateNetwork: boolean;
   /**
@@ -170,6 +175,19 @@ function addressList(raw: string, name: string): readonly string[] {
   return Object.freeze(entries);
 }
 
+function postgresUrl(raw: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error(`${name} must be a postgres:// URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new Error(`${name} must be a postgres:// URL, got "${raw}"`);
+  }
+  return raw.trim();
+}
+
 function httpUrl(raw: string, name: string): string {
   let url: URL;
   try {
@@ -201,6 +219,14 @@ export const ENV = {
     (raw) => path.resolve(raw),
     './data',
     'The embedded store (SQLite, WAL) and job files',
+  ),
+  databaseUrl: variable(
+    'QUARRY_DATABASE_URL',
+    'databaseUrl',
+    () => undefined as string | undefined,
+    postgresUrl,
+    'unset (embedded store)',
+    'PostgreSQL database shared by every process of a deployment (postgres://user@host:port/db)',
   ),
   allowPrivateNetwork: variable(
     'QUARRY_ALLOW_PRIVATE_NETWORK',
@@ -361,6 +387,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: ENV.port.read(env),
     host: ENV.host.read(env),
     dataDir: ENV.dataDir.read(env),
+    databaseUrl: ENV.databaseUrl.read(env),
     allowPrivateNetwork: ENV.allowPrivateNetwork.read(env),
     allowedAddresses: ENV.allowedAddresses.read(env),
     logLevel: ENV.logLevel.read(env),

@@ -86,23 +86,29 @@ export interface Runtime {
   readonly crawl: CrawlService;
   /** Starts listening; resolves with the address once `/healthz` can answer. */
   listen(): Promise<string>;
+  /**
+   * Works on jobs without serving HTTP (`quarry worker`): bulk jobs already run from
+   * `createRuntime`; this starts the bulk extract jobs' scheduler.
+   */
+  work(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Where the configured deployment keeps its store: what every thread opens. */
 export function configuredStore(config: Config): StoreLocator {
-  return storeLocator({ dataDir: config.dataDir });
+  return storeLocator({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
 }
 
 /** Opens the configured store and builds the services, without listening. */
 export function openServices(
   config: Config,
   logger?: Logger,
-  options: Pick<RuntimeOptions, 'extraction'> = {},
+  options: Pick<RuntimeOptions, 'extraction'> & { readonly exclusive?: boolean } = {},
 ): { storage: Storage; services: Services } {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const store = configuredStore(config);
-  const storage = openStorage(store);
+  // A process that runs jobs holds the embedded store's lock (`OpenStorageOptions.exclusive`).
+  const storage = openStorage(store, { exclusive: options.exclusive });
   const bulkLogger = logger ?? createLogger({ level: 'silent' });
   const tokens = new TokenService(storage.tokens);
   // One copy of the matcher's vocabularies for the main thread and the bulk worker threads.
@@ -180,6 +186,7 @@ export function openServices(
   const bulk = new BulkService({
     store: storage.bulkJobs,
     transaction: (fn) => storage.transaction(fn),
+    workQueue: storage.workQueue,
     credits: config.credits,
     limits: config.limits,
     logger: bulkLogger,
@@ -272,7 +279,7 @@ export async function createRuntime(
   logger: Logger,
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
-  const { storage, services } = openServices(config, logger, options);
+  const { storage, services } = openServices(config, logger, { ...options, exclusive: true });
   const crawl = createCrawlService(config, logger, storage, services, options.crawl);
   const app = await buildApp({ config, logger, storage, ...services, crawl });
   // Checkpoints off the main thread: bulk jobs write results at tens of MB/s.
@@ -301,6 +308,9 @@ export async function createRuntime(
       // Unfinished jobs resume (after a restart or a crash) once the server answers.
       await crawl.start();
       return address;
+    },
+    async work() {
+      await crawl.start();
     },
     async close() {
       if (closed) return;

@@ -148,7 +148,7 @@ describe('bulk enhance API: submit, list, status, single result, stop, delete', 
       assert.equal(res.statusCode, 413);
       assert.deepEqual(await jobsOf(fresh), []);
       // The records of refused submissions are purged, not left behind.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await t.runtime.services.bulk.purged();
       assert.deepEqual(await t.runtime.storage.bulkJobs.listByState(['SUBMITTING', 'DELETING']), []);
     });
 

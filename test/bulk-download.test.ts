@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { BulkExports } from '../src/bulk/index.ts';
 import { createLogger } from '../src/logging.ts';
-import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
+import { configuredStore } from '../src/runtime.ts';
 import { assertSheetsEqualCsv, readWithExcelJs, readWithSheetJs } from './export-sheets.ts';
 import { bulkClient, sampleRecords } from './support/bulk-client.ts';
 import { loadFixtureGraph } from './support/load-graph.ts';
@@ -295,7 +295,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
       const split = new BulkExports({
         service: runtime.services.bulk,
         store: runtime.storage.bulkJobs,
-        storeLocator: { adapter: 'sqlite', file: sqliteFileFor(t.dataDir) },
+        storeLocator: configuredStore(runtime.config),
         directory: path.join(t.dataDir, 'split-exports'),
         logger: createLogger({ level: 'silent' }),
         splitMinRecords: 2,
@@ -343,7 +343,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
       const split = new BulkExports({
         service: runtime.services.bulk,
         store: runtime.storage.bulkJobs,
-        storeLocator: { adapter: 'sqlite', file: sqliteFileFor(t.dataDir) },
+        storeLocator: configuredStore(runtime.config),
         directory: path.join(t.dataDir, 'split-sheets'),
         logger: createLogger({ level: 'silent' }),
         splitMinRecords: 2,

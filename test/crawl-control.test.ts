@@ -367,7 +367,11 @@ describe('bulk extract job control', () => {
     const cli = async (state: string) => {
       try {
         const { stdout, stderr } = await run(process.execPath, [MAIN, 'maintenance', state], {
-          env: { ...process.env, QUARRY_DATA_DIR: t.dataDir },
+          env: {
+            ...process.env,
+            QUARRY_DATA_DIR: t.dataDir,
+            ...(t.runtime.config.databaseUrl ? { QUARRY_DATABASE_URL: t.runtime.config.databaseUrl } : {}),
+          },
         });
         return { status: 0, stdout, stderr };
       } catch (error) {

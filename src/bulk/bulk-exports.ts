@@ -307,8 +307,9 @@ export class BulkExports {
     const plan = createExportPlan({});
     const key = JSON.stringify([plan.key, 0, null]);
     if (await this.#deps.store.reportByKey(job.id, key)) return;
+    const id = newReportId();
     const report = await this.#deps.store.addReport({
-      id: newReportId(),
+      id,
       jobId: job.id,
       key,
       format: plan.format,
@@ -320,6 +321,8 @@ export class BulkExports {
       exportStatus: 'NOT_STARTED',
       createdAt: this.#now(),
     });
+    // A download of the same key added it first: that download writes it.
+    if (report.id !== id) return;
     this.#startBackground(job, report);
   }
 

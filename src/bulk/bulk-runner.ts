@@ -4,10 +4,12 @@ import { InsufficientCreditsError } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type {
   BulkJobRow,
+  BulkJobState,
   BulkJobStore,
   BulkRecord,
   BulkResult,
   StorageTransaction,
+  TokenStore,
 } from '../storage/index.ts';
 import type { EnhanceBatch, EnhanceBatchResult } from './enhance-batch.ts';
 import { type BulkJobOptions, stateMessage } from './job-record.ts';
@@ -18,6 +20,30 @@ export interface BatchExecutor {
   /** Batches the executor runs at once; the runner keeps this many in flight. */
   readonly capacity: number;
   run(batch: EnhanceBatch): Promise<EnhanceBatchResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * What the bulk service asks of whatever works on its jobs: `BulkRunner` in this process (a
+ * store one process uses), `QueueBulkRunner` through the store's work queue (several processes).
+ */
+export interface BulkJobRunner {
+  /** Starts working: unfinished jobs resume (after a restart or a crash). */
+  resume(): Promise<void>;
+  /** Inside the transaction that publishes `job`: hands its records over, atomically with it. */
+  enqueueIn(tx: StorageTransaction, job: BulkJobRow): Promise<void>;
+  /** After that transaction committed. */
+  enqueue(job: BulkJobRow): void;
+  /**
+   * Stops a job (results so far stay) and tells the final-state listener; `undefined` when the
+   * runner had nothing to stop (the caller stops it in the store).
+   */
+  stop(jobId: string): Promise<BulkJobRow | undefined>;
+  /** Drops a job being deleted. */
+  forget(jobId: string): void;
+  /** Resolves when no job is being worked on (tests, shutdown). */
+  idle(): Promise<void>;
+  /** Stops working; unfinished work resumes at the next start (or in another process). */
   close(): Promise<void>;
 }
 
@@ -37,6 +63,9 @@ export interface BulkRunnerDeps {
 
 /** The 429 message a record that cannot be paid carries in its result (docs/api.md#credits). */
 export const UNPAID_MESSAGE = new InsufficientCreditsError().message;
+
+/** States in which a job is worked on: a stop or the end may only follow from these. */
+const RUNNING: readonly BulkJobState[] = ['NOT_STARTED', 'IN_PROCESS'];
 
 /** Tries of a batch whose worker thread died, before it is split into single records. */
 const BATCH_TRIES = 2;
@@ -76,7 +105,7 @@ interface ActiveJob {
  * still to do are those without a result. Jobs of different tokens take turns (round robin by
  * token, then by job), so one token's huge job does not starve another's small one.
  */
-export class BulkRunner {
+export class BulkRunner implements BulkJobRunner {
   readonly #deps: BulkRunnerDeps;
   readonly #now: () => number;
   readonly #jobs = new Map<string, ActiveJob>();
@@ -106,6 +135,10 @@ export class BulkRunner {
     this.#pump();
   }
 
+  async enqueueIn(): Promise<void> {
+    // Records wait in the store; the job is activated once its publication has committed.
+  }
+
   /** Starts working on a newly published job. */
   enqueue(job: BulkJobRow): void {
     this.#activate(job);
@@ -121,13 +154,18 @@ export class BulkRunner {
     if (!this.#forget(jobId)) return undefined;
     const current = await this.#deps.store.get(jobId);
     if (!current) return undefined;
-    const stopped = (await this.#deps.store.update(jobId, {
-      state: 'STOPPED',
-      completedTime: this.#now(),
-      estimateSec: null,
-      message: stateMessage({ ...current, state: 'STOPPED' }),
-    }))!;
-    this.#deps.onFinal(stopped);
+    const stopped = await this.#deps.store.update(
+      jobId,
+      {
+        state: 'STOPPED',
+        completedTime: this.#now(),
+        estimateSec: null,
+        message: stateMessage({ ...current, state: 'STOPPED' }),
+      },
+      RUNNING,
+    );
+    // Finished or deleted meanwhile: nothing to stop.
+    if (stopped) this.#deps.onFinal(stopped);
     return stopped;
   }
 
@@ -284,31 +322,22 @@ export class BulkRunner {
   async #markStarted(job: ActiveJob): Promise<void> {
     const row = await this.#deps.store.get(job.id);
     if (row && row.state === 'NOT_STARTED') {
-      await this.#deps.store.update(job.id, {
-        state: 'IN_PROCESS',
-        startTime: row.startTime ?? this.#now(),
-        message: stateMessage({ ...row, state: 'IN_PROCESS' }),
-      });
+      await this.#deps.store.update(
+        job.id,
+        {
+          state: 'IN_PROCESS',
+          startTime: row.startTime ?? this.#now(),
+          message: stateMessage({ ...row, state: 'IN_PROCESS' }),
+        },
+        ['NOT_STARTED'],
+      );
     }
   }
 
   /** Charges and stores a batch's results with the job's progress, in one transaction. */
   async #commit(job: ActiveJob, results: readonly BulkResult[]): Promise<void> {
-    // The refresh price for the entities web work was done for (docs/api.md#credits).
-    const cost = (r: BulkResult) => (r.failed ? 0 : creditCost(r.hits, r.premium ?? 0, this.#deps.credits));
     await this.#deps.transaction(async ({ tokens, bulkJobs }) => {
-      let stored = results;
-      const total = results.reduce((sum, r) => sum + cost(r), 0);
-      // One charge for the whole batch when the balance covers it (the usual case); otherwise
-      // record by record, in order, so every record that can be paid is.
-      if (total > 0 && !(await tokens.charge(job.tokenId, total))) {
-        const paid: BulkResult[] = [];
-        for (const r of results) {
-          const price = cost(r);
-          paid.push(price === 0 || (await tokens.charge(job.tokenId, price)) ? r : unpaid(r));
-        }
-        stored = paid;
-      }
+      const stored = await chargeResults(tokens, job.tokenId, results, this.#deps.credits);
       await bulkJobs.saveResults(job.id, stored);
       await bulkJobs.update(job.id, { estimateSec: this.#estimate(job, stored.length) });
     });
@@ -366,20 +395,49 @@ export class BulkRunner {
     }
     this.#forget(job.id);
     const state = row.failed > 0 ? 'COMPLETE_WITH_FAILURES' : 'COMPLETE';
-    const finished = (await this.#deps.store.update(job.id, {
-      state,
-      startTime: row.startTime ?? this.#now(),
-      completedTime: this.#now(),
-      estimateSec: null,
-      message: stateMessage({ ...row, state }),
-    }))!;
-    this.#deps.onFinal(finished);
+    const finished = await this.#deps.store.update(
+      job.id,
+      {
+        state,
+        startTime: row.startTime ?? this.#now(),
+        completedTime: this.#now(),
+        estimateSec: null,
+        message: stateMessage({ ...row, state }),
+      },
+      RUNNING,
+    );
+    // Stopped or deleted meanwhile: that change stands.
+    if (finished) this.#deps.onFinal(finished);
   }
 
   #notifyIdle(): void {
     if (this.#inFlight > 0 || this.#jobs.size > 0 || this.#pumping) return;
     for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
+}
+
+/**
+ * Charges the token for a batch's results (in the caller's transaction) and returns the results
+ * to store: one charge for the whole batch when the balance covers it (the usual case);
+ * otherwise record by record, in order, so every record that can be paid is, and the others
+ * carry the 429 message. The refresh price for the entities web work was done for
+ * (docs/api.md#credits).
+ */
+export async function chargeResults(
+  tokens: TokenStore,
+  tokenId: string,
+  results: readonly BulkResult[],
+  credits: CreditCosts,
+): Promise<readonly BulkResult[]> {
+  const cost = (r: BulkResult) => (r.failed ? 0 : creditCost(r.hits, r.premium ?? 0, credits));
+  const total = results.reduce((sum, r) => sum + cost(r), 0);
+  if (total === 0 || (await tokens.charge(tokenId, total))) return results;
+  const paid: BulkResult[] = [];
+  for (const r of results) {
+    const price = cost(r);
+    paid.push(price === 0 || (await tokens.charge(tokenId, price)) ? r : unpaid(r));
+  }
+  return paid;
 }
 
 /** The result of a record that could not be paid: no data, and the 429 message. */

@@ -9,8 +9,9 @@ import {
 } from '../errors.ts';
 import { MAX_JSON_DEPTH } from '../json-depth.ts';
 import type { Logger } from '../logging.ts';
-import type { BulkJobRow, BulkJobStore, StorageTransaction } from '../storage/index.ts';
-import { type BatchExecutor, BulkRunner } from './bulk-runner.ts';
+import type { BulkJobRow, BulkJobStore, StorageTransaction, WorkQueue } from '../storage/index.ts';
+import { type BatchExecutor, type BulkJobRunner, BulkRunner } from './bulk-runner.ts';
+import { QueueBulkRunner } from './queue-runner.ts';
 import { isJobId, newJobId } from './ids.ts';
 import {
   type BulkJobStatusRecord,
@@ -33,6 +34,11 @@ import { type WebhookPost, WebhookSender } from './webhooks.ts';
 export const MAX_RECORD_BYTES = 1024 * 1024;
 /** Records written per store transaction while a submission streams in. */
 const SUBMIT_CHUNK = 5_000;
+/**
+ * A submission still arriving after this long, on a store other processes share, is taken for
+ * one whose process died: it is purged (200 MB at 1 Mbit/s take half of it).
+ */
+const STALLED_SUBMISSION_MS = 3_600_000;
 /** Rows deleted per transaction when a job is purged; small enough to keep requests flowing. */
 const PURGE_CHUNK = 5_000;
 
@@ -42,6 +48,11 @@ export type BulkFinalListener = (job: BulkJobRow) => void | Promise<void>;
 export interface BulkServiceDeps {
   readonly store: BulkJobStore;
   readonly transaction: <T>(fn: (tx: StorageTransaction) => Promise<T>) => Promise<T>;
+  /**
+   * The store's work queue when several processes share it: jobs are then worked on by all of
+   * them (`QueueBulkRunner`); without one, in this process (`BulkRunner`).
+   */
+  readonly workQueue?: WorkQueue;
   readonly credits: CreditCosts;
   readonly limits: Limits;
   readonly logger: Logger;
@@ -81,7 +92,7 @@ export class BulkService {
   readonly #finalListeners: BulkFinalListener[] = [];
   readonly #deleteListeners: ((jobId: string) => void | Promise<void>)[] = [];
   readonly #webhooks: WebhookSender;
-  #runner: BulkRunner | undefined;
+  #runner: BulkJobRunner | undefined;
   #purging: Promise<void> | undefined;
   #retentionTimer: NodeJS.Timeout | undefined;
   #purgeAgain = false;
@@ -118,18 +129,25 @@ export class BulkService {
   async start(): Promise<void> {
     if (this.#runner || this.#closed) return;
     const { store } = this.#deps;
-    this.#runner = new BulkRunner({
+    const common = {
       store,
-      transaction: this.#deps.transaction,
       credits: this.#deps.credits,
       executor: this.#deps.createExecutor(),
       logger: this.#deps.logger,
       batchSize: this.#deps.batchSize ?? 256,
       now: this.#now,
-      onFinal: (job) => this.#final(job),
-    });
-    for (const job of await store.listByState(['SUBMITTING']))
-      await store.update(job.id, { state: 'DELETING' });
+      onFinal: (job: BulkJobRow) => this.#final(job),
+    };
+    const queue = this.#deps.workQueue;
+    this.#runner = queue
+      ? new QueueBulkRunner({ ...common, queue })
+      : new BulkRunner({ ...common, transaction: this.#deps.transaction });
+    // Submissions a crash interrupted. Where other processes share the store, only those stalled
+    // far longer than any submission takes: the others may be arriving right now.
+    const stalledBefore = queue ? this.#now() - STALLED_SUBMISSION_MS : Number.POSITIVE_INFINITY;
+    for (const job of await store.listByState(['SUBMITTING'])) {
+      if (job.submitTime < stalledBefore) await store.update(job.id, { state: 'DELETING' }, ['SUBMITTING']);
+    }
     await this.#runner.resume();
     this.#webhooks.resume(await store.listByState(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED']));
     this.#schedulePurge();
@@ -153,6 +171,11 @@ export class BulkService {
     await this.#webhooks.close();
     await this.#runner?.close();
     await this.#purging;
+  }
+
+  /** Resolves once deleted and refused jobs are purged (tests). */
+  async purged(): Promise<void> {
+    while (this.#purging) await this.#purging;
   }
 
   /** Resolves when the runner has no active job (tests and benchmarks). */
@@ -214,8 +237,13 @@ export class BulkService {
       await flush();
       if (count === 0)
         throw new InvalidParameterError('body', 'The body is an empty array: submit at least one record');
-      const job = await store.publish(id, count);
-      const queued = (await store.update(id, { message: stateMessage(job) }))!;
+      // Published and handed to the runner in one transaction: no job without its work.
+      const queued = await this.#deps.transaction(async (tx) => {
+        const job = await tx.bulkJobs.publish(id, count);
+        const ready = (await tx.bulkJobs.update(id, { message: stateMessage(job) }))!;
+        await this.#runner?.enqueueIn(tx, ready);
+        return ready;
+      });
       this.#runner?.enqueue(queued);
       return queued;
     } catch (error) {
@@ -250,14 +278,24 @@ export class BulkService {
       return { status: 'STOPPED', message: `Bulkjob [${job.id}] is already stopped` };
     let stopped = await this.#runner?.stop(job.id);
     if (!stopped) {
-      // Not in the runner (it is not started): stop it in the store directly.
-      stopped = (await this.#deps.store.update(job.id, {
-        state: 'STOPPED',
-        completedTime: this.#now(),
-        estimateSec: null,
-        message: stateMessage({ ...job, state: 'STOPPED' }),
-      }))!;
-      this.#final(stopped);
+      // Not in the runner (it is not started, or another process works on it): in the store.
+      stopped = await this.#deps.store.update(
+        job.id,
+        {
+          state: 'STOPPED',
+          completedTime: this.#now(),
+          estimateSec: null,
+          message: stateMessage({ ...job, state: 'STOPPED' }),
+        },
+        ['NOT_STARTED', 'IN_PROCESS'],
+      );
+      if (stopped) this.#final(stopped);
+    }
+    if (!stopped) {
+      // It finished (or was stopped) meanwhile: say so, as for a job found finished.
+      const now = await this.job(tokenId, jobId);
+      if (now.state !== 'STOPPED') return { status: now.state, message: `Bulkjob [${now.id}] is completed` };
+      return { status: 'STOPPED', message: `Bulkjob [${now.id}] is already stopped` };
     }
     return { status: 'STOPPED', message: `Bulkjob [${job.id}] was stopped` };
   }

@@ -55,11 +55,16 @@ export class WebhookSender {
   }
 
   /** Starts delivering for a job that just reached a final state (no-op without `webhookurl`). */
-  async schedule(job: BulkJobRow): Promise<void> {
-    if (!job.webhookUrl || this.#closed) return;
+  schedule(job: BulkJobRow): Promise<void> {
+    if (!job.webhookUrl || this.#closed) return Promise.resolve();
     const state: BulkWebhookState = { state: 'pending', attempts: 0, nextAt: this.#now(), lastError: null };
-    await this.#deps.store.update(job.id, { webhook: state });
-    this.#arm(job.id, 0);
+    // Counted as running until armed: `settled()` waits for it.
+    const scheduling = this.#deps.store
+      .update(job.id, { webhook: state })
+      .then(() => this.#arm(job.id, 0))
+      .finally(() => this.#running.delete(scheduling));
+    this.#running.add(scheduling);
+    return scheduling;
   }
 
   /** Re-arms deliveries still pending in the store (at start-up). */

@@ -8,8 +8,10 @@ import { registerEval } from './eval.ts';
 import { registerFit } from './fit.ts';
 import { registerExtractJob } from './extract-job.ts';
 import { registerMaintenance } from './maintenance.ts';
+import { registerMigrate } from './migrate.ts';
 import { registerServe } from './serve.ts';
 import { registerToken } from './token.ts';
+import { registerWorker } from './worker.ts';
 
 /** Builds the `quarry` command line. Every command honours `QUARRY_DATA_DIR`. */
 export function buildProgram(): Command {
@@ -19,6 +21,7 @@ export function buildProgram(): Command {
     // Help asked for (`--help`) goes to stdout, as every CLI does; errors and their hints to stderr.
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
   registerServe(program);
+  registerWorker(program);
   registerBulk(program);
   registerToken(program);
   registerImport(program);
@@ -29,6 +32,7 @@ export function buildProgram(): Command {
   registerCalibrate(program);
   registerExtractJob(program);
   registerMaintenance(program);
+  registerMigrate(program);
   return program;
 }
 

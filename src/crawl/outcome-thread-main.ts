@@ -7,7 +7,7 @@ import { GraphIngest } from './graph-ingest.ts';
 import { applyOutcomes } from './outcome-writer.ts';
 
 const data = workerData as OutcomeThreadData;
-const storage = openStorage(data.store, { cacheMiB: 16 });
+const storage = openStorage(data.store, { cacheMiB: 16, synchronous: true });
 // Pages of `kgIngest` jobs state their organizations and people in the same transaction.
 const ingester = new GraphIngest(storage.entities);
 const logger = createLogger({ level: data.logLevel, destination: 'stderr', name: 'quarry-crawl-writer' });

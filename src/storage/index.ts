@@ -1,7 +1,7 @@
 export type { StoreLocator } from './locator.ts';
 export { storeLocator } from './locator.ts';
 export type { OpenStorageOptions, StoreMaintenance } from './open-storage.ts';
-export { openStorage, startStoreMaintenance } from './open-storage.ts';
+export { migrateStore, openStorage, startStoreMaintenance } from './open-storage.ts';
 export type {
   BulkJobPatch,
   BulkJobRow,
@@ -31,6 +31,8 @@ export type {
   StoredEntity,
   TokenRecord,
   TokenStore,
+  WorkItem,
+  WorkQueue,
   WriteBatchOptions,
 } from './ports.ts';
 export type {

@@ -1,6 +1,7 @@
 import type { StoreLocator } from './locator.ts';
 import type { Storage } from './ports.ts';
-import { openSqliteStorage, startWalCheckpointer } from './sqlite/index.ts';
+import { migratePostgres, openPostgresStorage, SyncPostgres } from './postgres/index.ts';
+import { migrateSqlite, openSqliteStorage, startWalCheckpointer } from './sqlite/index.ts';
 
 /** How a thread opens its connection to a store. */
 export interface OpenStorageOptions {
@@ -8,15 +9,34 @@ export interface OpenStorageOptions {
   readonly readOnly?: boolean;
   /** Page cache of this connection in MiB, where the adapter has one (default 64). */
   readonly cacheMiB?: number;
+  /**
+   * Transactions must take in the synchronous graph calls made while they run (the crawl writer
+   * thread merges a page's entities with its outcome). The embedded store always does; a
+   * PostgreSQL store then runs its transactions on the graph's blocking connection.
+   */
+  readonly synchronous?: boolean;
+  /**
+   * This process runs the service's jobs on the store (`serve`, `worker`). The embedded store
+   * then takes its data directory's lock (one such process at a time; a second is refused with
+   * `DataDirectoryLockedError`); a shared store (PostgreSQL) has no such limit.
+   */
+  readonly exclusive?: boolean;
 }
 
 /** Opens the store at `locator` with every port, over a connection of this thread's own. */
 export function openStorage(locator: StoreLocator, options: OpenStorageOptions = {}): Storage {
   switch (locator.adapter) {
     case 'sqlite':
-      return openSqliteStorage(locator.file, options);
+      return openSqliteStorage(locator.file, {
+        readOnly: options.readOnly,
+        cacheMiB: options.cacheMiB,
+        exclusive: options.exclusive,
+      });
     case 'postgres':
-      throw new Error('the PostgreSQL store is not available in this build');
+      return openPostgresStorage(locator.url, {
+        readOnly: options.readOnly,
+        synchronous: options.synchronous,
+      });
   }
 }
 
@@ -38,4 +58,19 @@ export function startStoreMaintenance(
     return startWalCheckpointer(locator.file, options);
   }
   return { stop: async () => {} };
+}
+
+/**
+ * Creates or upgrades the schema of the store at `locator` (`quarry migrate`): applies every
+ * migration it lacks, each once, and returns their versions (empty when it was up to date).
+ * Throws, changing nothing, when the store has a migration this build does not know.
+ */
+export function migrateStore(locator: StoreLocator): number[] {
+  if (locator.adapter === 'sqlite') return migrateSqlite(locator.file);
+  const db = new SyncPostgres(locator.url);
+  try {
+    return migratePostgres(db);
+  } finally {
+    db.close();
+  }
 }

@@ -335,8 +335,23 @@ export interface BulkJobStore {
   listByState(states: readonly BulkJobState[]): Promise<BulkJobRow[]>;
   /** Visible jobs finished (`completedTime`) before `before`, oldest first, at most `limit`. */
   listFinishedBefore(before: number, limit: number): Promise<BulkJobRow[]>;
-  /** Changes fields of a job (any state); returns the updated row, `undefined` if absent. */
-  update(jobId: string, patch: BulkJobPatch): Promise<BulkJobRow | undefined>;
+  /**
+   * Changes fields of a job; returns the updated row, `undefined` if absent. With `ifState`, only
+   * while the job's state is one of them (else nothing changes and it returns `undefined`): state
+   * transitions that must not overwrite a concurrent stop or delete.
+   */
+  update(
+    jobId: string,
+    patch: BulkJobPatch,
+    ifState?: readonly BulkJobState[],
+  ): Promise<BulkJobRow | undefined>;
+  /**
+   * Inside a transaction: the job if it is being worked on (`NOT_STARTED` or `IN_PROCESS`),
+   * locked so that no other transaction changes it (a stop, a delete, another batch's commit)
+   * until this one ends; `undefined` otherwise. Results are committed under it: a stop that
+   * answered has no result stored after it.
+   */
+  lockRunning(jobId: string): Promise<BulkJobRow | undefined>;
   /**
    * Records without a result, from position `fromIndex` on, in order, at most `limit`.
    * After a crash these are exactly the records still to process.
@@ -366,7 +381,10 @@ export interface BulkJobStore {
    * and its reports too and returns true. Idempotent.
    */
   purge(jobId: string, limit: number): Promise<boolean>;
-  /** Adds a report; `key` is unique per job. */
+  /**
+   * Adds a report, `key` being unique per job: when the job already has a report of that key
+   * (added concurrently, by this process or another), returns that one and adds nothing.
+   */
   addReport(report: NewBulkReport): Promise<BulkReportRow>;
   updateReport(reportId: string, patch: BulkReportPatch): Promise<BulkReportRow | undefined>;
   /** Reports of a job, oldest first. */
@@ -626,11 +644,20 @@ export interface CrawlJobStore {
   /** Jobs in `status` get back their `resumeStatus` (leaving maintenance). Returns the ids changed. */
   restoreHeldJobs(status: number): Promise<number[]>;
   /**
-   * Puts every claimed URL back to pending (start-up after a stop or crash), counting each as
-   * one crawl attempt of its job and of the URL: URLs are claimed when their fetch begins, so
-   * the site may have seen that request (issue 28). Returns how many.
+   * At the scheduler's start: puts back to pending every URL claimed by this store (an earlier
+   * run in this process) or by a process that is no longer running (stopped or crashed), counting
+   * each as one crawl attempt of its job and of the URL: URLs are claimed when their fetch begins,
+   * so the site may have seen that request (issue 28). On a store only one process writes, that is
+   * every claimed URL. Returns how many.
    */
   recoverClaims(): Promise<number>;
+  /**
+   * While running: puts back to pending the URLs claimed by processes that are no longer
+   * running, so that a crashed process's work is done by the others. Never takes a claim of a
+   * running process (this one included). Returns how many (always 0 on a store only one process
+   * writes).
+   */
+  recoverLostClaims(): Promise<number>;
   /** The hosts of a job's valid URLs. */
   hosts(jobId: number): Promise<Array<{ hostId: number; host: string }>>;
   /**
@@ -712,6 +739,38 @@ export interface OriginFetchStore {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Work spread over the processes of a deployment
+// ---------------------------------------------------------------------------------------------
+
+/** An item of work: plain JSON data. */
+export type WorkItem = Readonly<Record<string, unknown>>;
+
+/**
+ * Work handed out to every process of a deployment by a job-queue library (pg-boss on
+ * PostgreSQL): no lease or heartbeat of ours. Present on stores several processes share.
+ */
+export interface WorkQueue {
+  /** Adds `items` to `queue` in the transaction `tx`: nothing is queued when it rolls back. */
+  send(tx: StorageTransaction, queue: string, items: readonly WorkItem[]): Promise<void>;
+  /**
+   * Runs `handler` for the items of `queue`, at most `concurrency` at once in this process. Each
+   * item's handler runs in one transaction with the item's completion: what it writes through
+   * `tx` commits together with the item being done. When the handler throws, neither happens
+   * and the item is tried again after a backoff; when the process dies, the database ends the
+   * transaction and the item is handed to another process at once. Resolves once working.
+   */
+  work(
+    queue: string,
+    options: { readonly concurrency: number },
+    handler: (item: WorkItem, tx: StorageTransaction) => Promise<void>,
+  ): Promise<void>;
+  /** Items of `queue` not done yet (queued, being worked on or waiting for a retry). */
+  pending(queue: string): Promise<number>;
+  /** Stops taking items and waits for the running handlers; unfinished items stay queued. */
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The whole storage, as opened by the composition root.
 // ---------------------------------------------------------------------------------------------
 
@@ -727,6 +786,11 @@ export interface StorageTransaction {
 export interface Storage extends StorageTransaction {
   /** The graph, synchronously (see the module comment). */
   readonly entities: EntityStore;
+  /**
+   * The work queue of a store several processes share (PostgreSQL); `undefined` on a store one
+   * process uses (the embedded store: jobs are worked on in that process).
+   */
+  readonly workQueue: WorkQueue | undefined;
   /**
    * Runs `fn` in one transaction: the ports of `tx` join it, and its writes commit together
    * when `fn` resolves or not at all when it rejects. Calls through the asynchronous ports of

@@ -8,6 +8,7 @@ import type { CrawlJobRecord, CrawlTuning } from '../../src/crawl/index.ts';
 import { createLogger } from '../../src/logging.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { tempDir } from './temp-dir.ts';
+import { testDatabase } from './temp-postgres.ts';
 
 /** Waits short enough for tests: retries after ~20 ms, webhooks after 50 ms then 100 ms. */
 export const FAST_CRAWL: CrawlTuning = {
@@ -32,9 +33,17 @@ export async function startCrawlRuntime(
 ): Promise<CrawlTestRuntime> {
   const dir = options.dataDir ? undefined : tempDir();
   const dataDir = options.dataDir ?? dir!.path;
+  const database = options.dataDir ? undefined : await testDatabase();
   const config = loadConfig(
     { QUARRY_ALLOW_PRIVATE_NETWORK: '1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' },
-    { dataDir, port: 0, host: '127.0.0.1', workerThreads: 1, ...options.config },
+    {
+      dataDir,
+      port: 0,
+      host: '127.0.0.1',
+      workerThreads: 1,
+      ...(database ? { databaseUrl: database.url } : {}),
+      ...options.config,
+    },
   );
   const runtime = await createRuntime(
     config,
@@ -50,6 +59,7 @@ export async function startCrawlRuntime(
     token: async () => (await runtime.services.tokens.create({ credits: null })).secret,
     async close() {
       await runtime.close();
+      await database?.drop();
       dir?.remove();
     },
   };

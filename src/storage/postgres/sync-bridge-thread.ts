@@ -1,15 +1,11 @@
 /** The helper thread of `SyncPostgres`: owns one `pg` connection, answers one query at a time. */
 import { type MessagePort, workerData } from 'node:worker_threads';
 import pg from 'pg';
+import { PG_TYPES } from './pg-executor.ts';
 
-const { url, searchPath, flag, port } = workerData as {
-  url: string;
-  searchPath: string | undefined;
-  flag: Int32Array;
-  port: MessagePort;
-};
+const { url, flag, port } = workerData as { url: string; flag: Int32Array; port: MessagePort };
 
-const client = new pg.Client({ connectionString: url });
+const client = new pg.Client({ connectionString: url, types: PG_TYPES });
 // A connection lost between calls is reported at the next call, not as an uncaught error.
 let lost: Error | undefined;
 client.on('error', (error) => {
@@ -27,7 +23,6 @@ port.on('message', async (message: { sql?: string; params?: unknown[]; connect?:
     if (lost) throw lost;
     if (message.connect) {
       await client.connect();
-      if (searchPath) await client.query(`SET search_path TO ${searchPath}`);
       answer({ ok: true, result: { rows: [], rowCount: 0 } });
     } else if (message.end) {
       await client.end();

@@ -4,9 +4,9 @@
  * thread owns the connection; the calling thread posts each query and blocks on
  * `Atomics.wait` until the answer is on its port, then takes it with `receiveMessageOnPort`.
  *
- * Blocking is what makes it synchronous, so it must never run on a thread that serves requests:
- * measured in `bench/port-shape.ts`, a blocked round trip costs the whole thread its duration
- * (see docs/storage.md "Port shape").
+ * Blocking is what makes it synchronous, so it must not run on a thread that serves requests:
+ * measured in `bench/port-shape.ts`, 200 concurrent charges through it held the event loop for
+ * 0.7-2.6 s at p99 (docs/architecture.md#storage-ports).
  */
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 
@@ -28,7 +28,7 @@ export class PostgresBridgeError extends Error {
 }
 
 /** How long a call waits for its answer before giving up (a connection that hangs). */
-const CALL_TIMEOUT_MS = 120_000;
+const CALL_TIMEOUT_MS = 600_000;
 
 /** A connection used synchronously: `query` blocks the calling thread until PostgreSQL answers. */
 export class SyncPostgres {
@@ -36,13 +36,17 @@ export class SyncPostgres {
   readonly #port: MessagePort;
   readonly #flag = new Int32Array(new SharedArrayBuffer(4));
   #closed = false;
+  /** Open `begin`s: the transaction commits when the outermost one does. */
+  #depth = 0;
+  /** A nested part rolled back: the outermost commit rolls back instead. */
+  #doomed = false;
 
-  /** Connects to `url`, using `schema` first on the search path when given. */
-  constructor(url: string, options: { readonly searchPath?: string } = {}) {
+  /** Connects to `url` (blocking until connected). */
+  constructor(url: string) {
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
     this.#worker = new Worker(new URL('./sync-bridge-thread.ts', import.meta.url), {
-      workerData: { url, searchPath: options.searchPath, flag: this.#flag, port: port2 },
+      workerData: { url, flag: this.#flag, port: port2 },
       transferList: [port2],
     });
     // The helper must not keep a process alive that is otherwise done.
@@ -50,9 +54,53 @@ export class SyncPostgres {
     this.#call({ connect: true });
   }
 
+  /** Whether a transaction of `begin` is open on this connection. */
+  get inTransaction(): boolean {
+    return this.#depth > 0;
+  }
+
   /** Runs one statement (or several, without parameters) and returns its rows. */
   query(sql: string, params: readonly unknown[] = []): BridgeResult {
     return this.#call({ sql, params });
+  }
+
+  /** Opens a transaction, or joins the open one (`commit`/`rollback` then only count down). */
+  begin(sql = 'BEGIN'): void {
+    if (this.#depth === 0) this.query(sql);
+    this.#depth++;
+  }
+
+  commit(): void {
+    if (this.#depth === 0) throw new Error('no transaction is open');
+    this.#depth--;
+    if (this.#depth === 0) this.query('COMMIT');
+  }
+
+  /** Rolls the whole transaction back (a nested failure fails the outer transaction too). */
+  rollback(): void {
+    if (this.#depth === 0) return;
+    this.#depth--;
+    if (this.#depth === 0) this.query('ROLLBACK');
+    else this.#doomed = true;
+  }
+
+  /** Runs `fn` in a transaction on this connection (joining an open one); rolls back on throw. */
+  transaction<T>(fn: () => T, sql = 'BEGIN'): T {
+    this.begin(sql);
+    let value: T;
+    try {
+      value = fn();
+    } catch (error) {
+      this.rollback();
+      throw error;
+    }
+    if (this.#depth === 1 && this.#doomed) {
+      this.#doomed = false;
+      this.rollback();
+      throw new Error('a nested part of the transaction failed: rolled back');
+    }
+    this.commit();
+    return value;
   }
 
   #call(message: Record<string, unknown>): BridgeResult {

@@ -9,7 +9,14 @@ import type {
   TokenStore,
 } from '../ports.ts';
 import { asynchronous, TransactionGate } from './asynchronous.ts';
-import { createTransactionRunner, openSqliteDatabase, type SqliteOpenOptions } from './sqlite-database.ts';
+import { MIGRATIONS } from './migrations/index.ts';
+import { lockDataDirectory } from './process-lock.ts';
+import {
+  applyMigrations,
+  createTransactionRunner,
+  openSqliteDatabase,
+  type SqliteOpenOptions,
+} from './sqlite-database.ts';
 import { SqliteBulkJobStore } from './sqlite-bulk-job-store.ts';
 import { SqliteCrawlJobStore } from './sqlite-crawl-job-store.ts';
 import { SqliteCustomApiStore } from './sqlite-custom-api-store.ts';
@@ -21,6 +28,7 @@ export { applyMigrations, openSqliteDatabase } from './sqlite-database.ts';
 export type { SqliteOpenOptions } from './sqlite-database.ts';
 export type { WalCheckpointer } from './wal-checkpointer.ts';
 export { startWalCheckpointer } from './wal-checkpointer.ts';
+export { DataDirectoryLockedError, LOCK_FILE_NAME } from './process-lock.ts';
 
 /** File name of the embedded store inside the data directory. */
 export const SQLITE_FILE_NAME = 'quarry.sqlite';
@@ -30,9 +38,30 @@ export function sqliteFileFor(dataDir: string): string {
   return path.join(dataDir, SQLITE_FILE_NAME);
 }
 
+/** Applies the migrations the embedded store at `file` lacks (creating it); their versions. */
+export function migrateSqlite(file: string): number[] {
+  const db = openSqliteDatabase(file, { readOnly: false, migrate: false });
+  try {
+    return applyMigrations(db, MIGRATIONS);
+  } finally {
+    db.close();
+  }
+}
+
 /** Opens the embedded store at `file` (`:memory:` for a throwaway one) with every port. */
-export function openSqliteStorage(file: string, options: SqliteOpenOptions = {}): Storage {
-  const db = openSqliteDatabase(file, options);
+export function openSqliteStorage(
+  file: string,
+  options: SqliteOpenOptions & { readonly exclusive?: boolean } = {},
+): Storage {
+  // Taken before the store is opened (and migrated): a second server touches nothing.
+  const lock = options.exclusive && file !== ':memory:' ? lockDataDirectory(path.dirname(file)) : undefined;
+  let db: ReturnType<typeof openSqliteDatabase>;
+  try {
+    db = openSqliteDatabase(file, options);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const runSync = createTransactionRunner(db);
   const entities = new SqliteEntityStore(db, runSync);
   const stores = {
@@ -53,6 +82,7 @@ export function openSqliteStorage(file: string, options: SqliteOpenOptions = {})
   const gate = new TransactionGate();
   return {
     entities,
+    workQueue: undefined,
     tokens: asynchronous<TokenStore>(stores.tokens, gate),
     bulkJobs: asynchronous<BulkJobStore>(stores.bulkJobs, gate),
     customApis: asynchronous<CustomApiStore>(stores.customApis, gate),
@@ -85,6 +115,7 @@ export function openSqliteStorage(file: string, options: SqliteOpenOptions = {})
     async close() {
       entities.stopBackgroundCheckpoints();
       db.close();
+      lock?.release();
     },
   };
 }

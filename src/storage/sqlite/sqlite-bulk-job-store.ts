@@ -214,7 +214,8 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
     this.#purgeSearchInfo = purgeFrom('bulk_search_info');
     this.#insertReport = db.prepare(
       `INSERT INTO bulk_reports (id, job_seq, key, format, spec, export_file, separator, filter, status,
-         export_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         export_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (job_seq, key) DO NOTHING`,
     );
     const reportSelect = `SELECT ${REPORT_COLUMNS} FROM bulk_reports r JOIN bulk_jobs j ON j.seq = r.job_seq`;
     this.#reportById = db.prepare(`${reportSelect} WHERE j.id = ? AND r.id = ?`);
@@ -310,7 +311,7 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
     return rows.map(toJob);
   }
 
-  update(jobId: string, patch: BulkJobPatch): BulkJobRow | undefined {
+  update(jobId: string, patch: BulkJobPatch, ifState?: readonly BulkJobState[]): BulkJobRow | undefined {
     const sets: string[] = [];
     const values: (string | number | null)[] = [];
     for (const [field, column] of Object.entries(PATCH_COLUMNS) as [keyof BulkJobPatch, string][]) {
@@ -319,14 +320,22 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
       sets.push(`${column} = ?`);
       values.push(field === 'webhook' ? (value === null ? null : JSON.stringify(value)) : (value as never));
     }
+    if (ifState?.length === 0) return undefined;
     if (sets.length === 0) {
       const row = this.#byId.get(jobId) as JobRow | undefined;
-      return row ? toJob(row) : undefined;
+      return row && (!ifState || ifState.includes(row.state)) ? toJob(row) : undefined;
     }
+    const condition = ifState ? ` AND state IN (${ifState.map(() => '?').join(', ')})` : '';
     const row = this.#db
-      .prepare(`UPDATE bulk_jobs SET ${sets.join(', ')} WHERE id = ? RETURNING ${JOB_COLUMNS}`)
-      .get(...values, jobId) as JobRow | undefined;
+      .prepare(`UPDATE bulk_jobs SET ${sets.join(', ')} WHERE id = ?${condition} RETURNING ${JOB_COLUMNS}`)
+      .get(...values, jobId, ...(ifState ?? [])) as JobRow | undefined;
     return row ? toJob(row) : undefined;
+  }
+
+  lockRunning(jobId: string): BulkJobRow | undefined {
+    // Inside a transaction the connection holds the store's write lock: nothing else changes it.
+    const job = this.get(jobId);
+    return job && (job.state === 'NOT_STARTED' || job.state === 'IN_PROCESS') ? job : undefined;
   }
 
   pendingRecords(jobId: string, fromIndex: number, limit: number): BulkRecord[] {
@@ -442,7 +451,8 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
       report.exportStatus,
       report.createdAt,
     );
-    return this.report(report.jobId, report.id)!;
+    // The report of that key, whoever added it.
+    return this.reportByKey(report.jobId, report.key)!;
   }
 
   updateReport(reportId: string, patch: BulkReportPatch): BulkReportRow | undefined {

@@ -344,6 +344,12 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
     return rows.map((row) => Number(row.id));
   }
 
+  recoverLostClaims(): number {
+    // One process writes the embedded store (it holds the data directory's lock): every claim
+    // is its own.
+    return 0;
+  }
+
   recoverClaims(): number {
     return this.#transaction(() => {
       // The scheduler claims a URL when its fetch begins: each claim left over was a request

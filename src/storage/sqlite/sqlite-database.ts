@@ -10,6 +10,8 @@ export interface SqliteOpenOptions {
   readonly readOnly?: boolean;
   /** Page cache in MiB for this connection (default 64). */
   readonly cacheMiB?: number;
+  /** Apply pending migrations when opening for writing (default true). */
+  readonly migrate?: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}
     // WAL + synchronous=NORMAL: durable at each checkpoint, never corrupt; a crash can only lose
     // the last transactions, which the job runners re-derive from their persisted progress.
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-    applyMigrations(db, MIGRATIONS);
+    if (options.migrate !== false) applyMigrations(db, MIGRATIONS);
   }
   // Last, once the page size is in force: SQLite turns a cache size in KiB into pages with the
   // page size of the moment and keeps that count when a new file's pages grow from 4 to 16 KiB,
@@ -56,6 +58,15 @@ export function applyMigrations(db: DatabaseSync, migrations: readonly Migration
       .all()
       .map((row) => Number(row.version)),
   );
+  // A migration this build does not know was applied by a newer Quarry: the store is not ours to touch.
+  const known = new Set(migrations.map((migration) => migration.version));
+  const unknown = [...applied].filter((version) => !known.has(version)).sort((a, b) => a - b);
+  if (unknown.length > 0) {
+    throw new Error(
+      `the store has migration${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}, which this Quarry does not ` +
+        'know: a newer Quarry migrated it; run that version, or restore a backup taken before it migrated',
+    );
+  }
   const done: number[] = [];
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {

@@ -1,0 +1,147 @@
+/**
+ * The PostgreSQL store: every port over one database shared by any number of Quarry processes.
+ * Asynchronous ports go through a connection pool; the synchronous graph through a blocking
+ * bridge of its own (`sync-bridge.ts`), created on first use.
+ */
+import { randomInt } from 'node:crypto';
+import pg from 'pg';
+import type { Storage, StorageTransaction, WorkQueue } from '../ports.ts';
+import { type BulkSeqCache, PgBulkJobStore } from './pg-bulk-job-store.ts';
+import { OWNER_LOCK_CLASS, PgCrawlJobStore } from './pg-crawl-job-store.ts';
+import { PgCustomApiStore } from './pg-custom-api-store.ts';
+import { PgEntityStore } from './pg-entity-store.ts';
+import { BridgeExecutor, PG_TYPES, type PgExecutor, PoolExecutor } from './pg-executor.ts';
+import { PgOriginFetchStore } from './pg-origin-fetch-store.ts';
+import { PgTokenStore } from './pg-token-store.ts';
+import { PgWorkQueue } from './pg-work-queue.ts';
+import { checkSchemaNotNewer, migratePostgres } from './postgres-schema.ts';
+import { SyncPostgres } from './sync-bridge.ts';
+
+export { LATEST_POSTGRES_VERSION } from './migrations.ts';
+export { appliedVersions, migratePostgres, SchemaTooNewError } from './postgres-schema.ts';
+export { SyncPostgres } from './sync-bridge.ts';
+
+/** How a thread opens its PostgreSQL store. */
+export interface PostgresOpenOptions {
+  /** Never writes and applies no migrations (reading threads). */
+  readonly readOnly?: boolean;
+  /**
+   * Transactions run on the bridge connection the synchronous graph uses, so graph writes made
+   * while a transaction runs join it (the crawl writer thread). Blocks the thread per statement.
+   */
+  readonly synchronous?: boolean;
+  /** Connections of the pool at most (default 10: each queue worker holds one while it works). */
+  readonly poolSize?: number;
+  /** Told of the work queue's errors it recovers from (a lost connection). */
+  readonly onQueueError?: (error: Error) => void;
+}
+
+/**
+ * Opens the PostgreSQL database at `url` with every port. A writer (not `readOnly`) applies the
+ * migrations the database lacks (refusing a schema newer than this build) and holds the claim
+ * owner lock of its crawl claims (`OWNER_LOCK_CLASS`) for as long as it is open.
+ */
+export function openPostgresStorage(url: string, options: PostgresOpenOptions = {}): Storage {
+  let bridge: SyncPostgres | undefined;
+  const sync = () => {
+    bridge ??= new SyncPostgres(url);
+    return bridge;
+  };
+  let pool: pg.Pool | undefined;
+  const poolExecutor = () => {
+    if (!pool) {
+      pool = new pg.Pool({
+        connectionString: url,
+        max: options.poolSize ?? 10,
+        types: PG_TYPES,
+        // Idle connections go: a process that is quiet holds few of the server's connections.
+        idleTimeoutMillis: 10_000,
+      });
+      // An idle connection the server dropped is not fatal: the pool replaces it.
+      pool.on('error', () => {});
+    }
+    return new PoolExecutor(pool);
+  };
+  let owner = 0;
+  if (!options.readOnly) {
+    migratePostgres(sync());
+    // The owner number of this store's crawl claims: held as a session lock on the bridge
+    // connection, so it ends with this store (or the process, however it ends).
+    for (;;) {
+      owner = randomInt(1, 2 ** 31 - 1);
+      const got = sync().query('SELECT pg_try_advisory_lock($1, $2) AS got', [OWNER_LOCK_CLASS, owner])
+        .rows[0];
+      if (got?.got) break;
+    }
+  } else {
+    checkSchemaNotNewer(sync());
+  }
+  const executor: () => PgExecutor & { transaction<T>(fn: (ex: PgExecutor) => Promise<T>): Promise<T> } =
+    options.synchronous ? () => new BridgeExecutor(sync()) : poolExecutor;
+  const seqs: BulkSeqCache = new Map();
+  // The executor of each transaction's ports: the work queue enqueues in that transaction.
+  const executors = new WeakMap<StorageTransaction, PgExecutor>();
+  const ports = (db: PgExecutor): StorageTransaction => {
+    const tx: StorageTransaction = {
+      tokens: new PgTokenStore(db),
+      bulkJobs: new PgBulkJobStore(db, seqs),
+      customApis: new PgCustomApiStore(db),
+      crawlJobs: new PgCrawlJobStore(db, owner),
+      originFetches: new PgOriginFetchStore(db),
+    };
+    executors.set(tx, db);
+    return tx;
+  };
+  let queue: PgWorkQueue | undefined;
+  // The ports over a lazily made executor: a thread that never uses them opens no pool.
+  let base: StorageTransaction | undefined;
+  const outside = () => {
+    base ??= ports(executor());
+    return base;
+  };
+  const entities = new PgEntityStore(sync, poolExecutor);
+  return {
+    get tokens() {
+      return outside().tokens;
+    },
+    get bulkJobs() {
+      return outside().bulkJobs;
+    },
+    get customApis() {
+      return outside().customApis;
+    },
+    get crawlJobs() {
+      return outside().crawlJobs;
+    },
+    get originFetches() {
+      return outside().originFetches;
+    },
+    entities,
+    get workQueue(): WorkQueue {
+      queue ??= new PgWorkQueue({
+        url,
+        executors,
+        ports,
+        transaction: (fn) => poolExecutor().transaction(fn),
+        onError: options.onQueueError,
+      });
+      return queue;
+    },
+    transaction<T>(fn: (tx: StorageTransaction) => Promise<T>): Promise<T> {
+      return executor().transaction((db) => fn(ports(db)));
+    },
+    readSnapshot<T>(fn: () => T): T {
+      const db = sync();
+      if (db.inTransaction) return entities.pinnedVersion(fn);
+      return db.transaction(() => entities.pinnedVersion(fn), 'BEGIN ISOLATION LEVEL REPEATABLE READ');
+    },
+    async close() {
+      await queue?.close();
+      const closing = pool?.end();
+      pool = undefined;
+      bridge?.close();
+      bridge = undefined;
+      await closing;
+    },
+  };
+}
