@@ -21,6 +21,31 @@ export { LATEST_POSTGRES_VERSION } from './migrations.ts';
 export { appliedVersions, migratePostgres, SchemaTooNewError } from './postgres-schema.ts';
 export { SyncPostgres } from './sync-bridge.ts';
 
+function createPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types: PG_TYPES,
+    // Idle connections go: a process that is quiet holds few of the server's connections.
+    idleTimeoutMillis: 10_000,
+  });
+  // An idle connection the server dropped is not fatal: the pool replaces it.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/**
+ * The owner number of a store's crawl claims: a number whose session advisory lock it takes on
+ * `db` (the bridge connection), so the lock ends with the store, or the process however it ends.
+ */
+function takeOwnerNumber(db: SyncPostgres): number {
+  for (;;) {
+    const owner = randomInt(1, 2 ** 31 - 1);
+    const got = db.query('SELECT pg_try_advisory_lock($1, $2) AS got', [OWNER_LOCK_CLASS, owner]).rows[0];
+    if (got?.got) return owner;
+  }
+}
+
 /** How a thread opens its PostgreSQL store. */
 export interface PostgresOpenOptions {
   /** Never writes and applies no migrations (reading threads). */
@@ -49,30 +74,13 @@ export function openPostgresStorage(url: string, options: PostgresOpenOptions = 
   };
   let pool: pg.Pool | undefined;
   const poolExecutor = () => {
-    if (!pool) {
-      pool = new pg.Pool({
-        connectionString: url,
-        max: options.poolSize ?? 10,
-        types: PG_TYPES,
-        // Idle connections go: a process that is quiet holds few of the server's connections.
-        idleTimeoutMillis: 10_000,
-      });
-      // An idle connection the server dropped is not fatal: the pool replaces it.
-      pool.on('error', () => {});
-    }
+    pool ??= createPool(url, options.poolSize ?? 10);
     return new PoolExecutor(pool);
   };
   let owner = 0;
   if (!options.readOnly) {
     migratePostgres(sync());
-    // The owner number of this store's crawl claims: held as a session lock on the bridge
-    // connection, so it ends with this store (or the process, however it ends).
-    for (;;) {
-      owner = randomInt(1, 2 ** 31 - 1);
-      const got = sync().query('SELECT pg_try_advisory_lock($1, $2) AS got', [OWNER_LOCK_CLASS, owner])
-        .rows[0];
-      if (got?.got) break;
-    }
+    owner = takeOwnerNumber(sync());
   } else {
     checkSchemaNotNewer(sync());
   }
