@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
-import { HeapTrimmer, SERVER_HEAP_TRIM } from '../heap-trim.ts';
+import { HeapTrimmer, SERVER_HEAP_TRIM } from '../threads/index.ts';
 import { createLogger } from '../logging.ts';
 import { createRuntime } from '../runtime.ts';
 
