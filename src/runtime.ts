@@ -127,17 +127,77 @@ export function openServices(
     allowedAddresses: config.allowedAddresses,
   };
   const fetcher = createFetcher(addressPolicy);
+  const extracting = openExtraction(config, storage, fetcher, bulkLogger, options);
+  const matcher = createMatcher(storage.entities, { share: vocabularies });
+  const web = openWebEvidence(config, storage, addressPolicy, extracting.pageExtractor);
+  const enhance = new EnhanceService({
+    entities: storage.entities,
+    matcher,
+    tokens,
+    credits: config.credits,
+    readSnapshot: (fn) => storage.readSnapshot(fn),
+    threads: enhanceThreads,
+    web: (enhancer) =>
+      new WebEnhancer({
+        enhancer,
+        entities: storage.entities,
+        rescorer: web.rescorer,
+        refresh: web.refresh,
+        search: web.search,
+      }),
+  });
+  const bulking = openBulk(config, { storage, store, enhance, vocabularies, fetcher, logger: bulkLogger });
+  const services: Services = {
+    tokens,
+    enhance,
+    enhanceThreads,
+    ...bulking,
+    fetcher,
+    ...extracting,
+    refresh: web.refresh,
+    search: web.search,
+    webFetcher: web.webFetcher,
+  };
+  return { storage, services };
+}
+
+/** Custom APIs and extraction: every page is parsed and extracted in threads, never here. */
+function openExtraction(
+  config: Config,
+  storage: Storage,
+  fetcher: Fetcher,
+  logger: Logger,
+  options: Pick<RuntimeOptions, 'extraction'>,
+): Pick<Services, 'customApis' | 'extraction' | 'extractionThreads' | 'pageExtractor'> {
   const customApis = new CustomApiService(storage.customApis);
-  // Every page is parsed and extracted in these threads (started on first use), never here.
+  // Started on first use.
   const extractionThreads = new ExtractionThreads({
     size: Math.max(1, config.workerThreads),
     budgetMs: options.extraction?.budgetMs,
-    onReplace: (reason) => bulkLogger.warn({ reason }, 'an extraction thread was replaced'),
+    onReplace: (reason) => logger.warn({ reason }, 'an extraction thread was replaced'),
   });
   const extraction = new ExtractionService({ fetcher, customApis, threads: extractionThreads });
-  const pageExtractor = new ServicePageExtractor(extraction);
-  // Refresh and search: pages through a fetcher of their own (a smaller body cap), polite per host.
-  const matcher = createMatcher(storage.entities, { share: vocabularies });
+  return { customApis, extractionThreads, extraction, pageExtractor: new ServicePageExtractor(extraction) };
+}
+
+/**
+ * Refresh and search: pages through a fetcher of their own (a smaller body cap), polite per host,
+ * and the rescoring of an answer with their evidence.
+ */
+function openWebEvidence(
+  config: Config,
+  storage: Storage,
+  addressPolicy: {
+    readonly allowPrivateNetwork: boolean;
+    readonly allowedAddresses: Config['allowedAddresses'];
+  },
+  pageExtractor: Services['pageExtractor'],
+): {
+  readonly webFetcher: Fetcher;
+  readonly refresh: RefreshService;
+  readonly search: SearchService | undefined;
+  readonly rescorer: () => ReturnType<typeof createMatcher>;
+} {
   const webFetcher = createFetcher({ ...addressPolicy, maxBodyBytes: WEB_PAGE_MAX_BYTES });
   const originFetcher = new PoliteOriginFetcher({
     fetcher: webFetcher,
@@ -167,29 +227,29 @@ export function openServices(
         matcherOver,
       })
     : undefined;
-  const enhance = new EnhanceService({
-    entities: storage.entities,
-    matcher,
-    tokens,
-    credits: config.credits,
-    readSnapshot: (fn) => storage.readSnapshot(fn),
-    threads: enhanceThreads,
-    web: (enhancer) =>
-      new WebEnhancer({
-        enhancer,
-        entities: storage.entities,
-        rescorer: () => matcherOver(webCandidates),
-        refresh,
-        search,
-      }),
-  });
+  return { webFetcher, refresh, search, rescorer: () => matcherOver(webCandidates) };
+}
+
+/** Bulk enhance jobs and their downloads. */
+function openBulk(
+  config: Config,
+  deps: {
+    readonly storage: Storage;
+    readonly store: StoreLocator;
+    readonly enhance: EnhanceService;
+    readonly vocabularies: VocabularyShare;
+    readonly fetcher: Fetcher;
+    readonly logger: Logger;
+  },
+): Pick<Services, 'bulk' | 'bulkExports'> {
+  const { storage, store, enhance, vocabularies, logger } = deps;
   const bulk = new BulkService({
     store: storage.bulkJobs,
     transaction: (fn) => storage.transaction(fn),
     workQueue: storage.workQueue,
     credits: config.credits,
     limits: config.limits,
-    logger: bulkLogger,
+    logger,
     // Records of jobs with refresh or search are completed on this thread after the workers.
     createExecutor: () => {
       const pool = createEnhancePool({
@@ -199,7 +259,7 @@ export function openServices(
       });
       return enhance.web ? withWebEvidence(pool, enhance.web) : pool;
     },
-    webhookPost: createWebhookPost(fetcher),
+    webhookPost: createWebhookPost(deps.fetcher),
     allowPrivateNetwork: config.allowPrivateNetwork,
     retentionMs: config.bulkRetentionMs,
   });
@@ -208,24 +268,9 @@ export function openServices(
     store: storage.bulkJobs,
     storeLocator: store,
     directory: path.join(config.dataDir, 'bulk-exports'),
-    logger: bulkLogger,
+    logger,
   });
-  const services: Services = {
-    tokens,
-    enhance,
-    enhanceThreads,
-    bulk,
-    bulkExports,
-    fetcher,
-    customApis,
-    extraction,
-    extractionThreads,
-    pageExtractor,
-    refresh,
-    search,
-    webFetcher,
-  };
-  return { storage, services };
+  return { bulk, bulkExports };
 }
 
 /** Options of a runtime beyond the configuration (tests shorten the crawl's waits). */
