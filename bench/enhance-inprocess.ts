@@ -3,6 +3,7 @@
  *
  *   npx node bench/enhance-inprocess.ts [--orgs 1000000] [--persons 1000000] [--queries 20000]
  *                                       [--seed 1] [--data DIR] [--generator demo|synthetic]
+ *                                       [--queries-out FILE] [--queries-in FILE]
  *
  * Without --data, a seeded graph is generated once into a cache directory under the system temp
  * dir and reused by later runs: the project's demo graph (`--generator demo`, default, loaded
@@ -13,7 +14,7 @@
  * `indexEntity` per entity (when it generates), the warm-up (vocabularies), p50/p90/p99/max per
  * query, and RSS. Never fails on timing.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,11 +36,14 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     data: { type: 'string' },
     generator: { type: 'string', default: 'demo' },
+    'queries-out': { type: 'string' },
+    'queries-in': { type: 'string' },
   },
 });
 const sizes = { organizations: Number(values.orgs), persons: Number(values.persons) };
 const seed = Number(values.seed);
 const queryCount = Number(values.queries);
+const pct = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(2)}%`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 console.log(`enhance-inprocess: ${process.argv.slice(2).join(' ') || '(defaults)'}`);
@@ -86,23 +90,39 @@ const storage = openSqliteStorage(sqliteFileFor(dataDir), { readOnly: true });
 const counts = storage.entities.counts();
 console.log(`graph: ${counts.organizations} organizations, ${counts.persons} persons`);
 
-// Sample entities by ref and turn them into noisy queries.
-const random = new Random(seed + 1000);
-const maxRef = counts.organizations + counts.persons;
-const sampled: Entity[] = [];
-while (sampled.length < Math.min(queryCount, 5000)) {
-  const [stored] = storage.entities.getByRefs([1 + random.int(maxRef)]);
-  if (stored) sampled.push(stored.doc);
+// Sample entities by ref and turn them into noisy queries (or read them from --queries-in).
+/** A query and the id of the entity it was made from (`null`: a made-up one, about nobody). */
+interface BenchQuery {
+  readonly query: MatchQuery;
+  readonly expected: string | null;
 }
-const queries: MatchQuery[] = [];
-while (queries.length < queryCount) {
-  const entity = random.pick(sampled);
-  const query = generateQuery(entity, random, sampled);
-  if (!query) continue;
-  // Some queries about nobody: a made-up surname or company word.
-  if (random.chance(0.08) && query.names.length)
-    queries.push({ ...query, names: [`${query.names[0]} Zyxwvut`] });
-  else queries.push(query);
+const queries: BenchQuery[] = [];
+if (values['queries-in']) {
+  for (const line of readFileSync(values['queries-in'], 'utf8').split('\n')) {
+    if (line.trim() !== '' && queries.length < queryCount) queries.push(JSON.parse(line) as BenchQuery);
+  }
+  console.log(`queries: ${queries.length} read from ${values['queries-in']}`);
+} else {
+  const random = new Random(seed + 1000);
+  const maxRef = counts.organizations + counts.persons;
+  const sampled: Entity[] = [];
+  while (sampled.length < Math.min(queryCount, 5000)) {
+    const [stored] = storage.entities.getByRefs([1 + random.int(maxRef)]);
+    if (stored) sampled.push(stored.doc);
+  }
+  while (queries.length < queryCount) {
+    const entity = random.pick(sampled);
+    const query = generateQuery(entity, random, sampled);
+    if (!query) continue;
+    // Some queries about nobody: a made-up surname or company word.
+    if (random.chance(0.08) && query.names.length)
+      queries.push({ query: { ...query, names: [`${query.names[0]} Zyxwvut`] }, expected: null });
+    else queries.push({ query, expected: entity.id });
+  }
+}
+if (values['queries-out']) {
+  writeFileSync(values['queries-out'], queries.map((q) => `${JSON.stringify(q)}\n`).join(''));
+  console.log(`queries: written to ${values['queries-out']}`);
 }
 
 const matcher = createMatcher(storage.entities);
@@ -114,18 +134,30 @@ console.log(`warm-up (vocabularies): ${(performance.now() - t).toFixed(0)} ms`);
 console.log(warmPageCache(sqliteFileFor(dataDir)));
 const loadBefore = loadavg();
 // One untimed pass over a slice warms the SQLite page cache like a running server would be.
-for (const query of queries.slice(0, 2000)) matcher.match(query, { limit: 10 });
+for (const { query } of queries.slice(0, 2000)) matcher.match(query, { limit: 10 });
 const times = new Float64Array(queries.length);
 let hits = 0;
+let matchable = 0;
+let topRight = 0;
+let hitRight = 0;
 // CPU time of the whole loop too: on a machine shared with other work, wall-clock percentiles
 // include time spent waiting for a core, the mean CPU time per query does not.
 const cpuBefore = process.threadCpuUsage();
 const loopStarted = performance.now();
 for (let i = 0; i < queries.length; i++) {
   t = performance.now();
-  const result = matcher.match(queries[i], { limit: 10 });
+  const { query, expected } = queries[i];
+  const result = matcher.match(query, { limit: 10 });
   times[i] = performance.now() - t;
-  if (result.length && result[0].score >= matcher.defaultThresholdFor(queries[i].type)) hits++;
+  const hit = result.length > 0 && result[0].score >= matcher.defaultThresholdFor(query.type);
+  if (hit) hits++;
+  if (expected !== null) {
+    matchable++;
+    if (result[0]?.id === expected) {
+      topRight++;
+      if (hit) hitRight++;
+    }
+  }
 }
 const loopMs = performance.now() - loopStarted;
 const cpuUsed = process.threadCpuUsage(cpuBefore);
@@ -133,6 +165,9 @@ times.sort();
 const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(3);
 console.log(
   `queries: ${queries.length} (hits at the default thresholds, Organization ${matcher.defaultThresholdFor('Organization')} / Person ${matcher.defaultThresholdFor('Person')}: ${hits})`,
+);
+console.log(
+  `answers: of ${matchable} queries made from a graph entity, its entity is the top candidate in ${topRight} (${pct(topRight, matchable)}) and a hit at the default threshold in ${hitRight} (${pct(hitRight, matchable)}); hits right ${hitRight} of ${hits} (${pct(hitRight, hits)})`,
 );
 console.log(
   `load average before the timed loop: ${loadBefore.map((l) => l.toFixed(1)).join(' ')} (${availableParallelism()} cores)`,
