@@ -70,13 +70,22 @@ for (let i = 0; i < 200; i++) {
 before(() => {
   writeFileSync(kg, entities.map((e) => JSON.stringify(e)).join('\n'));
   const lines = [
-    { query: { type: 'Organization', name: ['Amber Amber Inst.'] }, expected: 'ORG-0' },
-    { query: { type: 'Organization', url: ['https://www.birchamber1.org/about'] }, expected: 'ORG-1' },
+    {
+      query: { type: 'Organization', name: ['Amber Amber Inst.'] },
+      expected: 'ORG-0',
+      meta: { kinds: ['abbrev'] },
+    },
+    {
+      query: { type: 'Organization', url: ['https://www.birchamber1.org/about'] },
+      expected: 'ORG-1',
+      meta: { kinds: ['url-path'] },
+    },
     {
       query: { type: 'Person', name: ['Alice Amberamber'], email: ['alice.amber0@example.com'] },
       expected: 'PER-0',
+      meta: { kinds: ['exact'] },
     },
-    { query: { type: 'Person', name: ['Xavier Nobody'] }, expected: null },
+    { query: { type: 'Person', name: ['Xavier Nobody'] }, expected: null, meta: { kinds: ['absent'] } },
   ];
   writeFileSync(queries, lines.map((l) => JSON.stringify(l)).join('\n'));
 });
@@ -91,6 +100,10 @@ test('quarry eval --kg prints the bench metrics and writes one result line per q
   for (const label of ['precision', 'recall', 'f1', 'top1', 'ece'])
     assert.match(run.stdout, new RegExp(`^${label} +[01]\\.\\d{4}$`, 'm'));
   assert.match(run.stdout, /top1 {9}1\.0000/);
+  // Then one line per kind of query (meta.kinds), in the order they first appear.
+  assert.match(run.stdout, /^kinds\n {2}abbrev +1 {2}right [01]\.\d{4} {2}precision/m);
+  assert.match(run.stdout, /^ {2}url-path +1 {2}right 1\.0000 {2}precision 1\.0000 {2}recall 1\.0000/m);
+  assert.match(run.stdout, /^ {2}absent +1 {2}right 1\.0000/m);
   const results = readFileSync(out, 'utf8')
     .trim()
     .split('\n')

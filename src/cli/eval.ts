@@ -6,9 +6,12 @@ import type { EntityType } from '../kg/index.ts';
 import {
   createMatcher,
   type EvaluationMetrics,
+  evaluateKinds,
   evaluateOutcomes,
+  type KindReport,
   type LabelledQuery,
   type Matcher,
+  NAMESAKE_BOUNDS,
   parseLabelledQuery,
   type QueryOutcome,
   runLabelledQueries,
@@ -38,6 +41,26 @@ export function formatMetrics(m: EvaluationMetrics, thresholdLabel = String(m.th
     `ece          ${f(m.ece)}`,
     `counts       tp=${m.truePositives} fp=${m.falsePositives} fn=${m.falseNegatives} tn=${m.trueNegatives}`,
   ].join('\n');
+}
+
+/**
+ * One line per kind of query (`meta.kinds`): how many were answered right (the expected entity
+ * is the top hit; no hit when none is expected; namesakes' scores within their bounds), then the
+ * kind's precision, recall and ECE, or for namesakes the largest sum and single score.
+ */
+export function formatKinds(reports: readonly KindReport[]): string {
+  const width = Math.max(4, ...reports.map((r) => r.kind.length));
+  const f = (x: number) => x.toFixed(4);
+  const lines = reports.map((r) => {
+    const head = `  ${r.kind.padEnd(width)} ${String(r.queries).padStart(5)}  right ${f(r.right / r.queries)}`;
+    if (r.namesakes) {
+      const n = r.namesakes;
+      return `${head}  namesakes' sum max ${f(n.maxSum)} mean ${f(n.meanSum)} (≤ ${NAMESAKE_BOUNDS.sum}), top max ${f(n.maxTop)} (≤ ${NAMESAKE_BOUNDS.top})`;
+    }
+    const m = r.metrics!;
+    return `${head}  precision ${f(m.precision)}  recall ${f(m.recall)}  ece ${f(m.ece)}`;
+  });
+  return ['kinds', ...lines].join('\n');
 }
 
 /**
@@ -155,6 +178,11 @@ export function registerEval(program: Command): void {
           for (const [type, metrics] of byType) process.stdout.write(`${type}\n${formatMetrics(metrics)}\n`);
         } else {
           for (const metrics of byType.values()) process.stdout.write(`${formatMetrics(metrics)}\n`);
+        }
+        if (labelled.some((q) => q.kinds?.length)) {
+          const thresholdOf = (q: LabelledQuery) =>
+            options.threshold ?? matcher.defaultThresholdFor(q.query.type);
+          process.stdout.write(`${formatKinds(evaluateKinds(labelled, outcomes, thresholdOf))}\n`);
         }
         process.stdout.write(`${outcomesLine(lines)}\n`);
         process.stderr.write(`eval: ${labelled.length} queries in ${seconds.toFixed(1)} s\n`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bestThreshold, evaluateOutcomes, parseLabelledQuery } from './evaluation.ts';
+import { bestThreshold, evaluateKinds, evaluateOutcomes, isRight, parseLabelledQuery } from './evaluation.ts';
 
 test('evaluateOutcomes counts as the bench defines: a wrong hit is both FP and FN', () => {
   const m = evaluateOutcomes(
@@ -54,4 +54,64 @@ test('parseLabelledQuery reads the bench format and names bad fields', () => {
     /query\.name/,
   );
   assert.throws(() => parseLabelledQuery('{"query":{"type":"Person"},"expected":5}'), /expected/);
+});
+
+test('evaluateKinds: right per kind, namesakes judged by the sum and the largest of their scores', () => {
+  const q = (line: object) => parseLabelledQuery(JSON.stringify(line));
+  const labelled = [
+    q({ query: { type: 'Organization', name: 'A' }, expected: 'A', meta: { kinds: ['dotted'] } }),
+    q({ query: { type: 'Organization', name: 'B' }, expected: 'B', meta: { kinds: ['dotted'] } }),
+    q({ query: { type: 'Organization', name: 'Z' }, expected: null, meta: { kinds: ['absent'] } }),
+    q({
+      query: { type: 'Person', name: 'Al Lee' },
+      expected: null,
+      meta: { kinds: ['same-name'] },
+      namesakes: ['P1', 'P2'],
+    }),
+    q({
+      query: { type: 'Person', name: 'Bo Lee' },
+      expected: null,
+      meta: { kinds: ['same-name'] },
+      namesakes: ['P3', 'P4'],
+    }),
+  ];
+  assert.deepEqual(labelled[3].namesakes, ['P1', 'P2']);
+  assert.deepEqual(labelled[0].kinds, ['dotted']);
+  const outcomes = [
+    { expected: 'A', top: 'A', score: 0.9 },
+    { expected: 'B', top: 'B', score: 0.4 }, // below the threshold: not right
+    { expected: null, top: 'Y', score: 0.3 }, // no hit: right
+    {
+      expected: null,
+      top: 'P1',
+      score: 0.5,
+      candidates: [
+        { id: 'P1', score: 0.5 },
+        { id: 'P2', score: 0.45 },
+        { id: 'X', score: 0.04 }, // not a namesake: not summed
+      ],
+    },
+    {
+      expected: null,
+      top: 'P3',
+      score: 0.8, // above 0.75: wrong
+      candidates: [
+        { id: 'P3', score: 0.8 },
+        { id: 'P4', score: 0.1 },
+      ],
+    },
+  ];
+  const reports = evaluateKinds(labelled, outcomes, () => 0.5);
+  assert.deepEqual(
+    reports.map((r) => [r.kind, r.queries, r.right]),
+    [
+      ['dotted', 2, 1],
+      ['absent', 1, 1],
+      ['same-name', 2, 1],
+    ],
+  );
+  assert.equal(reports[0].metrics?.recall, 0.5);
+  assert.ok(Math.abs((reports[2].namesakes?.maxSum ?? 0) - 0.95) < 1e-12);
+  assert.equal(reports[2].namesakes?.maxTop, 0.8);
+  assert.equal(isRight(labelled[2], { expected: null, top: 'Y', score: 0.6 }, 0.5), false);
 });

@@ -13,6 +13,8 @@ export interface QueryOutcome {
   readonly score: number | null;
   /** This query's own threshold (e.g. its entity type's default), overriding the common one. */
   readonly threshold?: number;
+  /** The leading candidates (at most 5), kept for queries about namesakes. */
+  readonly candidates?: readonly { readonly id: string; readonly score: number }[];
 }
 
 export interface EvaluationMetrics {
@@ -111,7 +113,13 @@ export function bestThreshold(outcomes: readonly QueryOutcome[], beta = 2): numb
   return best;
 }
 
-/** Runs every labelled query through `matcher` and keeps its top candidate. */
+/** Candidates kept per namesake query: the realistic set's check reads `size=5`. */
+export const NAMESAKE_CANDIDATES = 5;
+
+/**
+ * Runs every labelled query through `matcher` and keeps its top candidate (the leading five for
+ * a query about namesakes, whose check reads all their scores).
+ */
 export function runLabelledQueries(
   matcher: { match(query: MatchQuery, options: { limit: number }): readonly { id: string; score: number }[] },
   labelled: readonly LabelledQuery[],
@@ -119,17 +127,108 @@ export function runLabelledQueries(
 ): QueryOutcome[] {
   const outcomes: QueryOutcome[] = [];
   for (let i = 0; i < labelled.length; i++) {
-    const [top] = matcher.match(labelled[i].query, { limit: 1 });
-    outcomes.push({ expected: labelled[i].expected, top: top?.id ?? null, score: top?.score ?? null });
+    const { query, expected, namesakes } = labelled[i];
+    const found = matcher.match(query, { limit: namesakes ? NAMESAKE_CANDIDATES : 1 });
+    const top = found[0];
+    outcomes.push({
+      expected,
+      top: top?.id ?? null,
+      score: top?.score ?? null,
+      ...(namesakes ? { candidates: found.map((c) => ({ id: c.id, score: c.score })) } : {}),
+    });
     if (onProgress && (i + 1) % 1000 === 0) onProgress(i + 1);
   }
   return outcomes;
+}
+
+/** The realistic set's bounds for namesakes: their scores sum to at most 1.05, none above 0.75. */
+export const NAMESAKE_BOUNDS = Object.freeze({ sum: 1.05, top: 0.75 });
+
+/** How one kind of query (`meta.kinds`) fares. */
+export interface KindReport {
+  readonly kind: string;
+  readonly queries: number;
+  /**
+   * Queries answered right, as the realistic set defines it: the expected entity is the top
+   * hit; no hit when none is expected; for namesakes, their scores within the bounds.
+   */
+  readonly right: number;
+  /** The bench metrics of the kind's queries at their thresholds (not for namesake kinds). */
+  readonly metrics?: EvaluationMetrics;
+  /** Namesake kinds: the largest sum of the namesakes' scores and the largest single score. */
+  readonly namesakes?: { readonly maxSum: number; readonly maxTop: number; readonly meanSum: number };
+}
+
+/** Whether `outcome` of `query` is right (see `KindReport.right`); `threshold` decides hits. */
+export function isRight(query: LabelledQuery, outcome: QueryOutcome, threshold: number): boolean {
+  if (query.namesakes) {
+    const { sum, top } = namesakeScores(query.namesakes, outcome);
+    return sum <= NAMESAKE_BOUNDS.sum && top <= NAMESAKE_BOUNDS.top;
+  }
+  const hit = outcome.top !== null && outcome.score !== null && outcome.score >= threshold;
+  return query.expected === null ? !hit : hit && outcome.top === query.expected;
+}
+
+function namesakeScores(namesakes: readonly string[], outcome: QueryOutcome): { sum: number; top: number } {
+  let sum = 0;
+  let top = 0;
+  for (const c of outcome.candidates ?? []) {
+    if (!namesakes.includes(c.id)) continue;
+    sum += c.score;
+    top = Math.max(top, c.score);
+  }
+  return { sum, top };
+}
+
+/**
+ * Figures per kind of query (`meta.kinds`; a query of several kinds counts in each), in the
+ * order kinds first appear. `thresholdOf` gives each query's threshold.
+ */
+export function evaluateKinds(
+  labelled: readonly LabelledQuery[],
+  outcomes: readonly QueryOutcome[],
+  thresholdOf: (query: LabelledQuery) => number,
+): KindReport[] {
+  const byKind = new Map<string, number[]>();
+  labelled.forEach((q, i) => {
+    for (const kind of q.kinds ?? []) {
+      const list = byKind.get(kind);
+      if (list) list.push(i);
+      else byKind.set(kind, [i]);
+    }
+  });
+  return [...byKind].map(([kind, indexes]) => {
+    const right = indexes.filter((i) => isRight(labelled[i], outcomes[i], thresholdOf(labelled[i]))).length;
+    const named = indexes.filter((i) => labelled[i].namesakes);
+    if (named.length > 0) {
+      const scores = named.map((i) => namesakeScores(labelled[i].namesakes ?? [], outcomes[i]));
+      return {
+        kind,
+        queries: indexes.length,
+        right,
+        namesakes: {
+          maxSum: Math.max(...scores.map((s) => s.sum)),
+          maxTop: Math.max(...scores.map((s) => s.top)),
+          meanSum: scores.reduce((a, s) => a + s.sum, 0) / scores.length,
+        },
+      };
+    }
+    const own = indexes.map((i) => ({ ...outcomes[i], threshold: thresholdOf(labelled[i]) }));
+    return { kind, queries: indexes.length, right, metrics: evaluateOutcomes(own, 0) };
+  });
 }
 
 /** A labelled query as read from a queries file. */
 export interface LabelledQuery {
   readonly query: MatchQuery;
   readonly expected: string | null;
+  /** Its kinds of variation (`meta.kinds`; empty when the file has none). */
+  readonly kinds?: readonly string[];
+  /**
+   * Ids of entities that share the query's name exactly (the realistic set's namesake queries):
+   * nothing tells them apart, so their scores must split (see `NAMESAKE_BOUNDS`).
+   */
+  readonly namesakes?: readonly string[];
 }
 
 function stringList(value: unknown, field: string): string[] {
@@ -150,7 +249,12 @@ function optionalString(value: unknown, field: string): string | undefined {
  * format). Throws a TypeError naming the offending field.
  */
 export function parseLabelledQuery(line: string): LabelledQuery {
-  const parsed = JSON.parse(line) as { query?: Record<string, unknown>; expected?: unknown };
+  const parsed = JSON.parse(line) as {
+    query?: Record<string, unknown>;
+    expected?: unknown;
+    meta?: { kinds?: unknown };
+    namesakes?: unknown;
+  };
   const q = parsed.query;
   if (!q || typeof q !== 'object') throw new TypeError('"query" must be an object');
   const type: unknown = q.type;
@@ -177,5 +281,7 @@ export function parseLabelledQuery(line: string): LabelledQuery {
     ...(description !== undefined ? { description } : {}),
     ...(ip !== undefined ? { ip } : {}),
   };
-  return { query, expected: parsed.expected };
+  const kinds = parsed.meta?.kinds === undefined ? [] : stringList(parsed.meta.kinds, 'meta.kinds');
+  const namesakes = parsed.namesakes === undefined ? undefined : stringList(parsed.namesakes, 'namesakes');
+  return { query, expected: parsed.expected, kinds, ...(namesakes ? { namesakes } : {}) };
 }

@@ -39,7 +39,15 @@ export { indexEntity } from './profile.ts';
 export type { AnalyzedQuery, MatchQuery } from './query-analysis.ts';
 export { analyzeQuery } from './query-analysis.ts';
 export { DEFAULT_LIMITS, type RetrievalLimits } from './retrieval.ts';
-export type { EvaluationMetrics, LabelledQuery, QueryOutcome } from './evaluation.ts';
-export { bestThreshold, evaluateOutcomes, parseLabelledQuery, runLabelledQueries } from './evaluation.ts';
+export type { EvaluationMetrics, KindReport, LabelledQuery, QueryOutcome } from './evaluation.ts';
+export {
+  bestThreshold,
+  evaluateKinds,
+  evaluateOutcomes,
+  isRight,
+  NAMESAKE_BOUNDS,
+  parseLabelledQuery,
+  runLabelledQueries,
+} from './evaluation.ts';
 export { TermTable, type TermTableData } from './term-table.ts';
 export { createVocabularyShareData, VocabularyShare, type VocabularyShareData } from './vocabulary-share.ts';
