@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { approximateBytes } from '../src/approximate-bytes.ts';
 import { after, before, test } from 'node:test';
 import type { Entity } from '../src/kg/index.ts';
 import {
@@ -11,7 +10,6 @@ import {
   type MatchQuery,
   VocabularyShare,
 } from '../src/match/index.ts';
-import { MatchContext } from '../src/match/matcher.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
@@ -202,7 +200,6 @@ function recordingMatcher(postingsCacheRefs?: number): { matcher: Matcher; read:
   const read: string[][] = [];
   const matcher = createMatcher(
     {
-      keyCounts: (keys, cap) => entities.keyCounts(keys, cap),
       refsForKeys: (keys, limit) => {
         read.push([...keys]);
         return entities.refsForKeys(keys, limit);
@@ -212,7 +209,7 @@ function recordingMatcher(postingsCacheRefs?: number): { matcher: Matcher; read:
       counts: () => entities.counts(),
       version: () => entities.version(),
     },
-    { postingsCacheRefs },
+    { cache: { postingsRefs: postingsCacheRefs } },
   );
   return { matcher, read };
 }
@@ -236,68 +233,6 @@ test('postings are read once per graph version: a repeated query reads none and 
   const readAfterWrite = read.length;
   assert.equal(recording.match(query)[0]?.id, 'ORG-pecs');
   assert.ok(read.slice(readAfterWrite).flat().includes('h:pte.hu'));
-});
-
-test('profiles come in the order asked for, whatever earlier queries cached', () => {
-  // A store answering in reverse, and a cache holding some refs already: neither may reorder
-  // the candidates, whose probabilities are summed in their order (rivalMass).
-  const entities = storage.entities;
-  const context = new MatchContext({
-    keyCounts: (keys, cap) => entities.keyCounts(keys, cap),
-    refsForKeys: (keys, limit) => entities.refsForKeys(keys, limit),
-    profiles: (refs) => entities.profiles(refs).reverse(),
-    termCounts: (prefix) => entities.termCounts(prefix),
-    counts: () => entities.counts(),
-    version: () => entities.version(),
-  });
-  assert.deepEqual(
-    context.profiles([2, 4]).map((row) => row.ref),
-    [2, 4],
-  );
-  assert.deepEqual(
-    context.profiles([5, 4, 1, 2, 3]).map((row) => row.ref),
-    [5, 4, 1, 2, 3],
-  );
-  // A ref without a profile is left out, the others keep their order.
-  assert.deepEqual(
-    context.profiles([3, 1_000_000, 1]).map((row) => row.ref),
-    [3, 1],
-  );
-});
-
-test('the profiles kept are bounded by their size in memory: past it they are read again', () => {
-  const entities = storage.entities;
-  let reads = 0;
-  const source = {
-    keyCounts: (keys: readonly string[], cap: number) => entities.keyCounts(keys, cap),
-    refsForKeys: (keys: readonly string[], limit: number) => entities.refsForKeys(keys, limit),
-    profiles: (refs: readonly number[]) => {
-      reads += refs.length;
-      return entities.profiles(refs);
-    },
-    termCounts: (prefix: string) => entities.termCounts(prefix),
-    counts: () => entities.counts(),
-    version: () => entities.version(),
-  };
-  const oneProfile = approximateBytes(entities.profiles([1])[0].profile);
-  // Room for about two profiles: two more empty the cache, and the first two are read again.
-  const small = new MatchContext(source, undefined, undefined, oneProfile * 2.5);
-  small.profiles([1, 2]);
-  assert.deepEqual(
-    small.profiles([4, 3]).map((row) => row.ref),
-    [4, 3],
-  );
-  const afterTwoBatches = reads;
-  assert.deepEqual(
-    small.profiles([1, 2]).map((row) => row.ref),
-    [1, 2],
-  );
-  assert.equal(reads, afterTwoBatches + 2, 'over its budget the cache was emptied');
-  const roomy = new MatchContext(source, undefined, undefined, oneProfile * 100);
-  roomy.profiles([1, 2, 3, 4]);
-  const roomyAfter = reads;
-  roomy.profiles([1, 2]);
-  assert.equal(reads, roomyAfter, 'within its budget nothing is read again');
 });
 
 test('the postings kept are bounded: past the bound they are dropped and read again', () => {

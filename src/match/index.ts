@@ -10,8 +10,9 @@
  *   vocabularies), compare features, and score with the fitted two-stage logistic model in
  *   `model.json`: a base model over the features, then a final model adding competition
  *   (best rival, mass of rivals). `score` is the calibrated probability; explanations list
- *   features and their log-odds contributions. Caches (vocabularies, profiles) follow
- *   `EntityStore.version()`.
+ *   features and their log-odds contributions. The matcher is pure; caching is a source of
+ *   its own (`CachingCandidateSource`, postings and profiles) and vocabularies are the
+ *   `VocabularyCache`'s, both following the source's graph version.
  * - `npm run fit` rebuilds `model.json` reproducibly in two steps: `quarry fit FILES --seed N
  *   --rounds R` fits the weights on queries generated from entity files (training/fit-model.ts;
  *   it also records the recall-favouring F2-optimal cut of its validation split), then
@@ -25,7 +26,13 @@ export { ORGANIZATION_FEATURES, PERSON_FEATURES } from './features.ts';
 export type { LogisticModel, ModelFile, TypeModel } from './model.ts';
 export { defaultThresholdOf, validateModelFile } from './model.ts';
 export type {
+  CachingOptions,
+  CandidateProfile,
   CandidateSource,
+  EntityCounts,
+} from './candidate-source.ts';
+export { CachingCandidateSource } from './candidate-source.ts';
+export type {
   Explanation,
   Matcher,
   MatcherOptions,

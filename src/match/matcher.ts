@@ -1,11 +1,16 @@
 /**
  * The matcher: analyse the query, retrieve bounded candidates, compare features, score with the
- * fitted model and explain each score. Holds no state beyond caches keyed by graph version.
+ * fitted model and explain each score. A pure function of the query and what its source
+ * answers; caching is the source's (`CachingCandidateSource`), vocabularies the
+ * `VocabularyCache`'s, both keyed by graph version.
  */
 import { readFileSync } from 'node:fs';
 import type { EntityType } from '../kg/index.ts';
-import { approximateBytes } from '../approximate-bytes.ts';
-import type { CandidateProfile, EntityCounts, EntityStore } from '../storage/index.ts';
+import {
+  type CandidateSource,
+  CachingCandidateSource,
+  type CachingOptions,
+} from './candidate-source.ts';
 import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
 import {
   competitionFeatures,
@@ -21,8 +26,7 @@ import { KEY } from './profile.ts';
 import { ipInRanges, ipKeysForAddress } from './ip.ts';
 import { type AnalyzedQuery, analyzeQuery, type MatchQuery } from './query-analysis.ts';
 import { DEFAULT_LIMITS, type RetrievalLimits, retrieveCandidates } from './retrieval.ts';
-import { TermTable } from './term-table.ts';
-import { Vocabulary } from './vocabulary.ts';
+import { type Vocabularies, VocabularyCache } from './vocabularies.ts';
 import type { VocabularyShare } from './vocabulary-share.ts';
 
 /** Why a candidate scored what it did: per-feature values and their contributions. */
@@ -68,20 +72,17 @@ export interface Matcher {
   warmUp(): void;
 }
 
-/** The store methods the matcher reads. */
-export type CandidateSource = Pick<
-  EntityStore,
-  'keyCounts' | 'refsForKeys' | 'profiles' | 'termCounts' | 'counts' | 'version'
->;
-
 export interface MatcherOptions {
   /** The model to score with; default: the committed `model.json`. */
   readonly model?: ModelFile;
   readonly limits?: RetrievalLimits;
   /** Vocabularies shared with the other threads matching against the same store. */
   readonly share?: VocabularyShare;
-  /** Most postings (refs) the matcher keeps between queries (default 500,000). */
-  readonly postingsCacheRefs?: number;
+  /**
+   * Bounds of the postings and profiles kept between queries (`CachingCandidateSource`), or
+   * `false` to read every query from the source.
+   */
+  readonly cache?: CachingOptions | false;
 }
 
 /** A candidate with its profile, before scoring. */
@@ -95,181 +96,12 @@ export interface ProfiledCandidate {
 
 let defaultModel: ModelFile | undefined;
 
-/**
- * Parsed profiles kept per matcher, by their approximate size (`approximateBytes`), not their
- * number: profiles of entities with many names or employments are several times larger. Large
- * caches lengthen garbage-collection pauses (p99); 16 MiB holds ~20,000 demo profiles.
- */
-const PROFILE_CACHE_BYTES = 16 * 2 ** 20;
-/**
- * Postings (refs) kept per matcher, all keys together (~8 bytes each). Queries share their
- * common keys (a surname, a city, a frequent e-mail domain): over the in-process benchmark's
- * 20,000 queries, 62% of the postings read were of a key an earlier query had read.
- */
-const POSTINGS_CACHE_REFS = 500_000;
-
 /** The committed model file (`src/match/model.json`), read once. */
 export function loadDefaultModel(): ModelFile {
   defaultModel ??= validateModelFile(
     JSON.parse(readFileSync(new URL('./model.json', import.meta.url), 'utf8')),
   );
   return defaultModel;
-}
-
-/** The term vocabularies retrieval and features weigh tokens by. */
-export interface Vocabularies {
-  /** Name tokens of the query's type. */
-  readonly names: Vocabulary;
-  /** Person place tokens (cities, addresses, postcodes). */
-  readonly places: Vocabulary;
-  /** Person e-mail words (local part and domain labels). */
-  readonly emails: Vocabulary;
-}
-
-/** Per-graph-version caches of one source: vocabularies per key prefix. */
-export class MatchContext {
-  readonly #source: CandidateSource;
-  readonly #share: VocabularyShare | undefined;
-  #version: string | undefined;
-  #vocabularies = new Map<string, Vocabulary>();
-  #profiles = new Map<number, CandidateProfile>();
-  #profileBytes = 0;
-  readonly #profileCap: number;
-  /** Postings per lookup limit, then per key (see `refsForKeys`). */
-  #postings = new Map<number, Map<string, number[]>>();
-  #postingsHeld = 0;
-  readonly #postingsCap: number;
-  #counts: EntityCounts | undefined;
-
-  constructor(
-    source: CandidateSource,
-    share?: VocabularyShare,
-    postingsCacheRefs = POSTINGS_CACHE_REFS,
-    profileCacheBytes = PROFILE_CACHE_BYTES,
-  ) {
-    this.#source = source;
-    this.#share = share;
-    this.#postingsCap = postingsCacheRefs;
-    this.#profileCap = profileCacheBytes;
-  }
-
-  /** The vocabularies for `type` at the current graph version (rebuilt after writes). */
-  vocabularies(type: EntityType): Vocabularies {
-    this.#checkVersion();
-    const person = type === 'Person';
-    return {
-      names: this.#vocabulary(person ? KEY.personToken : KEY.orgToken, type),
-      places: this.#vocabulary(KEY.personPlace, 'Person'),
-      emails: this.#vocabulary(KEY.emailToken, 'Person'),
-    };
-  }
-
-  /**
-   * Profiles of `refs`, in the order of `refs` (those found), parsed once and kept for later
-   * queries while the graph version holds (up to `PROFILE_CACHE_BYTES`; emptied when full). The
-   * order must not depend on what earlier queries cached: a query's candidates are scored in it,
-   * and `rivalMass` sums their probabilities in it, so a cache-dependent order changed scores in
-   * their last bits and flipped near-ties.
-   */
-  profiles(refs: readonly number[]): CandidateProfile[] {
-    this.#checkVersion();
-    const found = new Map<number, CandidateProfile>();
-    const missing: number[] = [];
-    for (const ref of refs) {
-      const cached = this.#profiles.get(ref);
-      if (cached) found.set(ref, cached);
-      else missing.push(ref);
-    }
-    if (missing.length) {
-      const rows = this.#source.profiles(missing);
-      let incoming = 0;
-      for (const row of rows) incoming += approximateBytes(row.profile);
-      if (this.#profileBytes + incoming > this.#profileCap) {
-        this.#profiles.clear();
-        this.#profileBytes = 0;
-      }
-      for (const row of rows) {
-        this.#profiles.set(row.ref, row);
-        found.set(row.ref, row);
-      }
-      this.#profileBytes += incoming;
-    }
-    const out: CandidateProfile[] = [];
-    for (const ref of refs) {
-      const row = found.get(ref);
-      if (row) out.push(row);
-    }
-    return out;
-  }
-
-  /**
-   * `source.refsForKeys`, remembering the postings read while the graph version holds: up to
-   * the cap (`POSTINGS_CACHE_REFS` by default), which a read that does not fit empties first (so
-   * the cache exceeds it by at most that one read). The arrays returned are shared: callers only
-   * read them.
-   */
-  refsForKeys(keys: readonly string[], limitPerKey: number): Map<string, number[]> {
-    this.#checkVersion();
-    const out = new Map<string, number[]>();
-    const missing: string[] = [];
-    const known = this.#postings.get(limitPerKey);
-    for (const key of keys) {
-      const cached = known?.get(key);
-      if (cached) out.set(key, cached);
-      else missing.push(key);
-    }
-    if (missing.length === 0) return out;
-    const read = this.#source.refsForKeys(missing, limitPerKey);
-    // Each key counts as one ref more, so that keys without postings are bounded too.
-    let size = 0;
-    for (const refs of read.values()) size += refs.length + 1;
-    if (this.#postingsHeld + size > this.#postingsCap) {
-      this.#postings = new Map();
-      this.#postingsHeld = 0;
-    }
-    let cache = this.#postings.get(limitPerKey);
-    if (!cache) {
-      cache = new Map();
-      this.#postings.set(limitPerKey, cache);
-    }
-    for (const [key, refs] of read) {
-      cache.set(key, refs);
-      out.set(key, refs);
-    }
-    this.#postingsHeld += size;
-    return out;
-  }
-
-  #checkVersion(): void {
-    const version = this.#source.version();
-    if (version !== this.#version) {
-      this.#version = version;
-      this.#vocabularies = new Map();
-      this.#profiles = new Map();
-      this.#profileBytes = 0;
-      this.#postings = new Map();
-      this.#postingsHeld = 0;
-      this.#counts = undefined;
-    }
-  }
-
-  /** The name vocabulary of `type` (shorthand). */
-  vocabulary(type: EntityType): Vocabulary {
-    return this.vocabularies(type).names;
-  }
-
-  #vocabulary(prefix: string, type: EntityType): Vocabulary {
-    let vocabulary = this.#vocabularies.get(prefix);
-    if (!vocabulary) {
-      this.#counts ??= this.#source.counts();
-      const counts = this.#counts;
-      const build = () => TermTable.build(this.#source.termCounts(prefix));
-      const table = this.#share ? this.#share.table(prefix, this.#version ?? '', build) : build();
-      vocabulary = new Vocabulary(table, type === 'Person' ? counts.persons : counts.organizations);
-      this.#vocabularies.set(prefix, vocabulary);
-    }
-    return vocabulary;
-  }
 }
 
 /** Retrieves the candidates of `query`'s type with their profiles, best `esscore` first. */
@@ -279,13 +111,12 @@ export function collectCandidates(
   vocabulary: Vocabularies,
   limits: RetrievalLimits = DEFAULT_LIMITS,
   accept: (ref: number) => boolean = () => true,
-  profiles: (refs: readonly number[]) => CandidateProfile[] = (refs) => source.profiles(refs),
 ): ProfiledCandidate[] {
   const retrieved = retrieveCandidates(query, source, vocabulary, limits).filter((c) => accept(c.ref));
   if (retrieved.length === 0) return [];
   const esscores = new Map(retrieved.map((c) => [c.ref, c.esscore]));
   const out: ProfiledCandidate[] = [];
-  for (const row of profiles(retrieved.map((c) => c.ref))) {
+  for (const row of source.profiles(retrieved.map((c) => c.ref))) {
     if (row.type !== query.type) continue;
     out.push({
       ref: row.ref,
@@ -302,25 +133,17 @@ export function collectCandidates(
  * `query` with `ipOrganizations` resolved (Person queries with an `ip`): the organizations
  * whose ranges contain the address. Other queries are returned as they are.
  */
-export function withIpOrganizations(
-  query: AnalyzedQuery,
-  source: CandidateSource,
-  profiles: (refs: readonly number[]) => CandidateProfile[] = (refs) => source.profiles(refs),
-): AnalyzedQuery {
+export function withIpOrganizations(query: AnalyzedQuery, source: CandidateSource): AnalyzedQuery {
   if (query.type !== 'Person' || !query.ip || query.ipOrganizations) return query;
-  return { ...query, ipOrganizations: organizationsOwning(query.ip, source, profiles) };
+  return { ...query, ipOrganizations: organizationsOwning(query.ip, source) };
 }
 
 /** Ids of the organizations whose IP ranges contain `ip` (at most 20). */
-function organizationsOwning(
-  ip: string,
-  source: CandidateSource,
-  profiles: (refs: readonly number[]) => CandidateProfile[],
-): string[] {
+function organizationsOwning(ip: string, source: CandidateSource): string[] {
   const keys = ipKeysForAddress(ip).map((key) => KEY.ip + key);
   const refs = [...new Set([...source.refsForKeys(keys, 100).values()].flat())];
   const out: string[] = [];
-  for (const row of profiles(refs)) {
+  for (const row of source.profiles(refs)) {
     const ranges =
       (row.profile as MatchProfile).k === 'O' ? (row.profile as OrganizationProfile).ip : undefined;
     if (ranges && ipInRanges(ip, ranges)) out.push(row.id);
@@ -491,33 +314,25 @@ function hasEvidence(query: AnalyzedQuery): boolean {
   );
 }
 
-/** Creates a matcher reading candidates from `source`. */
+/** Creates a matcher reading candidates from `source` (through a caching source by default). */
 export function createMatcher(source: CandidateSource, options: MatcherOptions = {}): Matcher {
   const model = options.model ?? loadDefaultModel();
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const context = new MatchContext(source, options.share, options.postingsCacheRefs);
-  // The store, with postings and profiles read through the context's caches.
-  const cached: CandidateSource = {
-    keyCounts: (keys, cap) => source.keyCounts(keys, cap),
-    refsForKeys: (keys, limitPerKey) => context.refsForKeys(keys, limitPerKey),
-    profiles: (refs) => context.profiles(refs),
-    termCounts: (prefix) => source.termCounts(prefix),
-    counts: () => source.counts(),
-    version: () => source.version(),
-  };
+  const cached = options.cache === false ? source : new CachingCandidateSource(source, options.cache);
+  const vocabularies = new VocabularyCache(cached, options.share);
   return {
     defaultThresholdFor: (type) => defaultThresholdOf(model, type),
     warmUp() {
-      context.vocabularies('Organization');
-      context.vocabularies('Person');
+      vocabularies.vocabularies('Organization');
+      vocabularies.vocabularies('Person');
     },
     match(query, matchOptions = {}) {
       const limit = matchOptions.limit ?? 10;
       const analyzed = withIpOrganizations(analyzeQuery(query), cached);
       if (!hasEvidence(analyzed)) return [];
-      const vocabularies = context.vocabularies(analyzed.type);
-      const candidates = collectCandidates(analyzed, cached, vocabularies, limits);
-      return scoreCandidates(analyzed, candidates, vocabularies, model.models[analyzed.type], limit);
+      const ofType = vocabularies.vocabularies(analyzed.type);
+      const candidates = collectCandidates(analyzed, cached, ofType, limits);
+      return scoreCandidates(analyzed, candidates, ofType, model.models[analyzed.type], limit);
     },
   };
 }

@@ -5,9 +5,9 @@
  * on both sides: every query token is also looked up through its vocabulary neighbours (one
  * edit; two for long unknown tokens). The candidate set is bounded whatever the graph size.
  */
-import type { EntityStore } from '../storage/index.ts';
+import type { CandidateSource } from './candidate-source.ts';
 import { ipKeysForAddress } from './ip.ts';
-import type { Vocabularies } from './matcher.ts';
+import type { Vocabularies } from './vocabularies.ts';
 import { emailTokens, KEY, placeTokens } from './profile.ts';
 import type { AnalyzedQuery } from './query-analysis.ts';
 import type { Vocabulary } from './vocabulary.ts';
@@ -97,7 +97,7 @@ function tokenLookups(
 /** Finds the candidates for `query` (every type; the matcher filters by type). */
 export function retrieveCandidates(
   query: AnalyzedQuery,
-  source: Pick<EntityStore, 'refsForKeys' | 'keyCounts'>,
+  source: Pick<CandidateSource, 'refsForKeys'>,
   vocabularies: Vocabularies,
   limits: RetrievalLimits = DEFAULT_LIMITS,
 ): RetrievedCandidate[] {

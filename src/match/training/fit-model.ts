@@ -17,7 +17,7 @@ import {
   ORGANIZATION_FEATURES,
   PERSON_FEATURES,
 } from '../features.ts';
-import { candidateFeatures, collectCandidates, MatchContext, type ProfiledCandidate } from '../matcher.ts';
+import { candidateFeatures, collectCandidates, type ProfiledCandidate } from '../matcher.ts';
 import {
   competitionFeatures,
   FINAL_FEATURES,
@@ -29,6 +29,7 @@ import {
 } from '../model.ts';
 import { indexEntity, type MatchProfile } from '../profile.ts';
 import { type AnalyzedQuery, analyzeQuery } from '../query-analysis.ts';
+import { VocabularyCache } from '../vocabularies.ts';
 import { readEntities, writeEntities } from './graph-loader.ts';
 import { featureArray, fitLogistic, type TrainingRow } from './logistic.ts';
 import { generateQuery } from './query-generator.ts';
@@ -224,7 +225,7 @@ function buildExamples(
         if (stored) heldOutRefs.add(stored.ref);
       }
     }
-    const context = new MatchContext(storage.entities);
+    const context = new VocabularyCache(storage.entities);
     const random = new Random(inputs.seed);
     const byType = new Map<EntityType, Entity[]>([
       ['Organization', entities.filter((e) => e.type === 'Organization')],

@@ -28,6 +28,15 @@ export class Random {
   pick<T>(items: readonly T[]): T {
     return items[this.int(items.length)];
   }
+
+  /** Shuffles `items` in place (Fisher-Yates) and returns it. */
+  shuffle<T>(items: T[]): T[] {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      [items[i], items[j]] = [items[j], items[i]];
+    }
+    return items;
+  }
 }
 
 /** A stable fraction in [0, 1) from a string (FNV-1a), for hash-based splits. */

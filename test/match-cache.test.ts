@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { demoRecords, type Entity } from '../src/kg/index.ts';
+import {
+  CachingCandidateSource,
+  type CandidateSource,
+  createMatcher,
+  indexEntity,
+  type MatchQuery,
+  type ScoredCandidate,
+} from '../src/match/index.ts';
+import { generateQuery } from '../src/match/training/query-generator.ts';
+import { Random } from '../src/match/training/random.ts';
+import type { Storage } from '../src/storage/index.ts';
+import { openTempSqliteStorage } from './support/temp-sqlite.ts';
+
+let storage: Storage;
+let cleanup: () => Promise<void>;
+const entities: Entity[] = [];
+
+function write(docs: readonly Entity[]): void {
+  storage.entities.writeBatch(
+    docs.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
+  );
+}
+
+before(async () => {
+  ({ storage, cleanup } = await openTempSqliteStorage());
+  // A small demo graph: shared surnames, cities and e-mail domains give the caches work.
+  const seen = new Set<string>();
+  for (const record of demoRecords({ organizations: 150, persons: 300, seed: 3 })) {
+    if (seen.has(record.id)) continue;
+    seen.add(record.id);
+    entities.push(record);
+  }
+  write(entities);
+});
+after(async () => cleanup());
+
+/** Seeded noisy queries about the graph's entities (the fitting's generator). */
+function queries(n: number, seed: number): MatchQuery[] {
+  const random = new Random(seed);
+  const out: MatchQuery[] = [];
+  while (out.length < n) {
+    const entity = random.pick(entities);
+    const query = generateQuery(entity, random, entities);
+    if (query) out.push(query);
+  }
+  return out;
+}
+
+/** What an answer is made of, down to the last bit of every score and contribution. */
+function answer(found: readonly ScoredCandidate[]) {
+  return found.map((c) => ({
+    id: c.id,
+    score: c.score,
+    baseScore: c.baseScore,
+    esscore: c.esscore,
+    contributions: c.explanation.contributions,
+  }));
+}
+
+test('a cached source gives the matcher exactly what the uncached one does, whatever came before', () => {
+  const asked = queries(200, 11);
+  const uncached = createMatcher(storage.entities, { cache: false });
+  const expected = asked.map((query) => answer(uncached.match(query)));
+  // Tight bounds empty the caches often; roomy ones keep everything: both must answer alike,
+  // in any order of queries (the order decides what is cached when).
+  for (const cache of [
+    { profiles: 40, postingsRefs: 200 },
+    { profiles: 100_000, postingsRefs: 1_000_000 },
+  ]) {
+    const cached = createMatcher(storage.entities, { cache });
+    const order = asked.map((_, i) => i);
+    new Random(5).shuffle(order);
+    for (const pass of [order, [...order].reverse()]) {
+      for (const i of pass) assert.deepEqual(answer(cached.match(asked[i])), expected[i], `query ${i}`);
+    }
+  }
+});
+
+test('the caching source answers as its source, profiles in the order of the refs asked for', () => {
+  const entities = storage.entities;
+  // A source answering profiles in reverse: the caching source still keeps the refs' order.
+  const reversed: CandidateSource = {
+    refsForKeys: (keys, limit) => entities.refsForKeys(keys, limit),
+    profiles: (refs) => entities.profiles(refs).reverse(),
+    termCounts: (prefix) => entities.termCounts(prefix),
+    counts: () => entities.counts(),
+    version: () => entities.version(),
+  };
+  const cached = new CachingCandidateSource(reversed, { profiles: 3, postingsRefs: 50 });
+  const refs = (rows: readonly { ref: number }[]) => rows.map((row) => row.ref);
+  assert.deepEqual(refs(cached.profiles([2, 4])), [2, 4]);
+  assert.deepEqual(refs(cached.profiles([5, 4, 1, 2, 3])), [5, 4, 1, 2, 3]);
+  // A ref without a profile is left out, the others keep their order.
+  assert.deepEqual(refs(cached.profiles([3, 1_000_000, 1])), [3, 1]);
+  const random = new Random(9);
+  const keys = [...entities.termCounts('pt:').keys()].map((key) => `pt:${key}`);
+  for (let i = 0; i < 100; i++) {
+    const asked = Array.from({ length: 1 + random.int(5) }, () => random.pick(keys));
+    const limit = random.pick([3, 100]);
+    const got = cached.refsForKeys(asked, limit);
+    const want = entities.refsForKeys(asked, limit);
+    for (const key of asked) assert.deepEqual(got.get(key), want.get(key), key);
+    const rows = Array.from({ length: 1 + random.int(6) }, () => 1 + random.int(500));
+    assert.deepEqual(
+      cached.profiles(rows).map((row) => row.id),
+      rows.flatMap((ref) => entities.profiles([ref]).map((row) => row.id)),
+    );
+  }
+});
+
+test('after a write, the caching source reads the new graph', () => {
+  const cached = new CachingCandidateSource(storage.entities);
+  const key = 'pt:zebediah';
+  assert.deepEqual(cached.refsForKeys([key], 10).get(key), []);
+  write([{ id: 'PER-zebediah', type: 'Person', name: 'Zebediah Quill' }]);
+  const [ref] = cached.refsForKeys([key], 10).get(key) ?? [];
+  assert.equal(cached.profiles([ref])[0]?.id, 'PER-zebediah');
+});
