@@ -6,11 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { EntityType } from '../kg/index.ts';
-import {
-  type CandidateSource,
-  CachingCandidateSource,
-  type CachingOptions,
-} from './candidate-source.ts';
+import { type CandidateSource, CachingCandidateSource, type CachingOptions } from './candidate-source.ts';
 import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
 import {
   competitionFeatures,
