@@ -1,63 +1,21 @@
 /**
- * E-mail addresses: lowercased, split into local part and domain, with free-mail providers
- * recognised (their domain says nothing about an employer).
+ * E-mail addresses: lowercased, sub-addresses removed (`ada+crm@x.com` is `ada@x.com`; Gmail
+ * also ignores dots), split into local part and domain, with free-mail providers
+ * (`data/free-mail-domains.txt`: their domain says nothing about an employer) and role mailboxes
+ * (`data/role-mailboxes.txt`: `info@`, `sales@`: their local part says nothing about a person)
+ * recognised.
  */
+import { readDataFile } from './data.ts';
 import { normalizeDomain } from './domain.ts';
 
-// Large consumer mail providers: a shared domain, never evidence of an organization.
-const FREE_MAIL: ReadonlySet<string> = new Set([
-  'gmail.com',
-  'googlemail.com',
-  'yahoo.com',
-  'yahoo.co.uk',
-  'yahoo.fr',
-  'yahoo.de',
-  'ymail.com',
-  'hotmail.com',
-  'hotmail.co.uk',
-  'hotmail.fr',
-  'outlook.com',
-  'live.com',
-  'msn.com',
-  'aol.com',
-  'icloud.com',
-  'me.com',
-  'mac.com',
-  'protonmail.com',
-  'proton.me',
-  'gmx.com',
-  'gmx.de',
-  'gmx.net',
-  'web.de',
-  'mail.com',
-  'mail.ru',
-  'yandex.ru',
-  'yandex.com',
-  'qq.com',
-  '163.com',
-  '126.com',
-  'sina.com',
-  'naver.com',
-  'hanmail.net',
-  'orange.fr',
-  'free.fr',
-  'laposte.net',
-  'libero.it',
-  'btinternet.com',
-  'comcast.net',
-  'verizon.net',
-  'att.net',
-  'zoho.com',
-  'fastmail.com',
-  'tutanota.com',
-  'rediffmail.com',
-  'bigpond.com',
-  't-online.de',
-]);
+const FREE_MAIL: ReadonlySet<string> = new Set(readDataFile('free-mail-domains.txt').map(([d]) => d));
+const ROLE_MAILBOXES: ReadonlySet<string> = new Set(readDataFile('role-mailboxes.txt').map(([l]) => l));
+/** Providers that deliver `a.d.a@` to `ada@`. */
+const DOTLESS = new Set(['gmail.com', 'googlemail.com']);
 
 /** A normalised e-mail address. */
 export interface NormalizedEmail {
-  /** The whole address, lowercase. */
+  /** The whole address, lowercase, without a sub-address (`+tag`). */
   readonly address: string;
   readonly local: string;
   readonly domain: string;
@@ -65,6 +23,8 @@ export interface NormalizedEmail {
   readonly registrable: string;
   /** True when the domain belongs to a consumer mail provider. */
   readonly freeMail: boolean;
+  /** True when the local part names a role (`info`, `sales`, `support`), not a person. */
+  readonly role: boolean;
 }
 
 /** True when `domain` (lowercase) is a free-mail provider's domain. */
@@ -72,16 +32,28 @@ export function isFreeMailDomain(domain: string): boolean {
   return FREE_MAIL.has(domain);
 }
 
+/** True when `local` (a lowercase local part) is a role mailbox's: `info`, `sales-team`, `hr1`. */
+export function isRoleMailbox(local: string): boolean {
+  return ROLE_MAILBOXES.has(local) || ROLE_MAILBOXES.has(local.replace(/[^a-z]/g, ''));
+}
+
 /** Normalises an e-mail address; `undefined` when it has no `local@domain` shape. */
 export function normalizeEmail(email: string): NormalizedEmail | undefined {
-  const address = email
+  const lower = email
     .trim()
     .toLowerCase()
     .replace(/^mailto:/, '');
-  const at = address.lastIndexOf('@');
-  if (at <= 0 || at === address.length - 1 || /\s/.test(address)) return undefined;
-  const local = address.slice(0, at);
-  const domain = address.slice(at + 1);
+  const at = lower.lastIndexOf('@');
+  if (at <= 0 || at === lower.length - 1 || /\s/.test(lower)) return undefined;
+  let domain = lower.slice(at + 1);
+  let local = lower.slice(0, at);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  if (DOTLESS.has(domain)) {
+    local = local.replaceAll('.', '');
+    domain = 'gmail.com';
+  }
+  const address = `${local}@${domain}`;
   const registrable = normalizeDomain(domain)?.registrable ?? domain;
   return {
     address,
@@ -89,5 +61,6 @@ export function normalizeEmail(email: string): NormalizedEmail | undefined {
     domain,
     registrable,
     freeMail: FREE_MAIL.has(domain) || FREE_MAIL.has(registrable),
+    role: isRoleMailbox(local),
   };
 }

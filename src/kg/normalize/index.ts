@@ -1,6 +1,6 @@
 /** Normalisers (pure): names, domains, e-mails, phones and places, as matching compares them. */
 export { hostAncestors, type NormalizedDomain, normalizeDomain } from './domain.ts';
-export { isFreeMailDomain, type NormalizedEmail, normalizeEmail } from './email.ts';
+export { isFreeMailDomain, isRoleMailbox, type NormalizedEmail, normalizeEmail } from './email.ts';
 export {
   canonicalOrganizationToken,
   isLegalSuffix,
@@ -16,6 +16,17 @@ export {
   type NormalizedPersonName,
   normalizePersonName,
 } from './person-name.ts';
-export { normalizePhone } from './phone.ts';
-export { cityName, countryCode, type ParsedLocation, parseLocation, regionName } from './place.ts';
+export { normalizePhone, type PhoneReading, readPhone } from './phone.ts';
+export {
+  cityName,
+  comparePlaces,
+  countryCode,
+  type EntityPlaces,
+  entityPlaces,
+  type ParsedLocation,
+  type PlaceComparison,
+  type PlaceRef,
+  parseLocation,
+  regionName,
+} from './place.ts';
 export { foldText, sortedDistinct, textTokens } from './text.ts';

@@ -5,8 +5,8 @@ import { hostAncestors, normalizeDomain } from './domain.ts';
 import { isFreeMailDomain, normalizeEmail } from './email.ts';
 import { looksLikeAcronym, normalizeOrganizationName, organizationAcronyms } from './organization-name.ts';
 import { canonicalGivenName, normalizePersonName } from './person-name.ts';
-import { normalizePhone } from './phone.ts';
-import { cityName, countryCode, parseLocation, regionName } from './place.ts';
+import { normalizePhone, readPhone } from './phone.ts';
+import { cityName, comparePlaces, countryCode, entityPlaces, parseLocation, regionName } from './place.ts';
 
 test('organization names: abbreviations, translations, legal suffixes and order normalise alike', () => {
   const key = (name: string) => normalizeOrganizationName(name).key;
@@ -19,6 +19,41 @@ test('organization names: abbreviations, translations, legal suffixes and order 
   assert.notEqual(key('Lawrence University'), key('St. Lawrence University'));
   // A legal form alone is a name, not a suffix to drop.
   assert.deepEqual(normalizeOrganizationName('AG').tokens, ['ag']);
+});
+
+test('legal forms dotted, spelled out or in other languages leave the name alike', () => {
+  const key = (name: string) => normalizeOrganizationName(name).key;
+  const forms = (name: string) => normalizeOrganizationName(name).legalForms;
+  for (const name of [
+    'Lebomivo Robotics L.L.C.',
+    'Lebomivo Robotics LLC',
+    'Lebomivo Robotics Limited Liability Company',
+    'Lebomivo Robotics G.m.b.H.',
+    'Lebomivo Robotics Gesellschaft mit beschränkter Haftung',
+    'Lebomivo Robotics GmbH & Co. KG',
+    'Lebomivo Robotics B.V.',
+    'Lebomivo Robotics S. A.',
+    'Lebomivo Robotics S.A.S.',
+    'Lebomivo Robotics Kabushiki Kaisha',
+    'Lebomivo Robotics Private Limited',
+    'Lebomivo Robotics Pvt. Ltd.',
+    'Lebomivo Robotics Proprietary Limited',
+    'Lebomivo Robotics Sp. z o.o.',
+    'Lebomivo Robotics S.à r.l.',
+    'OOO Lebomivo Robotics',
+  ]) {
+    assert.equal(key(name), 'lebomivo robotics', name);
+  }
+  assert.deepEqual(forms('Lebomivo Robotics L.L.C.'), ['llc']);
+  assert.deepEqual(forms('Acme Kabushiki Kaisha'), ['kk']);
+  assert.deepEqual(forms('Acme Pvt. Ltd.'), ['pvt ltd']);
+  assert.deepEqual(forms('Acme Private Limited'), ['pvt ltd']);
+  assert.deepEqual(forms('Acme Proprietary Limited'), ['pty ltd']);
+  assert.deepEqual(forms('Acme GmbH & Co. KG'), ['gmbh co kg']);
+  // Initials that are not a legal form stay a word; a single initial stays apart.
+  assert.equal(key('J.P. Morgan Chase & Co.'), 'chase jp morgan');
+  assert.equal(key('Smith A. Ltd'), key('Smith A Limited'));
+  assert.deepEqual(normalizeOrganizationName('Smith A. Ltd').tokens, ['smith', 'a']);
 });
 
 test('organization acronyms come from significant words, written and canonical', () => {
@@ -47,6 +82,26 @@ test('person names: titles and ordinals dropped, comma order read, nicknames res
     last: 'smith',
   });
   assert.equal(normalizePersonName('Thomas Clifford, 1st Baron Clifford of Chudleigh').first, 'thomas');
+  // Middle names and initials sit between the given name and the surname.
+  assert.deepEqual(normalizePersonName('Tom H. Santos'), {
+    tokens: ['tom', 'h', 'santos'],
+    first: 'tom',
+    last: 'santos',
+    middles: ['h'],
+  });
+  // Surname first: after a comma, or written in capitals before the given name.
+  for (const name of ['SANTOS, Tom Hana', 'Santos, Tom Hana', 'SANTOS Tom Hana', 'Prof. Dr. Tom Hana Santos, PhD']) {
+    assert.deepEqual(normalizePersonName(name), {
+      tokens: ['tom', 'hana', 'santos'],
+      first: 'tom',
+      last: 'santos',
+      middles: ['hana'],
+    });
+  }
+  // A suffix that is also a surname is dropped only after a comma.
+  assert.equal(normalizePersonName('Jack Ma').last, 'ma');
+  assert.equal(normalizePersonName('John Smith, MA').last, 'smith');
+  assert.equal(normalizePersonName('John Smith III').last, 'smith');
   assert.deepEqual(normalizePersonName('Grace'), { tokens: ['grace'], first: 'grace' });
   assert.equal(canonicalGivenName('bill'), 'william');
   assert.equal(canonicalGivenName('tom'), 'thomas');
@@ -101,9 +156,19 @@ test('e-mails: split, lowercased, free-mail providers recognised', () => {
     domain: 'mail.example.co.uk',
     registrable: 'example.co.uk',
     freeMail: false,
+    role: false,
   });
   assert.equal(normalizeEmail('bob@gmail.com')?.freeMail, true);
   assert.equal(isFreeMailDomain('outlook.com'), true);
+  assert.equal(isFreeMailDomain('web.de'), true);
+  assert.equal(isFreeMailDomain('mit.edu'), false);
+  // A sub-address is the same mailbox; Gmail also ignores dots.
+  assert.equal(normalizeEmail('ada.hoffmann+crm@example.com')?.address, 'ada.hoffmann@example.com');
+  assert.equal(normalizeEmail('Ada.Hoffmann+news@googlemail.com')?.address, 'adahoffmann@gmail.com');
+  // Role mailboxes say which organization, not which person.
+  assert.equal(normalizeEmail('info@acme.example')?.role, true);
+  assert.equal(normalizeEmail('sales-team@acme.example')?.role, true);
+  assert.equal(normalizeEmail('ada.hoffmann@acme.example')?.role, false);
   assert.equal(normalizeEmail('no-at-sign'), undefined);
   assert.equal(normalizeEmail('a@'), undefined);
 });
@@ -114,6 +179,21 @@ test('phones: E.164, with the region hint for national numbers', () => {
   assert.equal(normalizePhone('020 7946 0958', 'GB'), '+442079460958');
   assert.equal(normalizePhone('(02) 9876 5432', 'AU'), '+61298765432');
   assert.equal(normalizePhone('call me'), undefined);
+});
+
+test('phones without + and without a location are read every plausible way', () => {
+  // An international number whose + was left out.
+  const brazil = readPhone('5511961237999');
+  assert.ok(brazil.numbers.includes('+5511961237999'), brazil.numbers.join());
+  assert.ok(brazil.guessedCountries?.includes('BR'));
+  // With a location there is one reading, and nothing is guessed.
+  assert.deepEqual(readPhone('020 7946 0958', 'GB'), { numbers: ['+442079460958'] });
+  assert.deepEqual(readPhone('+1 (415) 555-0100'), { numbers: ['+14155550100'] });
+  // A national number without a country: the readings of the common countries it is valid in.
+  const national = readPhone('(650) 253-0000');
+  assert.ok(national.numbers.includes('+16502530000'), national.numbers.join());
+  // Too few digits for any reading: no number, nothing guessed.
+  assert.deepEqual(readPhone('12-34'), { numbers: [] });
 });
 
 test('places: country spellings, state abbreviations, free-text locations', () => {
@@ -139,17 +219,57 @@ test('places: country spellings, state abbreviations, free-text locations', () =
     regions: ['ohio'],
     postcodes: [],
     tokens: ['ohio'],
+    places: [{ country: 'US', region: 'ohio' }],
   });
   assert.deepEqual(parseLocation('Korea, Republic of'), {
     country: 'KR',
     regions: [],
     postcodes: [],
     tokens: [],
+    places: [{ country: 'KR' }],
   });
   const febrl = parseLocation('paddington nsw 2021');
   assert.deepEqual(febrl.regions, ['new south wales']);
   assert.deepEqual(febrl.postcodes, ['2021']);
   assert.equal(febrl.country, undefined);
+});
+
+test('place hierarchy: regions by any of their names, cities with their region and country', () => {
+  assert.equal(regionName('Bayern', 'DE'), 'bavaria');
+  assert.equal(regionName('Community of Madrid', 'ES'), 'madrid');
+  assert.equal(regionName('NSW'), 'new south wales');
+  const melbourne = parseLocation('Melbourne').places;
+  assert.ok(melbourne.some((p) => p.country === 'AU' && p.region === 'victoria' && p.city === 'melbourne'));
+  assert.ok(melbourne.some((p) => p.country === 'US'));
+  // A division beside the city decides between namesakes.
+  assert.deepEqual(
+    parseLocation('Paris, Texas').places.map((p) => p.country),
+    ['US'],
+  );
+  assert.ok(parseLocation('England').places.some((p) => p.country === 'GB' && p.region === 'england'));
+  assert.deepEqual(parseLocation('12 pinkertonn circuit').places, []);
+});
+
+test('places compare through the hierarchy: containing is agreeing, apart is conflicting', () => {
+  const inMelbourne = entityPlaces(['AU'], ['victoria'], ['melbourne']);
+  const compare = (text: string, entity = inMelbourne) => comparePlaces(parseLocation(text), entity);
+  assert.deepEqual(
+    [compare('Australia').country, compare('Australia').conflict],
+    [true, false],
+  );
+  assert.equal(compare('Victoria').region, true);
+  assert.equal(compare('VIC, Australia').region, true);
+  assert.equal(compare('Melbourne').city, true);
+  assert.equal(compare('France').countryConflict, true);
+  assert.equal(compare('New South Wales').conflict, true);
+  assert.equal(compare('Sydney').conflict, true);
+  // Only a city stated: the hierarchy supplies its division and country.
+  const liverpool = entityPlaces([], [], ['liverpool']);
+  assert.equal(compare('England', liverpool).region, true);
+  assert.equal(compare('United Kingdom', liverpool).country, true);
+  assert.equal(compare('Germany', liverpool).conflict, true);
+  // A place the hierarchy does not know (a suburb) is not in conflict with its city.
+  assert.equal(compare('Melbourne', entityPlaces(['AU'], ['victoria'], ['richmond hill farm'])).conflict, false);
 });
 
 test('words that are also property names of plain objects are ordinary words', () => {

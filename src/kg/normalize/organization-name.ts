@@ -1,7 +1,10 @@
 /**
  * Organization names: abbreviations and their foreign-language equivalents mapped to one
- * canonical English word, legal suffixes and stopwords recognised, acronyms derived.
+ * canonical English word, legal forms recognised however they are written (`L.L.C.`,
+ * `Kabushiki Kaisha`, `GmbH & Co. KG`; data/legal-forms.tsv) and kept apart from the name,
+ * stopwords recognised, acronyms derived.
  */
+import { listField, readDataFile } from './data.ts';
 import { sortedDistinct, textTokens } from './text.ts';
 
 // Each canonical word with its abbreviations and common translations (after folding).
@@ -110,8 +113,39 @@ const STOPWORDS: ReadonlySet<string> = new Set([
   'en',
 ]);
 
-/** Legal-form suffixes: dropped from the name key, they rarely tell two companies apart. */
-const LEGAL_SUFFIXES: ReadonlySet<string> = new Set([
+// ---------------------------------------------------------------------------------------------
+// Legal forms (data/legal-forms.tsv, data/legal-forms-leading.txt)
+// ---------------------------------------------------------------------------------------------
+
+interface LegalForms {
+  /** Written form (folded words, space-joined) → canonical form. */
+  readonly byPhrase: ReadonlyMap<string, string>;
+  /** Most words in a written form. */
+  readonly longest: number;
+  /** Forms written before the name. */
+  readonly leading: ReadonlySet<string>;
+}
+
+function loadLegalForms(): LegalForms {
+  const byPhrase = new Map<string, string>();
+  let longest = 1;
+  for (const [canonical, written] of readDataFile('legal-forms.tsv')) {
+    for (const phrase of [canonical, ...listField(written)]) {
+      if (!byPhrase.has(phrase)) byPhrase.set(phrase, canonical);
+      longest = Math.max(longest, phrase.split(' ').length);
+    }
+  }
+  const leading = new Set(readDataFile('legal-forms-leading.txt').map(([form]) => form));
+  return { byPhrase, longest, leading };
+}
+
+const LEGAL = loadLegalForms();
+
+/**
+ * Single words that are legal forms wherever they stand after the first word ("Acme Ltd
+ * Holdings"), as names were normalised before the table existed: dropped from the key.
+ */
+const LEGAL_WORDS: ReadonlySet<string> = new Set([
   'inc',
   'incorporated',
   'llc',
@@ -122,6 +156,7 @@ const LEGAL_SUFFIXES: ReadonlySet<string> = new Set([
   'corp',
   'corporation',
   'company',
+  'co',
   'plc',
   'gmbh',
   'ag',
@@ -152,14 +187,54 @@ const LEGAL_SUFFIXES: ReadonlySet<string> = new Set([
   'pvt',
 ]);
 
+/**
+ * Dotted initials written as one word: `L.L.C.` → `LLC`, `G.m.b.H.` → `GmbH`, `S. A.` → `SA`,
+ * `S.à r.l.` → `Sà rl`. Two or more single letters each followed by a dot (the last one's dot
+ * optional); `A. Smith` and `Co. KG` are left alone.
+ */
+const DOTTED_INITIALS = /(?<![\p{L}\p{N}.])(?:\p{L}\.\s?)+\p{L}(?![\p{L}\p{N}])\.?/gu;
+
+function joinDottedInitials(name: string): string {
+  return name.includes('.') ? name.replace(DOTTED_INITIALS, (m) => m.replace(/[.\s]/g, '')) : name;
+}
+
+/** The legal form that the written words `words[from, to)` spell, if any. */
+function legalPhrase(words: readonly string[], from: number, to: number): string | undefined {
+  return LEGAL.byPhrase.get(words.slice(from, to).join(' '));
+}
+
+/**
+ * Where the name proper ends: trailing legal forms ("Acme Pty Ltd", "Acme GmbH & Co. KG",
+ * "Acme Kabushiki Kaisha") are cut, longest written form first, as long as a word remains.
+ * Their canonical forms go to `forms`.
+ */
+function nameEnd(words: readonly string[], forms: string[]): number {
+  let end = words.length;
+  while (end > 1) {
+    let cut = 0;
+    for (let n = Math.min(LEGAL.longest, end - 1); n >= 1 && cut === 0; n--) {
+      const form = legalPhrase(words, end - n, end);
+      if (form) {
+        forms.push(form);
+        cut = n;
+      }
+    }
+    // "& Co." between two forms: a connective belongs to the legal part.
+    if (cut === 0 && end > 2 && (words[end - 1] === 'and' || words[end - 1] === 'und') && forms.length) cut = 1;
+    if (cut === 0) break;
+    end -= cut;
+  }
+  return end;
+}
+
 /** True when `token` (canonical) is a stopword of organization names. */
 export function isOrganizationStopword(token: string): boolean {
   return STOPWORDS.has(token);
 }
 
-/** True when `token` (canonical) is a legal-form suffix such as `ltd` or `gmbh`. */
+/** True when `token` (a folded word) is a legal form such as `ltd` or `gmbh`. */
 export function isLegalSuffix(token: string): boolean {
-  return LEGAL_SUFFIXES.has(token);
+  return LEGAL_WORDS.has(token) || LEGAL.byPhrase.has(token);
 }
 
 /** The canonical form of one folded token (`univ` → `university`, `universidad` → `university`). */
@@ -175,27 +250,39 @@ export interface NormalizedOrganizationName {
   readonly significant: readonly string[];
   /** Order-free key: the sorted distinct significant tokens joined by a space ('' when none). */
   readonly key: string;
-  /** The folded tokens as written (`textTokens`), before canonical mapping: for acronyms. */
+  /** The folded tokens as written (`textTokens`, dotted initials joined), before canonical mapping. */
   readonly written: readonly string[];
+  /** Canonical legal forms the name carries (`llc`, `gmbh`, `pty ltd`), in the order found. */
+  readonly legalForms: readonly string[];
 }
 
 /**
- * Normalises an organization name: folds case, accents and punctuation, maps abbreviations and
- * translations of generic words to one canonical word, drops legal suffixes (`Acme Corp.` and
- * `ACME Corporation` normalise alike) and builds an order-free key.
+ * Normalises an organization name: folds case, accents and punctuation, joins dotted initials
+ * (`L.L.C.` → `llc`), maps abbreviations and translations of generic words to one canonical
+ * word, sets legal forms apart (`Acme Corp.`, `ACME Corporation` and `Acme Inc.` normalise
+ * alike; the forms go to `legalForms`) and builds an order-free key.
  */
 export function normalizeOrganizationName(name: string): NormalizedOrganizationName {
-  const written = textTokens(name);
+  const written = textTokens(joinDottedInitials(name));
+  const legalForms: string[] = [];
+  // A form before the name ("OOO Gazprom"), when a name follows.
+  const start = written.length > 1 && LEGAL.leading.has(written[0]) ? 1 : 0;
+  if (start) legalForms.push(LEGAL.byPhrase.get(written[0]) ?? written[0]);
+  const end = start + nameEnd(written.slice(start), legalForms);
   const tokens: string[] = [];
   const significant: string[] = [];
-  for (let i = 0; i < written.length; i++) {
+  for (let i = start; i < end; i++) {
     const token = canonicalOrganizationToken(written[i]);
-    // A legal suffix is dropped only when something else remains ("AG" alone is a name).
-    if (i > 0 && LEGAL_SUFFIXES.has(token)) continue;
+    // A legal word inside the name is dropped too, only when something else remains ("AG"
+    // alone is a name).
+    if (i > start && (LEGAL_WORDS.has(written[i]) || LEGAL_WORDS.has(token))) {
+      legalForms.push(LEGAL.byPhrase.get(written[i]) ?? written[i]);
+      continue;
+    }
     tokens.push(token);
     if (!STOPWORDS.has(token)) significant.push(token);
   }
-  return { tokens, significant, key: sortedDistinct(significant).join(' '), written };
+  return { tokens, significant, key: sortedDistinct(significant).join(' '), written, legalForms };
 }
 
 /**

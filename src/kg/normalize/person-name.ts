@@ -1,347 +1,145 @@
 /**
- * Person names: folded tokens without titles and generational suffixes, nicknames mapped to
- * the formal given name, first/last split that tolerates "Surname, Given" and "Surname Given".
+ * Person names: folded tokens without titles, particles and suffixes (`data/person-name-parts.tsv`),
+ * nicknames mapped to the formal given name (`data/given-names.tsv`), and a split into given
+ * name, middle names (or initials) and surname that reads "Surname, Given", "SURNAME Given"
+ * and "Given M. Surname".
  */
+import { listField, readDataFile } from './data.ts';
 import { textTokens } from './text.ts';
 
-// Nickname → formal given name (English usage). A formal name maps to itself implicitly.
-const NICKNAMES: Readonly<Record<string, string>> = {
-  abby: 'abigail',
-  abe: 'abraham',
-  al: 'albert',
-  alex: 'alexander',
-  alf: 'alfred',
-  alfie: 'alfred',
-  andy: 'andrew',
-  drew: 'andrew',
-  tony: 'anthony',
-  archie: 'archibald',
-  art: 'arthur',
-  bart: 'bartholomew',
-  ben: 'benjamin',
-  benny: 'benjamin',
-  bert: 'herbert',
-  bob: 'robert',
-  bobby: 'robert',
-  rob: 'robert',
-  robbie: 'robert',
-  cathy: 'catherine',
-  kate: 'catherine',
-  katie: 'catherine',
-  kathy: 'katherine',
-  charlie: 'charles',
-  chas: 'charles',
-  chuck: 'charles',
-  chris: 'christopher',
-  kit: 'christopher',
-  dan: 'daniel',
-  danny: 'daniel',
-  dave: 'david',
-  davy: 'david',
-  di: 'diana',
-  dick: 'richard',
-  rich: 'richard',
-  rick: 'richard',
-  ricky: 'richard',
-  dickie: 'richard',
-  don: 'donald',
-  ed: 'edward',
-  eddie: 'edward',
-  ned: 'edward',
-  ted: 'edward',
-  teddy: 'edward',
-  liz: 'elizabeth',
-  lizzie: 'elizabeth',
-  beth: 'elizabeth',
-  betty: 'elizabeth',
-  bess: 'elizabeth',
-  eliza: 'elizabeth',
-  ellie: 'eleanor',
-  nell: 'eleanor',
-  fred: 'frederick',
-  freddie: 'frederick',
-  freddy: 'frederick',
-  frank: 'francis',
-  fran: 'frances',
-  gabe: 'gabriel',
-  geoff: 'geoffrey',
-  gerry: 'gerald',
-  harry: 'henry',
-  hal: 'henry',
-  hank: 'henry',
-  izzy: 'isabel',
-  jack: 'john',
-  johnny: 'john',
-  jon: 'jonathan',
-  jim: 'james',
-  jimmy: 'james',
-  jamie: 'james',
-  jan: 'janet',
-  jen: 'jennifer',
-  jenny: 'jennifer',
-  jeff: 'jeffrey',
-  jerry: 'gerald',
-  jo: 'joanna',
-  joe: 'joseph',
-  joey: 'joseph',
-  josh: 'joshua',
-  judy: 'judith',
-  ken: 'kenneth',
-  kenny: 'kenneth',
-  larry: 'lawrence',
-  len: 'leonard',
-  lenny: 'leonard',
-  leo: 'leonard',
-  lou: 'louis',
-  maggie: 'margaret',
-  meg: 'margaret',
-  peggy: 'margaret',
-  marge: 'margaret',
-  matt: 'matthew',
-  max: 'maximilian',
-  mike: 'michael',
-  mick: 'michael',
-  mickey: 'michael',
-  molly: 'mary',
-  polly: 'mary',
-  nat: 'nathaniel',
-  nate: 'nathan',
-  nick: 'nicholas',
-  nicky: 'nicholas',
-  pat: 'patrick',
-  paddy: 'patrick',
-  patty: 'patricia',
-  pete: 'peter',
-  phil: 'philip',
-  ray: 'raymond',
-  reg: 'reginald',
-  ron: 'ronald',
-  ronnie: 'ronald',
-  sam: 'samuel',
-  sammy: 'samuel',
-  sandy: 'alexandra',
-  steve: 'stephen',
-  steven: 'stephen',
-  stu: 'stuart',
-  sue: 'susan',
-  susie: 'susan',
-  suzy: 'susan',
-  terry: 'terence',
-  tim: 'timothy',
-  timmy: 'timothy',
-  tom: 'thomas',
-  tommy: 'thomas',
-  val: 'valerie',
-  vic: 'victor',
-  vince: 'vincent',
-  walt: 'walter',
-  wally: 'walter',
-  bill: 'william',
-  billy: 'william',
-  will: 'william',
-  willie: 'william',
-  willy: 'william',
-  liam: 'william',
-  zach: 'zachary',
-  zack: 'zachary',
-  wm: 'william',
-  thos: 'thomas',
-  jas: 'james',
-  geo: 'george',
-  jno: 'john',
-  saml: 'samuel',
-  benj: 'benjamin',
-  edw: 'edward',
-  ricd: 'richard',
-  hy: 'henry',
-  isa: 'isabella',
-  bella: 'isabella',
-  sophie: 'sophia',
-  evie: 'eve',
-  millie: 'amelia',
-  emmy: 'emily',
-  olly: 'oliver',
-  ollie: 'oliver',
-  seb: 'sebastian',
-  theo: 'theodore',
-  freya: 'freya',
-  reggie: 'reginald',
-  nellie: 'eleanor',
-  nelly: 'eleanor',
-  dora: 'dorothy',
-  dolly: 'dorothy',
-  dot: 'dorothy',
-  jessie: 'jessica',
-  // The same given name in other languages (historical records mix them).
-  carl: 'charles',
-  karl: 'charles',
-  carlos: 'charles',
-  carlo: 'charles',
-  johann: 'john',
-  johannes: 'john',
-  jean: 'john',
-  juan: 'john',
-  giovanni: 'john',
-  ian: 'john',
-  ivan: 'john',
-  sean: 'john',
-  evan: 'john',
-  ifan: 'john',
-  etienne: 'stephen',
-  esteban: 'stephen',
-  stefan: 'stephen',
-  stephan: 'stephen',
-  guillaume: 'william',
-  wilhelm: 'william',
-  guillermo: 'william',
-  henri: 'henry',
-  heinrich: 'henry',
-  enrique: 'henry',
-  pierre: 'peter',
-  pedro: 'peter',
-  pietro: 'peter',
-  giuseppe: 'joseph',
-  jose: 'joseph',
-  josef: 'joseph',
-  francois: 'francis',
-  francesco: 'francis',
-  francisco: 'francis',
-  franz: 'francis',
-  ludwig: 'louis',
-  luis: 'louis',
-  luigi: 'louis',
-  dimitri: 'demetrius',
-  dmitri: 'demetrius',
-  antonio: 'anthony',
-  anton: 'anthony',
-  antoine: 'anthony',
-  guglielmo: 'william',
-  friedrich: 'frederick',
-  federico: 'frederick',
-  georg: 'george',
-  jorge: 'george',
-  giorgio: 'george',
-  mikhail: 'michael',
-  michel: 'michael',
-  miguel: 'michael',
-  michele: 'michael',
-};
+function loadGivenNames(): ReadonlyMap<string, string> {
+  // A Map, not an object: a token such as "constructor" must not reach Object.prototype.
+  const out = new Map<string, string>();
+  for (const [formal, forms] of readDataFile('given-names.tsv')) {
+    for (const form of listField(forms)) if (!out.has(form)) out.set(form, formal);
+  }
+  return out;
+}
 
-/** Honorifics, titles of nobility and generational suffixes: never identifying tokens. */
-const NAME_NOISE: ReadonlySet<string> = new Set([
-  'mr',
-  'mrs',
-  'ms',
-  'miss',
-  'mx',
-  'dr',
-  'prof',
-  'sir',
-  'dame',
-  'lord',
-  'lady',
-  'rev',
-  'fr',
-  'jr',
-  'sr',
-  'ii',
-  'iii',
-  'iv',
-  'phd',
-  'md',
-  'esq',
-  'baron',
-  'baroness',
-  'baronet',
-  'earl',
-  'count',
-  'countess',
-  'duke',
-  'duchess',
-  'viscount',
-  'marquess',
-  'bt',
-  'kt',
-  'st',
-  'of',
-  'the',
-  'and',
-  'de',
-  'von',
-  'van',
-  'der',
-  'la',
-  'le',
-  'du',
-  'da',
-  'di',
-  'del',
-  '1st',
-  '2nd',
-  '3rd',
-  '4th',
-  '5th',
-  '6th',
-  '7th',
-  '8th',
-  '9th',
-  '10th',
-  '11th',
-  '12th',
-  '13th',
-  '14th',
-  '15th',
-  '16th',
-  '17th',
-  '18th',
-]);
+const GIVEN_NAMES = loadGivenNames();
+
+interface NameParts {
+  /** Dropped wherever they stand: titles, ranks, titles of nobility, particles. */
+  readonly anywhere: ReadonlySet<string>;
+  /** Dropped at the end of a name with at least two other words ("John Smith Jr"). */
+  readonly suffixes: ReadonlySet<string>;
+  /** Dropped only after a comma: they are surnames too ("Jack Ma", "Smith, John, MD"). */
+  readonly afterComma: ReadonlySet<string>;
+}
+
+function loadNameParts(): NameParts {
+  const anywhere = new Set<string>();
+  const suffixes = new Set<string>();
+  const afterComma = new Set<string>();
+  for (const [kind, words] of readDataFile('person-name-parts.tsv')) {
+    const into = kind === 'suffix' ? suffixes : kind === 'suffix-after-comma' ? afterComma : anywhere;
+    for (const word of listField(words)) into.add(word);
+  }
+  return { anywhere, suffixes, afterComma };
+}
+
+const PARTS = loadNameParts();
+
+const ORDINAL = /^\d+(st|nd|rd|th)?$/;
 
 /** The formal given name for a nickname or abbreviation (`bill` → `william`), else the token. */
 export function canonicalGivenName(token: string): string {
-  return NICKNAME_MAP.get(token) ?? token;
+  return GIVEN_NAMES.get(token) ?? token;
 }
-
-// A Map, not the object: a token such as "constructor" must not reach Object.prototype.
-const NICKNAME_MAP: ReadonlyMap<string, string> = new Map(Object.entries(NICKNAMES));
 
 /** A normalised person name. */
 export interface NormalizedPersonName {
-  /** Folded tokens in written order, titles and suffixes removed. */
+  /** Folded tokens, given name first, titles, particles and suffixes removed. */
   readonly tokens: readonly string[];
-  /** Given name as written (folded), when the name has one. */
+  /** Given name as written (folded), when the name has one; a single letter for an initial. */
   readonly first?: string;
-  /** Surname (folded): the last token, or the part before a comma. */
+  /** Surname (folded): the last token, the part before a comma, or a leading capitalised word. */
   readonly last?: string;
+  /** Names (or initials) between the given name and the surname, when there are any. */
+  readonly middles?: readonly string[];
 }
 
-/** True when `token` is a title, particle or suffix that does not identify a person. */
+/** True when `token` is a title, particle or ordinal that does not identify a person. */
 export function isPersonNameNoise(token: string): boolean {
-  return NAME_NOISE.has(token) || /^\d+$/.test(token);
+  return PARTS.anywhere.has(token) || ORDINAL.test(token);
+}
+
+function words(text: string): string[] {
+  return textTokens(text).filter((t) => !isPersonNameNoise(t));
+}
+
+/** `tokens` without trailing suffixes, as long as two words remain. */
+function withoutSuffixes(tokens: string[]): string[] {
+  let end = tokens.length;
+  while (end > 2 && PARTS.suffixes.has(tokens[end - 1])) end--;
+  return end === tokens.length ? tokens : tokens.slice(0, end);
+}
+
+function isSuffix(token: string): boolean {
+  return PARTS.suffixes.has(token) || PARTS.afterComma.has(token);
 }
 
 /**
- * Normalises a person name: folds it, removes titles, particles and ordinals, and splits it
- * into given name and surname ("Smith, John" is read surname-first). A single token is taken as
- * a given name. Word order errors (surname written first without a comma) are not detected
- * here; the scorer compares names order-free.
+ * A leading surname written in capitals before a given name in mixed case ("SANTOS Tom",
+ * "VAN DER BERG Anna"): the number of words it takes, 0 when the name is not written so.
+ */
+function capitalisedSurname(name: string): number {
+  const raw = name.trim().split(/\s+/);
+  let caps = 0;
+  while (caps < raw.length && /^\p{Lu}[\p{Lu}'’-]+$/u.test(raw[caps])) caps++;
+  const rest = raw.slice(caps);
+  return caps > 0 && rest.some((w) => /\p{Ll}/u.test(w)) ? caps : 0;
+}
+
+/**
+ * Normalises a person name: folds it, removes titles, particles, ordinals and suffixes, and
+ * splits it into given name, middle names and surname. "Smith, John" and "SMITH John" are read
+ * surname first; a single token is taken as a given name. Other word-order errors (a surname
+ * written first in lower case) are not detected here; the scorer compares names order-free.
  */
 export function normalizePersonName(name: string): NormalizedPersonName {
   const comma = name.indexOf(',');
   if (comma > 0) {
-    const before = textTokens(name.slice(0, comma)).filter((t) => !isPersonNameNoise(t));
-    const after = textTokens(name.slice(comma + 1)).filter((t) => !isPersonNameNoise(t));
+    const before = words(name.slice(0, comma));
+    const after = words(name.slice(comma + 1));
+    // "John Smith, Jr." / "Smith, John, MD": what follows a comma may be suffixes only.
+    const afterName = after.filter((t) => !isSuffix(t));
+    if (afterName.length === 0) return split(withoutSuffixes(before));
     // "Clifford, 1st Baron Clifford" is a name plus a title, not "Surname, Given".
-    if (before.length === 1 && after.length >= 1 && after.length <= 3) {
-      return { tokens: [...after, ...before], first: after[0], last: before[0] };
+    if (before.length === 1 && afterName.length <= 3) {
+      const given = withoutSuffixes(afterName);
+      return surnameFirst(before[0], given);
     }
-    const tokens = before.length > 0 ? before : after;
-    return splitTokens(tokens);
+    return split(withoutSuffixes(before.length > 0 ? before : after));
   }
-  return splitTokens(textTokens(name).filter((t) => !isPersonNameNoise(t)));
+  const caps = capitalisedSurname(name);
+  if (caps > 0) {
+    const raw = name.trim().split(/\s+/);
+    const surname = words(raw.slice(0, caps).join(' '));
+    const given = withoutSuffixes(words(raw.slice(caps).join(' ')));
+    if (surname.length > 0 && given.length > 0) return surnameFirst(surname[surname.length - 1], given);
+  }
+  return split(withoutSuffixes(words(name)));
 }
 
-function splitTokens(tokens: string[]): NormalizedPersonName {
+function surnameFirst(last: string, given: readonly string[]): NormalizedPersonName {
+  const middles = given.slice(1);
+  return {
+    tokens: [...given, last],
+    first: given[0],
+    last,
+    ...(middles.length ? { middles } : {}),
+  };
+}
+
+function split(tokens: string[]): NormalizedPersonName {
   if (tokens.length === 0) return { tokens };
   if (tokens.length === 1) return { tokens, first: tokens[0] };
-  return { tokens, first: tokens[0], last: tokens[tokens.length - 1] };
+  const middles = tokens.slice(1, -1);
+  return {
+    tokens,
+    first: tokens[0],
+    last: tokens[tokens.length - 1],
+    ...(middles.length ? { middles } : {}),
+  };
 }

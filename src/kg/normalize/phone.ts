@@ -1,6 +1,7 @@
 /**
  * Phone numbers to E.164, with a region hint (ISO 3166-1 alpha-2) for numbers written without
- * an international prefix; the hint usually comes from the query's location.
+ * an international prefix; the hint usually comes from the query's location. A number written
+ * without `+` and without a location is read every plausible way (`readPhone`).
  */
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
 
@@ -22,4 +23,95 @@ export function normalizePhone(phone: string, regionHint?: string): string | und
   // Without a region, a long digit run is still comparable as digits.
   const digits = trimmed.replace(/\D/g, '');
   return digits.length >= 7 ? `#${digits}` : undefined;
+}
+
+/** How a phone number was read. */
+export interface PhoneReading {
+  /** E.164 numbers it may be (one when it was unambiguous); empty when it is no number. */
+  readonly numbers: readonly string[];
+  /**
+   * Set when the number had neither `+` nor a location to read it in and had to be guessed:
+   * the countries of the readings kept (empty when no reading was valid).
+   */
+  readonly guessedCountries?: readonly string[];
+}
+
+/**
+ * Countries whose national numbers a number without `+` and without a location is tried in
+ * (where most of the world's business numbers are), after the reading as an international
+ * number with its `+` left out (`5511961237999` is +55 11 96123-7999).
+ */
+const GUESSED_COUNTRIES: readonly CountryCode[] = [
+  'US',
+  'GB',
+  'DE',
+  'FR',
+  'ES',
+  'IT',
+  'NL',
+  'BE',
+  'CH',
+  'AT',
+  'SE',
+  'NO',
+  'DK',
+  'FI',
+  'PL',
+  'PT',
+  'IE',
+  'CA',
+  'AU',
+  'NZ',
+  'BR',
+  'MX',
+  'AR',
+  'IN',
+  'JP',
+  'CN',
+  'KR',
+  'SG',
+  'ZA',
+  'TR',
+  'IL',
+  'AE',
+];
+
+/**
+ * `phone` as E.164 numbers. With a `+`/`00` prefix or a `regionHint` it has one reading (as
+ * `normalizePhone`). Without either, it is read as an international number missing its `+` and
+ * as a national number of the common countries, and every valid reading is kept (each is an
+ * exact key: a number valid in several countries matches at most the entities that have it).
+ */
+export function readPhone(phone: string, regionHint?: string): PhoneReading {
+  const trimmed = phone.trim();
+  const digits = trimmed.replace(/\D/g, '');
+  if (/^(\+|00)/.test(trimmed) || (regionHint && /^[A-Z]{2}$/.test(regionHint)) || digits.length < 6) {
+    const one = normalizePhone(phone, regionHint);
+    // A national reading the hint's country rejects may be an international one without `+`.
+    if (one && !one.startsWith('#')) {
+      const parsed = parsePhoneNumberFromString(one);
+      if (parsed?.isValid() || /^(\+|00)/.test(trimmed)) return { numbers: [one] };
+      const international = parsePhoneNumberFromString(`+${digits}`);
+      if (international?.isValid()) return { numbers: [one, international.number] };
+    }
+    return { numbers: one ? [one] : [] };
+  }
+  const readings: string[] = [];
+  const countries: string[] = [];
+  const keep = (number: string, country: string | undefined) => {
+    if (readings.includes(number)) return;
+    readings.push(number);
+    if (country && !countries.includes(country)) countries.push(country);
+  };
+  const international = parsePhoneNumberFromString(`+${digits}`);
+  if (international?.isValid()) keep(international.number, international.country);
+  for (const country of GUESSED_COUNTRIES) {
+    const national = parsePhoneNumberFromString(digits, country);
+    if (national?.isValid()) keep(national.number, country);
+  }
+  if (readings.length === 0) {
+    const fallback = normalizePhone(phone);
+    return { numbers: fallback ? [fallback] : [], guessedCountries: [] };
+  }
+  return { numbers: readings, guessedCountries: countries };
 }

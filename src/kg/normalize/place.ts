@@ -1,191 +1,156 @@
 /**
- * Places: country names in any common spelling to ISO 3166-1 alpha-2 codes, state and province
- * abbreviations to their names, and free-text locations ("Ohio, United States", "paddington
- * nsw", "8 dryandra street, ballarat") split into what they can be recognised as.
+ * Places: a hierarchy of countries (ISO 3166-1), their first-level divisions (states, provinces,
+ * regions) and cities, with common names, other-language names, aliases and the abbreviations
+ * addresses use, read from shipped data (`./data/places-*.tsv`, `./data/place-aliases.tsv`).
+ * Free-text locations ("Ohio, United States", "paddington nsw", "8 dryandra street, ballarat",
+ * "Melbourne") are read into what they can name, and two places are compared through the
+ * hierarchy: a place that contains another agrees with it ("Australia" and a person living in
+ * Melbourne), two places apart at a level both know conflict ("France" and Munich).
  */
 import { getCountries } from 'libphonenumber-js';
+import { listField, readDataFile } from './data.ts';
 import { BoundedMemo } from './memo.ts';
 import { foldText, textTokens } from './text.ts';
 
-// Spellings the ICU English names do not cover: ISO official forms, short forms, old names.
-const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
-  usa: 'US',
-  us: 'US',
-  'u s a': 'US',
-  'u s': 'US',
-  'united states of america': 'US',
-  america: 'US',
-  uk: 'GB',
-  'u k': 'GB',
-  'great britain': 'GB',
-  britain: 'GB',
-  england: 'GB',
-  scotland: 'GB',
-  wales: 'GB',
-  'northern ireland': 'GB',
-  'viet nam': 'VN',
-  'korea republic of': 'KR',
-  'republic of korea': 'KR',
-  korea: 'KR',
-  'korea democratic peoples republic of': 'KP',
-  'democratic peoples republic of korea': 'KP',
-  'russian federation': 'RU',
-  'iran islamic republic of': 'IR',
-  'bolivia plurinational state of': 'BO',
-  'tanzania united republic of': 'TZ',
-  'syrian arab republic': 'SY',
-  'lao peoples democratic republic': 'LA',
-  'moldova republic of': 'MD',
-  'venezuela bolivarian republic of': 'VE',
-  'taiwan province of china': 'TW',
-  'palestine state of': 'PS',
-  'holy see vatican city state': 'VA',
-  'holy see': 'VA',
-  vatican: 'VA',
-  'congo the democratic republic of the': 'CD',
-  'democratic republic of the congo': 'CD',
-  drc: 'CD',
-  'congo republic': 'CG',
-  'brunei darussalam': 'BN',
-  macao: 'MO',
-  turkiye: 'TR',
-  turkey: 'TR',
-  swaziland: 'SZ',
-  'czech republic': 'CZ',
-  'virgin islands british': 'VG',
-  'cote divoire': 'CI',
-  'ivory coast': 'CI',
-  'north macedonia': 'MK',
-  macedonia: 'MK',
-  burma: 'MM',
-  holland: 'NL',
-  'the netherlands': 'NL',
-  uae: 'AE',
-  'hong kong sar china': 'HK',
-  'macao sar china': 'MO',
-  deutschland: 'DE',
-  espana: 'ES',
-  brasil: 'BR',
-  'east timor': 'TL',
-  'cape verde': 'CV',
-};
-
-// States and provinces whose abbreviations appear in addresses: abbreviation → folded name.
-const REGION_ABBREVIATIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  US: {
-    al: 'alabama',
-    ak: 'alaska',
-    az: 'arizona',
-    ar: 'arkansas',
-    ca: 'california',
-    co: 'colorado',
-    ct: 'connecticut',
-    de: 'delaware',
-    dc: 'district of columbia',
-    fl: 'florida',
-    ga: 'georgia',
-    hi: 'hawaii',
-    id: 'idaho',
-    il: 'illinois',
-    in: 'indiana',
-    ia: 'iowa',
-    ks: 'kansas',
-    ky: 'kentucky',
-    la: 'louisiana',
-    me: 'maine',
-    md: 'maryland',
-    ma: 'massachusetts',
-    mi: 'michigan',
-    mn: 'minnesota',
-    ms: 'mississippi',
-    mo: 'missouri',
-    mt: 'montana',
-    ne: 'nebraska',
-    nv: 'nevada',
-    nh: 'new hampshire',
-    nj: 'new jersey',
-    nm: 'new mexico',
-    ny: 'new york',
-    nc: 'north carolina',
-    nd: 'north dakota',
-    oh: 'ohio',
-    ok: 'oklahoma',
-    or: 'oregon',
-    pa: 'pennsylvania',
-    ri: 'rhode island',
-    sc: 'south carolina',
-    sd: 'south dakota',
-    tn: 'tennessee',
-    tx: 'texas',
-    ut: 'utah',
-    vt: 'vermont',
-    va: 'virginia',
-    wa: 'washington',
-    wv: 'west virginia',
-    wi: 'wisconsin',
-    wy: 'wyoming',
-    pr: 'puerto rico',
-  },
-  AU: {
-    nsw: 'new south wales',
-    vic: 'victoria',
-    qld: 'queensland',
-    sa: 'south australia',
-    wa: 'western australia',
-    tas: 'tasmania',
-    nt: 'northern territory',
-    act: 'australian capital territory',
-  },
-  CA: {
-    ab: 'alberta',
-    bc: 'british columbia',
-    mb: 'manitoba',
-    nb: 'new brunswick',
-    nl: 'newfoundland and labrador',
-    ns: 'nova scotia',
-    on: 'ontario',
-    pe: 'prince edward island',
-    qc: 'quebec',
-    sk: 'saskatchewan',
-    nt: 'northwest territories',
-    nu: 'nunavut',
-    yt: 'yukon',
-  },
-};
+/** A place as the hierarchy knows it: a country, a division of it, or a city in it. */
+export interface PlaceRef {
+  /** ISO 3166-1 alpha-2. */
+  readonly country: string;
+  /** The division's folded canonical name (`victoria`, `bavaria`), when known. */
+  readonly region?: string;
+  /** The city's folded canonical name, for a city. */
+  readonly city?: string;
+}
 
 function placeKey(text: string): string {
   return textTokens(text).join(' ');
 }
 
-const COUNTRY_BY_NAME: Map<string, string> = buildCountryTable();
-// Full region names → the same name, plus abbreviations (only unambiguous ones without context).
-const REGION_NAMES = new Set<string>();
-for (const table of Object.values(REGION_ABBREVIATIONS))
-  for (const name of Object.values(table)) REGION_NAMES.add(name);
+// ---------------------------------------------------------------------------------------------
+// The tables
+// ---------------------------------------------------------------------------------------------
 
-function buildCountryTable(): Map<string, string> {
-  const table = new Map<string, string>();
+interface CountryTables {
+  /** Folded name or alias → ISO code. */
+  readonly byName: ReadonlyMap<string, string>;
+}
+
+interface RegionTables {
+  /** Folded name or alias → the divisions it names (several countries may share a name). */
+  readonly byName: ReadonlyMap<string, readonly PlaceRef[]>;
+  /** Per country, abbreviation in use (folded) → canonical name. */
+  readonly abbreviations: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Most words in a division's name. */
+  readonly longest: number;
+}
+
+interface CityTables {
+  /** Folded name or alias → the cities of that name. */
+  readonly byName: ReadonlyMap<string, readonly PlaceRef[]>;
+  readonly longest: number;
+}
+
+let countryTables: CountryTables | undefined;
+let regionTables: RegionTables | undefined;
+let cityTables: CityTables | undefined;
+
+function aliases(kind: string): string[][] {
+  return readDataFile('place-aliases.tsv').filter(([k]) => k === kind);
+}
+
+function countries(): CountryTables {
+  if (countryTables) return countryTables;
+  const byName = new Map<string, string>();
   const names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
   // Current ISO codes only (ICU also names withdrawn ones, e.g. VD "North Vietnam").
   for (const code of [...getCountries(), 'XK', 'AQ']) {
     const name = names.of(code);
-    if (name && name !== code) table.set(placeKey(name), code);
+    if (name && name !== code) byName.set(placeKey(name), code);
   }
-  for (const [alias, code] of Object.entries(COUNTRY_ALIASES)) table.set(alias, code);
-  return table;
+  for (const [code, name, others] of readDataFile('places-countries.tsv')) {
+    for (const spelling of [name, ...listField(others)]) {
+      const key = placeKey(spelling);
+      if (key && !byName.has(key)) byName.set(key, code);
+    }
+  }
+  // Aliases win: they are written for the spellings the tables get wrong or lack.
+  for (const [, name, , code] of aliases('country')) byName.set(placeKey(name), code);
+  countryTables = { byName };
+  return countryTables;
 }
 
-const countries = new BoundedMemo<string | undefined>(10_000);
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function regions(): RegionTables {
+  if (regionTables) return regionTables;
+  const byName = new Map<string, PlaceRef[]>();
+  const abbreviations = new Map<string, Map<string, string>>();
+  let longest = 1;
+  const add = (key: string, ref: PlaceRef) => {
+    if (!key) return;
+    const list = byName.get(key);
+    if (list?.some((r) => r.country === ref.country && r.region === ref.region)) return;
+    push(byName, key, ref);
+    longest = Math.max(longest, key.split(' ').length);
+  };
+  for (const [country, name, others, abbreviation] of readDataFile('places-regions.tsv')) {
+    const ref: PlaceRef = { country, region: placeKey(name) };
+    add(ref.region!, ref);
+    for (const other of listField(others)) add(placeKey(other), ref);
+    if (abbreviation) {
+      let table = abbreviations.get(country);
+      if (!table) abbreviations.set(country, (table = new Map()));
+      table.set(placeKey(abbreviation), ref.region!);
+    }
+  }
+  for (const [, name, region, country] of aliases('region')) add(placeKey(name), { country, region: placeKey(region) });
+  regionTables = { byName, abbreviations, longest };
+  return regionTables;
+}
+
+function cities(): CityTables {
+  if (cityTables) return cityTables;
+  const byName = new Map<string, PlaceRef[]>();
+  let longest = 1;
+  const canonical = new Map<string, PlaceRef[]>();
+  for (const [country, region, name] of readDataFile('places-cities.tsv')) {
+    const key = placeKey(name);
+    if (!key) continue;
+    const ref: PlaceRef = region ? { country, region: placeKey(region), city: key } : { country, city: key };
+    push(byName, key, ref);
+    push(canonical, `${country}:${key}`, ref);
+    longest = Math.max(longest, key.split(' ').length);
+  }
+  for (const [, name, city, country] of aliases('city')) {
+    const key = placeKey(name);
+    for (const ref of canonical.get(`${country}:${placeKey(city)}`) ?? [{ country, city: placeKey(city) }]) {
+      if (!byName.get(key)?.includes(ref)) push(byName, key, ref);
+    }
+    longest = Math.max(longest, key.split(' ').length);
+  }
+  cityTables = { byName, longest };
+  return cityTables;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names of places
+// ---------------------------------------------------------------------------------------------
+
+const countryMemo = new BoundedMemo<string | undefined>(10_000);
 
 /** ISO 3166-1 alpha-2 code for a country name in a common spelling, else `undefined`. */
 export function countryCode(name: string): string | undefined {
-  return countries.get(name, () => lookUpCountry(name));
+  return countryMemo.get(name, () => lookUpCountry(name));
 }
 
 function lookUpCountry(name: string): string | undefined {
   const key = placeKey(name);
   if (key === '') return undefined;
-  const direct = COUNTRY_BY_NAME.get(key);
+  const direct = countries().byName.get(key);
   if (direct) return direct;
   if (/^[a-z]{2}$/.test(key) && name.trim() === name.trim().toUpperCase()) {
     const upper = key.toUpperCase();
@@ -196,37 +161,46 @@ function lookUpCountry(name: string): string | undefined {
 
 // Place names repeat across a graph (a few thousand cities and regions for millions of
 // entities): an import folds each once instead of once per entity.
-const cities = new BoundedMemo<string>(10_000);
-const regions = new BoundedMemo<string>(10_000);
+const cityMemo = new BoundedMemo<string>(10_000);
+const regionMemo = new BoundedMemo<string>(10_000);
 
 /** The folded tokens of a city name, space-joined (`São Paulo` → `sao paulo`). */
 export function cityName(name: string): string {
-  return cities.get(name, () => placeKey(name));
+  return cityMemo.get(name, () => placeKey(name));
 }
 
-/** The folded full name of a state or province (`VIC` → `victoria`, `Ohio` → `ohio`). */
+/**
+ * The folded canonical name of a state, province or region (`VIC` → `victoria`, `Bayern` →
+ * `bavaria`, `Community of Madrid` → `madrid`); the folded name itself when the tables do not
+ * know it. `country` (ISO code) decides between namesakes and reads abbreviations.
+ */
 export function regionName(name: string, country?: string): string {
   // Keyed unambiguously for every country: the country's length, the country, the name.
   const countryKey = country ?? '';
-  return regions.get(`${countryKey.length}:${countryKey}${name}`, () => lookUpRegion(name, country));
+  return regionMemo.get(`${countryKey.length}:${countryKey}${name}`, () => lookUpRegion(name, country));
 }
 
 function lookUpRegion(name: string, country: string | undefined): string {
   const key = placeKey(name);
-  const own = (table: Readonly<Record<string, string>> | undefined) =>
-    table && Object.hasOwn(table, key) ? table[key] : undefined;
-  if (country && Object.hasOwn(REGION_ABBREVIATIONS, country)) {
-    const found = own(REGION_ABBREVIATIONS[country]);
-    if (found) return found;
-  }
-  if (!country) {
-    const found = Object.values(REGION_ABBREVIATIONS)
-      .map(own)
-      .filter((value): value is string => value !== undefined);
+  const tables = regions();
+  if (country) {
+    const abbreviated = tables.abbreviations.get(country)?.get(key);
+    if (abbreviated) return abbreviated;
+  } else {
+    const found = [...tables.abbreviations.values()].map((t) => t.get(key)).filter((v) => v !== undefined);
     if (found.length === 1) return found[0];
+  }
+  const named = tables.byName.get(key);
+  if (named) {
+    const own = country ? named.find((r) => r.country === country) : named.length === 1 ? named[0] : undefined;
+    if (own?.region) return own.region;
   }
   return key;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Free-text locations
+// ---------------------------------------------------------------------------------------------
 
 /** What a free-text location was recognised as. */
 export interface ParsedLocation {
@@ -238,11 +212,25 @@ export interface ParsedLocation {
   readonly postcodes: readonly string[];
   /** Every folded token of the text except the country's, for city/street comparison. */
   readonly tokens: readonly string[];
+  /**
+   * What the text can name in the hierarchy, each a possible reading: "Melbourne" is a city in
+   * Victoria, Australia or one in Florida; "Australia" is the country; empty when it names no
+   * known place (a street, a village the tables lack, a typo).
+   */
+  readonly places: readonly PlaceRef[];
+}
+
+/** The phrases (runs of up to `longest` words) of `tokens`, longest first. */
+function* phrases(tokens: readonly string[], longest: number): Generator<[string, number, number]> {
+  for (let n = Math.min(longest, tokens.length); n >= 1; n--) {
+    for (let i = 0; i + n <= tokens.length; i++) yield [tokens.slice(i, i + n).join(' '), i, i + n];
+  }
 }
 
 /**
  * Reads a free-text location. A country is recognised as a whole comma-separated part or as the
- * text's last one to four words; state abbreviations are expanded (`nsw` → `new south wales`).
+ * text's last one to four words; state abbreviations are expanded (`nsw` → `new south wales`);
+ * divisions and cities are looked up by name (and alias) in the hierarchy.
  */
 export function parseLocation(text: string, regionHint?: string): ParsedLocation {
   const folded = foldText(text);
@@ -250,11 +238,12 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
     .split(/[,;/]/)
     .map((part) => placeKey(part))
     .filter(Boolean);
+  const byName = countries().byName;
   let country: string | undefined;
   let rest = parts;
   // The country is a trailing run of comma parts ("Korea, Republic of"; "Ohio, United States").
   for (let i = 0; i < parts.length && !country; i++) {
-    const code = COUNTRY_BY_NAME.get(parts.slice(i).join(' '));
+    const code = byName.get(parts.slice(i).join(' '));
     if (code) {
       country = code;
       rest = parts.slice(0, i);
@@ -264,31 +253,218 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
   if (!country && tokens.length > 1) {
     for (let n = Math.min(4, tokens.length - 1); n >= 1 && !country; n--) {
       const tail = tokens.slice(-n).join(' ');
-      const code = COUNTRY_BY_NAME.get(tail);
-      if (code && tail.length > 2) {
+      const code = byName.get(tail);
+      // "New South Wales" ends with a country's name but is a division.
+      if (code && tail.length > 2 && !endsWithRegion(tokens, n)) {
         country = code;
         tokens = tokens.slice(0, -n);
       }
     }
   }
-  const joined = ` ${tokens.join(' ')} `;
-  const regions = new Set<string>();
-  for (const name of REGION_NAMES) if (joined.includes(` ${name} `)) regions.add(name);
-  const hint = country ?? regionHint;
-  for (const token of tokens) {
-    const tables = hint
-      ? Object.hasOwn(REGION_ABBREVIATIONS, hint)
-        ? [REGION_ABBREVIATIONS[hint]]
-        : []
-      : Object.values(REGION_ABBREVIATIONS);
-    for (const table of tables) {
-      if (!Object.hasOwn(table, token)) continue;
-      // Two-letter US codes collide with words ("in", "or", "me"): only 3-letter AU codes and
-      // codes at the end of the text count without a country.
-      const isLast = token === tokens[tokens.length - 1] || /^\d{4,6}$/.test(tokens[tokens.length - 1] ?? '');
-      if (table?.[token] && (token.length >= 3 || isLast || hint)) regions.add(table[token]);
+  const all = parts.join(' ').split(' ').filter(Boolean);
+  const regionRefs = namedRegions(all, tokens, country ?? regionHint, country);
+  const cityRefs = namedCities(tokens, country, regionRefs);
+  const places: PlaceRef[] = [...cityRefs];
+  // A division the text names is a reading of its own unless a city of it is named too.
+  for (const region of regionRefs) {
+    if (!cityRefs.some((c) => c.country === region.country && c.region === region.region)) places.push(region);
+  }
+  if (country && places.length === 0) places.push({ country });
+  const postcodes = tokens.filter((token) => /^\d{4,6}$/.test(token));
+  return {
+    ...(country ? { country } : {}),
+    regions: [...new Set(regionRefs.map((r) => r.region!))],
+    postcodes,
+    tokens,
+    places,
+  };
+}
+
+/** True when a division's name longer than `n` words ends the text `tokens`. */
+function endsWithRegion(tokens: readonly string[], n: number): boolean {
+  const tables = regions();
+  for (let m = Math.min(tables.longest, tokens.length); m > n; m--) {
+    if (tables.byName.has(tokens.slice(-m).join(' '))) return true;
+  }
+  return false;
+}
+
+/**
+ * The divisions named in `all` (every word, the country's included: "England" is a country
+ * alias and a division) and abbreviated in `tokens` (`nsw`; two-letter US codes collide with
+ * words, "in", "or", "me", so only codes of 3 letters, at the end or before a postcode, or with
+ * a country, count).
+ */
+function namedRegions(
+  all: readonly string[],
+  tokens: readonly string[],
+  hint: string | undefined,
+  country: string | undefined,
+): PlaceRef[] {
+  const tables = regions();
+  const out: PlaceRef[] = [];
+  const add = (ref: PlaceRef, anyCountry = false) => {
+    if (country && ref.country !== country && !anyCountry) return;
+    if (!out.some((r) => r.country === ref.country && r.region === ref.region)) out.push(ref);
+  };
+  // A text that is a country's name and a division's ("Georgia") is read both ways.
+  const whole = all.join(' ');
+  for (const [phrase] of phrases(all, tables.longest)) {
+    for (const ref of tables.byName.get(phrase) ?? []) add(ref, phrase === whole);
+  }
+  const last = tokens[tokens.length - 1] ?? '';
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    const atEnd = i === tokens.length - 1 || (i === tokens.length - 2 && /^\d{4,6}$/.test(last));
+    const scope = hint ? [hint] : [...tables.abbreviations.keys()];
+    for (const code of scope) {
+      const region = tables.abbreviations.get(code)?.get(token);
+      if (region && (token.length >= 3 || atEnd || hint)) add({ country: code, region });
     }
   }
-  const postcodes = tokens.filter((token) => /^\d{4,6}$/.test(token));
-  return { ...(country ? { country } : {}), regions: [...regions], postcodes, tokens };
+  return out;
+}
+
+/**
+ * The cities named in `tokens` (the words that are not the country's), within the country and
+ * the divisions named when there are any ("Paris, Texas" is not the French one).
+ */
+function namedCities(tokens: readonly string[], country: string | undefined, named: readonly PlaceRef[]): PlaceRef[] {
+  if (tokens.length === 0) return [];
+  const tables = cities();
+  const out: PlaceRef[] = [];
+  for (const [phrase] of phrases(tokens, tables.longest)) {
+    for (const ref of tables.byName.get(phrase) ?? []) {
+      if (country && ref.country !== country) continue;
+      // A division named beside the city decides between namesakes; the city's own division
+      // named alone ("New York", "Berlin") is the city's reading too.
+      if (named.length && !named.some((r) => r.country === ref.country && (r.region === ref.region || !ref.region)))
+        if (!named.some((r) => r.region === phrase)) continue;
+      if (!out.includes(ref)) out.push(ref);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparing places
+// ---------------------------------------------------------------------------------------------
+
+/** Where an entity is, as far as the hierarchy can tell from its stated places. */
+export interface EntityPlaces {
+  readonly countries: ReadonlySet<string>;
+  /** `country:region` of its divisions, stated or implied by its cities. */
+  readonly regions: ReadonlySet<string>;
+  /** Its cities' folded names. */
+  readonly cities: ReadonlySet<string>;
+  /** `country:city` of its cities the hierarchy knows (large enough to be in its tables). */
+  readonly knownCities: ReadonlySet<string>;
+}
+
+const entityMemo = new BoundedMemo<EntityPlaces>(20_000);
+const NO_PLACES: EntityPlaces = {
+  countries: new Set(),
+  regions: new Set(),
+  cities: new Set(),
+  knownCities: new Set(),
+};
+
+/**
+ * The places of an entity from its stated countries (ISO codes), divisions (canonical folded
+ * names) and cities (folded): a city the hierarchy knows adds its division and, when no country
+ * is stated, its country; a city of several places (Liverpool, England and New South Wales)
+ * adds each of them as a place the entity may be.
+ */
+export function entityPlaces(
+  countryCodes: readonly string[],
+  regionNames: readonly string[],
+  cityNames: readonly string[],
+): EntityPlaces {
+  if (countryCodes.length + regionNames.length + cityNames.length === 0) return NO_PLACES;
+  const key = `${countryCodes.join(',')}|${regionNames.join(',')}|${cityNames.join(',')}`;
+  return entityMemo.get(key, () => {
+    const countriesOf = new Set(countryCodes.filter((c) => /^[A-Z]{2}$/.test(c)));
+    const regionsOf = new Set<string>();
+    const known = regions().byName;
+    for (const region of regionNames) {
+      const refs = (known.get(region) ?? []).filter((r) => countriesOf.size === 0 || countriesOf.has(r.country));
+      if (refs.length === 1) {
+        regionsOf.add(`${refs[0].country}:${refs[0].region}`);
+        countriesOf.add(refs[0].country);
+      } else for (const country of countriesOf) regionsOf.add(`${country}:${region}`);
+    }
+    const byName = cities().byName;
+    const knownCities = new Set<string>();
+    const stated = countriesOf.size > 0;
+    for (const city of cityNames) {
+      const refs = (byName.get(city) ?? []).filter(
+        (r) =>
+          (!stated || countriesOf.has(r.country)) &&
+          (regionNames.length === 0 || (r.region !== undefined && regionNames.includes(r.region))),
+      );
+      // Each reading of the city is a place the entity may be (Liverpool: England or New South
+      // Wales): a query naming any of them is no conflict.
+      for (const ref of refs) {
+        knownCities.add(`${ref.country}:${ref.city}`);
+        if (!stated) countriesOf.add(ref.country);
+        if (ref.region) regionsOf.add(`${ref.country}:${ref.region}`);
+      }
+    }
+    return { countries: countriesOf, regions: regionsOf, cities: new Set(cityNames), knownCities };
+  });
+}
+
+/** How a query's location compares with an entity's places. */
+export interface PlaceComparison {
+  /** Some reading of the query lies in the entity's country (or contains it). */
+  readonly country: boolean;
+  /** … in the entity's division. */
+  readonly region: boolean;
+  /** … names the entity's city. */
+  readonly city: boolean;
+  /**
+   * Every reading of the query is elsewhere, at a level where both sides are known: a country
+   * the entity is not in, or a division or city of its country that is not its own.
+   */
+  readonly conflict: boolean;
+  /** The conflict is at the country level (no reading shares a country with the entity). */
+  readonly countryConflict: boolean;
+}
+
+const NO_COMPARISON: PlaceComparison = {
+  country: false,
+  region: false,
+  city: false,
+  conflict: false,
+  countryConflict: false,
+};
+
+/** Compares the readings of a query location with an entity's places (see `PlaceComparison`). */
+export function comparePlaces(query: ParsedLocation, entity: EntityPlaces): PlaceComparison {
+  if (query.places.length === 0 || (entity.countries.size === 0 && entity.cities.size === 0))
+    return NO_COMPARISON;
+  let country = false;
+  let region = false;
+  let city = false;
+  let compatible = false;
+  let sharesCountry = false;
+  for (const place of query.places) {
+    const countryKnown = entity.countries.size > 0;
+    const inCountry = entity.countries.has(place.country);
+    if (countryKnown && !inCountry) continue;
+    sharesCountry ||= inCountry;
+    const regionKey = place.region ? `${place.country}:${place.region}` : undefined;
+    const entityRegions = [...entity.regions].filter((r) => r.startsWith(`${place.country}:`));
+    if (regionKey && entityRegions.length > 0 && !entity.regions.has(regionKey)) continue;
+    // Another city of the same country is elsewhere, when the hierarchy knows the entity's
+    // city; one it does not know may be a district or suburb of the query's (Paddington, London).
+    const ownCities = [...entity.knownCities].filter((c) => c.startsWith(`${place.country}:`));
+    if (place.city && ownCities.length > 0 && !entity.knownCities.has(`${place.country}:${place.city}`)) continue;
+    compatible = true;
+    country ||= inCountry;
+    region ||= regionKey !== undefined && entity.regions.has(regionKey);
+    city ||= place.city !== undefined && (entity.cities.has(place.city) || entity.knownCities.has(`${place.country}:${place.city}`));
+  }
+  const conflict = !compatible;
+  return { country, region, city, conflict, countryConflict: conflict && !sharesCountry && entity.countries.size > 0 };
 }

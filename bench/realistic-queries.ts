@@ -1,0 +1,509 @@
+/**
+ * Realistic query shapes, generated for any demo graph: the kinds of `shared/bench/realistic`
+ * (written the way people type into a CRM or a spreadsheet) and shapes that set does not list,
+ * each labelled with the entity it is about, so that `quarry eval` measures them per kind on
+ * another seed, another size, and on shapes the matcher was not tuned on.
+ *
+ *   npx node bench/realistic-queries.ts --seed 7 [--organizations 20000] [--persons 20000]
+ *                                      [--per-kind 100] [--out FILE] [--kinds a,b,…]
+ *   npm run quarry -- demo-data --organizations 20000 --persons 20000 --seed 7 --out g.jsonl
+ *   QUARRY_DATA_DIR=DIR npm run quarry -- import g.jsonl
+ *   QUARRY_DATA_DIR=DIR npm run quarry -- eval FILE
+ *
+ * Every query is decidable: its answer is the only entity of the graph that fits every field
+ * (checked against the whole graph), or no entity (`expected: null`), or, for namesakes, none
+ * of several that fit equally (`namesakes`: their scores must split). The variations are this
+ * file's own (spellings of legal forms, countries, regions, titles, typos), written without
+ * looking at the matcher's tables, so that they test the matcher rather than repeat it.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { demoRecords, type Entity } from '../src/kg/index.ts';
+import { Random } from '../src/match/training/random.ts';
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '7' },
+    organizations: { type: 'string', default: '20000' },
+    persons: { type: 'string', default: '20000' },
+    'per-kind': { type: 'string', default: '100' },
+    out: { type: 'string' },
+    kinds: { type: 'string' },
+  },
+});
+const seed = Number(values.seed);
+const sizes = { organizations: Number(values.organizations), persons: Number(values.persons), seed };
+const perKind = Number(values['per-kind']);
+const random = new Random(seed * 7919 + 13);
+
+// ---------------------------------------------------------------------------------------------
+// The graph, as its first source states it
+// ---------------------------------------------------------------------------------------------
+
+const orgs: Entity[] = [];
+const persons: Entity[] = [];
+const byId = new Map<string, Entity>();
+for (const record of demoRecords(sizes)) {
+  if (byId.has(record.id)) continue;
+  byId.set(record.id, record);
+  (record.type === 'Person' ? persons : orgs).push(record);
+}
+
+const fold = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/ł/g, 'l')
+    .replace(/Ł/g, 'L')
+    .replace(/ø/g, 'o');
+const key = (text: string) => fold(text).toLowerCase().replace(/\s+/g, ' ').trim();
+
+function countBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = keyOf(item);
+    if (k === undefined) continue;
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+const orgsByName = countBy(orgs, (o) => key(o.name ?? ''));
+const personsByFullName = countBy(persons, (p) => key(p.name ?? ''));
+const first = (p: Entity) => p.nameDetail?.firstName ?? '';
+const last = (p: Entity) => p.nameDetail?.lastName ?? '';
+const middle = (p: Entity) => p.nameDetail?.middleName?.[0];
+const personsByFirstLast = countBy(persons, (p) => key(`${first(p)} ${last(p)}`));
+const employerOf = (p: Entity) => p.employments?.find((e) => e.isCurrent)?.employer?.id;
+const org = (id: string | undefined) => (id ? byId.get(id) : undefined);
+const domainOf = (o: Entity | undefined) => o?.homepageUri;
+/** The organization's own word ("Lebomivo" of "Lebomivo Robotics LLC"). */
+const wordOf = (o: Entity) => (o.name ?? '').split(' ')[0];
+const orgsByWord = countBy(orgs, (o) => key(wordOf(o)));
+const allWords = new Set(orgs.flatMap((o) => key(o.name ?? '').split(' ')));
+const surnames = new Set(persons.map((p) => key(last(p))));
+
+/** Every word of every organization name and each of them with one letter left out. */
+const nearWords = new Set<string>();
+for (const word of allWords) {
+  nearWords.add(word);
+  for (let i = 0; i < word.length; i++) nearWords.add(word.slice(0, i) + word.slice(i + 1));
+}
+/** True when `word` is one edit (or none) from a word of the graph's organization names. */
+function nearAWord(word: string): boolean {
+  if (nearWords.has(word)) return true;
+  for (let i = 0; i < word.length; i++) if (nearWords.has(word.slice(0, i) + word.slice(i + 1))) return true;
+  return false;
+}
+const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'si', 'be', 'da', 'go', 'pi', 'ze', 'fu', 'cho', 'the'];
+
+const uniqueOrgs = orgs.filter((o) => orgsByName.get(key(o.name ?? ''))?.length === 1);
+const uniquePersons = persons.filter((p) => personsByFullName.get(key(p.name ?? ''))?.length === 1);
+
+// ---------------------------------------------------------------------------------------------
+// Variations (this file's own tables)
+// ---------------------------------------------------------------------------------------------
+
+const LEGAL_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
+  Inc: ['Inc.', 'Incorporated', 'INC.'],
+  LLC: ['L.L.C.', 'L.L.C', 'Limited Liability Company', 'llc.'],
+  Corp: ['Corp.', 'Corporation', 'CORP'],
+  Ltd: ['Ltd.', 'Limited', 'LTD.'],
+  PLC: ['P.L.C.', 'plc', 'Public Limited Company'],
+  GmbH: ['G.m.b.H.', 'Gesellschaft mit beschränkter Haftung', 'GMBH', 'Ges.m.b.H.'],
+  AG: ['A.G.', 'Aktiengesellschaft'],
+  SA: ['S.A.', 'S. A.', 'Société Anonyme', 'Sociedad Anónima'],
+  SAS: ['S.A.S.', 'S.A.S', 'S. A. S.'],
+  SL: ['S.L.', 'Sociedad Limitada', 'S. L.'],
+  BV: ['B.V.', 'B. V.', 'Besloten Vennootschap'],
+  NV: ['N.V.', 'Naamloze Vennootschap'],
+  Ltda: ['Ltda.', 'Limitada', 'LTDA'],
+  KK: ['K.K.', 'Kabushiki Kaisha', 'Kabushiki-Kaisha'],
+  'Pvt Ltd': ['Pvt. Ltd.', 'Private Limited', 'Pvt. Limited', 'Private Ltd'],
+  'Pty Ltd': ['Pty. Ltd.', 'Proprietary Limited', 'Pty Limited', 'PTY LTD'],
+};
+
+const COUNTRY_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
+  'United States': ['United States', 'USA', 'U.S.A.', 'US', 'United States of America', 'America'],
+  'United Kingdom': ['United Kingdom', 'UK', 'U.K.', 'Great Britain', 'Britain'],
+  Germany: ['Germany', 'Deutschland', 'DE'],
+  France: ['France', 'FR', 'République française'],
+  Spain: ['Spain', 'España', 'Espana'],
+  Netherlands: ['Netherlands', 'The Netherlands', 'Holland', 'Nederland'],
+  Switzerland: ['Switzerland', 'Schweiz', 'Suisse', 'CH'],
+  Brazil: ['Brazil', 'Brasil'],
+  Japan: ['Japan', 'Nippon', 'JP'],
+  India: ['India', 'IN', 'Bharat'],
+  Australia: ['Australia', 'AU', 'Commonwealth of Australia'],
+  Canada: ['Canada', 'CA'],
+};
+const REGION_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
+  California: ['California', 'CA', 'Calif.'],
+  Texas: ['Texas', 'TX'],
+  'New York': ['New York', 'NY', 'New York State'],
+  Illinois: ['Illinois', 'IL'],
+  Washington: ['Washington', 'WA', 'Washington State'],
+  England: ['England'],
+  Scotland: ['Scotland'],
+  Bavaria: ['Bavaria', 'Bayern'],
+  Berlin: ['Berlin'],
+  Hamburg: ['Hamburg'],
+  Hesse: ['Hesse', 'Hessen'],
+  'Île-de-France': ['Île-de-France', 'Ile de France', 'IDF'],
+  'Auvergne-Rhône-Alpes': ['Auvergne-Rhône-Alpes', 'Auvergne Rhone Alpes'],
+  Occitanie: ['Occitanie', 'Occitania'],
+  'Community of Madrid': ['Madrid', 'Comunidad de Madrid', 'Community of Madrid'],
+  Catalonia: ['Catalonia', 'Catalunya', 'Cataluña'],
+  'North Holland': ['North Holland', 'Noord-Holland'],
+  'South Holland': ['South Holland', 'Zuid-Holland'],
+  Zürich: ['Zürich', 'Zurich', 'Canton of Zurich'],
+  Geneva: ['Geneva', 'Genève', 'Canton of Geneva'],
+  'São Paulo': ['São Paulo', 'Sao Paulo', 'SP'],
+  'Rio de Janeiro': ['Rio de Janeiro', 'RJ'],
+  Tokyo: ['Tokyo', 'Tokyo-to'],
+  Osaka: ['Osaka'],
+  Karnataka: ['Karnataka', 'KA'],
+  Maharashtra: ['Maharashtra', 'MH'],
+  'New South Wales': ['New South Wales', 'NSW'],
+  Victoria: ['Victoria', 'VIC'],
+  Ontario: ['Ontario', 'ON'],
+  Quebec: ['Quebec', 'Québec', 'QC'],
+};
+const TITLES_BEFORE = ['Dr.', 'Dr', 'Prof.', 'Prof. Dr.', 'Mr.', 'Mrs.', 'Ms', 'Mr', 'Miss', 'Sir'];
+const SUFFIXES_AFTER = ['Jr.', 'Jr', 'Sr.', 'III', ', PhD', ', MBA', 'PhD', ', Esq.'];
+const FREE_MAIL = ['gmail.com', 'yahoo.com', 'hotmail.com', 'outlook.com', 'icloud.com', 'gmx.de', 'proton.me', 'aol.com', 'yahoo.co.uk', 'web.de'];
+const ROLES = ['info', 'contact', 'sales', 'hello', 'office', 'support', 'team'];
+const ACCENTED = /[^\x00-\x7f]/;
+
+const slug = (text: string) => fold(text).toLowerCase().replace(/[^a-z0-9]/g, '');
+const pick = <T>(items: readonly T[]) => random.pick(items);
+
+function freeMailFor(p: Entity): string {
+  const f = slug(first(p));
+  const l = slug(last(p));
+  const local = pick([
+    `${f}.${l}`,
+    `${f[0]}${l}`,
+    `${f}${l}${10 + random.int(90)}`,
+    `${l}.${f}`,
+    `${f}_${l}`,
+    `${f[0]}.${l}`,
+    `${f}.${l}${1960 + random.int(40)}`,
+  ]);
+  return `${local}@${pick(FREE_MAIL)}`;
+}
+
+/** One keyboard-plausible edit inside a word of 4+ letters (not its first letter). */
+function typo(word: string): string {
+  const i = 1 + random.int(word.length - 1);
+  switch (random.int(4)) {
+    case 0:
+      return word.slice(0, i) + word.slice(i + 1);
+    case 1:
+      return i + 1 < word.length ? word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2) : `${word}${word[i]}`;
+    case 2:
+      return word.slice(0, i) + word[i] + word.slice(i);
+    default: {
+      const near: Record<string, string> = { a: 's', e: 'r', i: 'o', o: 'i', u: 'y', n: 'm', m: 'n', r: 't', s: 'a', t: 'r', l: 'k', k: 'l', d: 'f', h: 'j', c: 'v', g: 'h', b: 'v', p: 'o', f: 'g', z: 'x', v: 'b' };
+      const ch = word[i].toLowerCase();
+      return word.slice(0, i) + (near[ch] ?? 'e') + word.slice(i + 1);
+    }
+  }
+}
+
+function ipIn(range: string): string | undefined {
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.0\/24$/.exec(range);
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.${1 + random.int(254)}`;
+  const v6 = /^([0-9a-f:]+)::\/56$/.exec(range);
+  if (v6) return `${v6[1]}::${(1 + random.int(0xfffe)).toString(16)}`;
+  return undefined;
+}
+
+function national(phone: string): string | undefined {
+  return parsePhoneNumberFromString(phone)?.formatNational();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kinds: each makes one query (or undefined when the drawn entity does not suit it)
+// ---------------------------------------------------------------------------------------------
+
+interface Labelled {
+  query: Record<string, unknown>;
+  expected: string | null;
+  namesakes?: string[];
+}
+type Kind = () => Labelled | undefined;
+
+const personQuery = (fields: Record<string, unknown>) => ({ type: 'Person', ...fields });
+const orgQuery = (fields: Record<string, unknown>) => ({ type: 'Organization', ...fields });
+const fullName = (p: Entity) => p.name ?? '';
+
+const KINDS: Record<string, Kind> = {
+  // --- the dev set's kinds ---
+  'org-dotted-legal': () => {
+    const o = pick(uniqueOrgs);
+    const name = o.name ?? '';
+    const suffix = Object.keys(LEGAL_SPELLINGS).find((s) => name.endsWith(` ${s}`));
+    if (!suffix) return undefined;
+    return { query: orgQuery({ name: `${name.slice(0, -suffix.length)}${pick(LEGAL_SPELLINGS[suffix])}` }), expected: o.id };
+  },
+  'person-country': () => {
+    const p = pick(uniquePersons);
+    const country = p.location?.country?.name ?? '';
+    return { query: personQuery({ name: fullName(p), location: pick(COUNTRY_SPELLINGS[country] ?? [country]) }), expected: p.id };
+  },
+  'person-region': () => {
+    const p = pick(uniquePersons);
+    const region = p.location?.region?.name ?? '';
+    return { query: personQuery({ name: fullName(p), location: pick(REGION_SPELLINGS[region] ?? [region]) }), expected: p.id };
+  },
+  'person-freemail': () => {
+    const p = pick(uniquePersons);
+    return { query: personQuery({ name: fullName(p), email: freeMailFor(p) }), expected: p.id };
+  },
+  'org-phone-national': () => {
+    const o = pick(orgs);
+    const phone = o.phoneNumbers?.[0]?.digits;
+    const formatted = phone ? national(phone) : undefined;
+    if (!formatted) return undefined;
+    const holders = orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === phone));
+    if (holders.length !== 1) return undefined;
+    return { query: orgQuery({ phone: formatted, location: o.location?.country?.name }), expected: o.id };
+  },
+  'same-name organizations': () => {
+    const group = pick([...orgsByName.values()].filter((g) => g.length > 1));
+    if (!group) return undefined;
+    return { query: orgQuery({ name: group[0].name }), expected: null, namesakes: group.map((o) => o.id) };
+  },
+  'same-name persons': () => {
+    const group = pick([...personsByFullName.values()].filter((g) => g.length > 1));
+    return { query: personQuery({ name: group[0].name }), expected: null, namesakes: group.map((p) => p.id) };
+  },
+  'absent-org': () => {
+    // The organization's own word replaced by a new one, two edits or more from every word of
+    // the graph: not a typo of any name (that would be another kind of query).
+    const o = pick(uniqueOrgs);
+    const word = wordOf(o);
+    if (/^[A-Z]+$/.test(word)) return undefined;
+    const syllables: string[] = word.toLowerCase().match(/[^aeiou]+[aeiou]/g) ?? [];
+    if (syllables.length < 3) return undefined;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const made = Array.from({ length: syllables.length }, () => pick(syllables.concat(SYLLABLES))).join('');
+      if (nearAWord(made)) continue;
+      return { query: orgQuery({ name: (o.name ?? '').replace(word, made[0].toUpperCase() + made.slice(1)) }), expected: null };
+    }
+    return undefined;
+  },
+  // --- shapes the dev set does not list ---
+  'person-title-suffix': () => {
+    const p = pick(uniquePersons);
+    const name = random.chance(0.5) ? `${pick(TITLES_BEFORE)} ${fullName(p)}` : `${fullName(p)}${pick(SUFFIXES_AFTER).replace(/^(?!,)/, ' ')}`;
+    return { query: personQuery({ name }), expected: p.id };
+  },
+  'person-last-first': () => {
+    const p = pick(uniquePersons);
+    const given = [first(p), middle(p)].filter(Boolean).join(' ');
+    const name = pick([`${last(p).toUpperCase()}, ${given}`, `${last(p)}, ${given}`, `${last(p).toUpperCase()} ${given}`]);
+    return { query: personQuery({ name }), expected: p.id };
+  },
+  'person-case': () => {
+    const p = pick(uniquePersons);
+    return { query: personQuery({ name: random.chance(0.5) ? fullName(p).toLowerCase() : fullName(p).toUpperCase() }), expected: p.id };
+  },
+  'person-nodiacritics': () => {
+    const p = pick(uniquePersons.filter((x) => ACCENTED.test(fullName(x))));
+    if (!p) return undefined;
+    const plain = fold(fullName(p)).replace(/ü/g, 'u');
+    return { query: personQuery({ name: random.chance(0.7) ? plain : plain.replace(/Muller/, 'Mueller') }), expected: p.id };
+  },
+  'person-city': () => {
+    const p = pick(uniquePersons);
+    return { query: personQuery({ name: fullName(p), location: p.location?.city?.name }), expected: p.id };
+  },
+  'person-typo': () => {
+    const p = pick(uniquePersons.filter((x) => last(x).length >= 5));
+    const name = `${first(p)} ${middle(p)} ${typo(last(p))}`;
+    if (personsByFullName.has(key(name))) return undefined;
+    return { query: personQuery({ name }), expected: p.id };
+  },
+  'person-middle-initial': () => {
+    const p = pick(uniquePersons.filter((x) => middle(x)));
+    const m = middle(p) ?? '';
+    // Decidable only when no one else has this given name, initial and surname.
+    const same = persons.filter(
+      (x) => key(first(x)) === key(first(p)) && key(last(x)) === key(last(p)) && key(middle(x) ?? '')[0] === key(m)[0],
+    );
+    if (same.length !== 1) return undefined;
+    return { query: personQuery({ name: `${first(p)} ${fold(m)[0]}. ${last(p)}` }), expected: p.id };
+  },
+  'person-middle-missing': () => {
+    // The query leaves the middle name out; the employer tells the namesakes apart.
+    const p = pick(uniquePersons.filter((x) => middle(x)));
+    const employer = org(employerOf(p));
+    const rivals = personsByFirstLast.get(key(`${first(p)} ${last(p)}`)) ?? [];
+    if (!employer || rivals.filter((x) => employerOf(x) === employer.id).length !== 1) return undefined;
+    return { query: personQuery({ name: `${first(p)} ${last(p)}`, employer: (employer.name ?? '').replace(/ \S+$/, '') }), expected: p.id };
+  },
+  'person-employer': () => {
+    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
+    const p = pick(group);
+    const employer = org(employerOf(p));
+    if (!employer || group.filter((x) => employerOf(x) === employer.id).length !== 1) return undefined;
+    return { query: personQuery({ name: `${first(p)} ${last(p)}`, employer: employer.name }), expected: p.id };
+  },
+  'person-employer-email-initial': () => {
+    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
+    const p = pick(group);
+    const employer = org(employerOf(p));
+    const domain = domainOf(employer);
+    if (!domain || group.filter((x) => employerOf(x) === employer?.id).length !== 1) return undefined;
+    const local = pick([`${slug(first(p))[0]}${slug(last(p))}`, `${slug(first(p))[0]}.${slug(last(p))}`]);
+    const known = persons.some((x) => x.emailAddresses?.some((e) => e.contactString === `${local}@${domain}`));
+    if (known) return undefined;
+    return { query: personQuery({ name: `${first(p)} ${last(p)}`, email: `${local}@${domain}` }), expected: p.id };
+  },
+  'person-role-email': () => {
+    const p = pick(uniquePersons);
+    const domain = domainOf(org(employerOf(p)));
+    if (!domain) return undefined;
+    return { query: personQuery({ name: fullName(p), email: `${pick(ROLES)}@${domain}` }), expected: p.id };
+  },
+  'person-freemail-tag': () => {
+    const p = pick(uniquePersons);
+    const [local, domain] = freeMailFor(p).split('@');
+    return { query: personQuery({ name: fullName(p), email: `${local}+${pick(['crm', 'news', 'work', 'x'])}@${domain}` }), expected: p.id };
+  },
+  'person-title': () => {
+    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
+    const p = pick(group);
+    const title = p.employments?.find((e) => e.isCurrent)?.title;
+    const city = p.location?.city?.name;
+    const fits = group.filter(
+      (x) => x.employments?.find((e) => e.isCurrent)?.title === title && x.location?.city?.name === city,
+    );
+    if (!title || fits.length !== 1) return undefined;
+    return { query: personQuery({ name: `${first(p)} ${last(p)}`, title, location: city }), expected: p.id };
+  },
+  'person-school': () => {
+    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
+    const p = pick(group.filter((x) => x.educations?.length) );
+    const school = p?.educations?.[0]?.institution?.name;
+    if (!p || !school || group.filter((x) => x.educations?.[0]?.institution?.name === school).length !== 1) return undefined;
+    return { query: personQuery({ name: `${first(p)} ${last(p)}`, school }), expected: p.id };
+  },
+  'person-ip': () => {
+    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
+    const p = pick(group);
+    const employer = org(employerOf(p));
+    const ip = employer?.ipRanges?.[0] ? ipIn(employer.ipRanges[0]) : undefined;
+    if (!ip || group.filter((x) => employerOf(x) === employer?.id).length !== 1) return undefined;
+    return { query: personQuery({ name: `${first(p)} ${last(p)}`, ip }), expected: p.id };
+  },
+  'absent-person': () => {
+    const p = pick(persons);
+    let surname = '';
+    for (let attempt = 0; attempt < 20 && !surname; attempt++) {
+      const candidate = pick(['Quenby', 'Ardwick', 'Vostrel', 'Melquist', 'Tarrowby', 'Oyelaran', 'Brunvik', 'Castellu', 'Delacourt', 'Mirelli', 'Hasegaki', 'Pryzbil']);
+      if (!surnames.has(key(candidate))) surname = candidate;
+    }
+    return surname ? { query: personQuery({ name: `${first(p)} ${surname}` }), expected: null } : undefined;
+  },
+  'org-case': () => {
+    const o = pick(uniqueOrgs);
+    return { query: orgQuery({ name: random.chance(0.5) ? (o.name ?? '').toLowerCase() : (o.name ?? '').toUpperCase() }), expected: o.id };
+  },
+  'org-url-forms': () => {
+    const o = pick(orgs);
+    const d = domainOf(o) ?? '';
+    const url = pick([d, `www.${d}/about/team?ref=nav`, `HTTPS://WWW.${d.toUpperCase()}/`, `http://${d}/contact-us/`, `${d}/en/`, `https://shop.${d}/cart`]);
+    return { query: orgQuery({ url }), expected: o.id };
+  },
+  'org-url-other-name': () => {
+    const o = pick(orgs);
+    const other = pick(uniqueOrgs);
+    if (other.id === o.id) return undefined;
+    return { query: orgQuery({ url: `https://www.${domainOf(o)}/`, name: other.name }), expected: o.id };
+  },
+  'org-name-other-country': () => {
+    const o = pick(uniqueOrgs);
+    const own = new Set([o.location?.country?.name, ...(o.locations ?? []).map((l) => l.country?.name)]);
+    const other = pick(Object.keys(COUNTRY_SPELLINGS).filter((c) => !own.has(c)));
+    return { query: orgQuery({ name: o.name, location: other }), expected: o.id };
+  },
+  'org-partial-unique': () => {
+    const o = pick(uniqueOrgs);
+    const word = wordOf(o);
+    if (/^[A-Z]+$/.test(word) || orgsByWord.get(key(word))?.length !== 1) return undefined;
+    return { query: orgQuery({ name: word }), expected: o.id };
+  },
+  'org-city': () => {
+    const o = pick(uniqueOrgs);
+    return { query: orgQuery({ name: o.name, location: o.location?.city?.name }), expected: o.id };
+  },
+  'org-typo': () => {
+    const o = pick(uniqueOrgs);
+    const word = wordOf(o);
+    if (/^[A-Z]+$/.test(word)) return undefined;
+    const name = (o.name ?? '').replace(word, typo(word));
+    if (orgsByName.has(key(name))) return undefined;
+    return { query: orgQuery({ name, location: o.location?.country?.name }), expected: o.id };
+  },
+  'org-phone-formatted': () => {
+    const o = pick(orgs);
+    const digits = o.phoneNumbers?.[0]?.digits;
+    const parsed = digits ? parsePhoneNumberFromString(digits) : undefined;
+    if (!parsed || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1) return undefined;
+    const nationalNumber = parsed.formatNational();
+    const phone = pick([
+      parsed.formatInternational(),
+      `00${parsed.countryCallingCode} ${String(parsed.nationalNumber)}`,
+      `+${parsed.countryCallingCode} (0) ${nationalNumber.replace(/^0/, '')}`,
+      parsed.format('RFC3966'),
+      `+${parsed.countryCallingCode}-${String(parsed.nationalNumber).replace(/(\d{3})(?=\d)/g, '$1-')}`,
+    ]);
+    return { query: orgQuery({ phone }), expected: o.id };
+  },
+  'org-phone-no-plus': () => {
+    const o = pick(orgs);
+    const digits = o.phoneNumbers?.[0]?.digits;
+    if (!digits || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1) return undefined;
+    return { query: orgQuery({ phone: digits.replace(/^\+/, '') }), expected: o.id };
+  },
+  'org-ip': () => {
+    const o = pick(orgs);
+    const ip = o.ipRanges?.length ? ipIn(pick(o.ipRanges)) : undefined;
+    return ip ? { query: orgQuery({ ip }), expected: o.id } : undefined;
+  },
+};
+
+const chosen = values.kinds ? values.kinds.split(',') : Object.keys(KINDS);
+const lines: string[] = [];
+for (const kind of chosen) {
+  const make = KINDS[kind];
+  if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(KINDS).join(', ')}`);
+  const seen = new Set<string>();
+  let made = 0;
+  for (let attempt = 0; attempt < perKind * 50 && made < perKind; attempt++) {
+    const labelled = make();
+    if (!labelled) continue;
+    const text = JSON.stringify(labelled.query);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    made++;
+    lines.push(
+      JSON.stringify({
+        query: labelled.query,
+        expected: labelled.expected,
+        meta: { set: `realistic-seed-${seed}`, kinds: [kind] },
+        ...(labelled.namesakes ? { namesakes: labelled.namesakes } : {}),
+      }),
+    );
+  }
+  process.stderr.write(`${kind}: ${made}\n`);
+}
+const out = values.out ?? `realistic-seed-${seed}.jsonl`;
+writeFileSync(out, `${lines.join('\n')}\n`);
+process.stderr.write(`wrote ${lines.length} queries to ${out}\n`);
