@@ -51,12 +51,7 @@ for (const record of demoRecords(sizes)) {
 }
 
 const fold = (text: string) =>
-  text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/ł/g, 'l')
-    .replace(/Ł/g, 'L')
-    .replace(/ø/g, 'o');
+  text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/ł/g, 'l').replace(/Ł/g, 'L').replace(/ø/g, 'o');
 const key = (text: string) => fold(text).toLowerCase().replace(/\s+/g, ' ').trim();
 
 function countBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Map<string, T[]> {
@@ -98,7 +93,24 @@ function nearAWord(word: string): boolean {
   for (let i = 0; i < word.length; i++) if (nearWords.has(word.slice(0, i) + word.slice(i + 1))) return true;
   return false;
 }
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'si', 'be', 'da', 'go', 'pi', 'ze', 'fu', 'cho', 'the'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'ta',
+  'vo',
+  'si',
+  'be',
+  'da',
+  'go',
+  'pi',
+  'ze',
+  'fu',
+  'cho',
+  'the',
+];
 
 const uniqueOrgs = orgs.filter((o) => orgsByName.get(key(o.name ?? ''))?.length === 1);
 const uniquePersons = persons.filter((p) => personsByFullName.get(key(p.name ?? ''))?.length === 1);
@@ -174,11 +186,25 @@ const REGION_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
 };
 const TITLES_BEFORE = ['Dr.', 'Dr', 'Prof.', 'Prof. Dr.', 'Mr.', 'Mrs.', 'Ms', 'Mr', 'Miss', 'Sir'];
 const SUFFIXES_AFTER = ['Jr.', 'Jr', 'Sr.', 'III', ', PhD', ', MBA', 'PhD', ', Esq.'];
-const FREE_MAIL = ['gmail.com', 'yahoo.com', 'hotmail.com', 'outlook.com', 'icloud.com', 'gmx.de', 'proton.me', 'aol.com', 'yahoo.co.uk', 'web.de'];
+const FREE_MAIL = [
+  'gmail.com',
+  'yahoo.com',
+  'hotmail.com',
+  'outlook.com',
+  'icloud.com',
+  'gmx.de',
+  'proton.me',
+  'aol.com',
+  'yahoo.co.uk',
+  'web.de',
+];
 const ROLES = ['info', 'contact', 'sales', 'hello', 'office', 'support', 'team'];
 const ACCENTED = /[^\x00-\x7f]/;
 
-const slug = (text: string) => fold(text).toLowerCase().replace(/[^a-z0-9]/g, '');
+const slug = (text: string) =>
+  fold(text)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 const pick = <T>(items: readonly T[]) => random.pick(items);
 
 function freeMailFor(p: Entity): string {
@@ -203,11 +229,35 @@ function typo(word: string): string {
     case 0:
       return word.slice(0, i) + word.slice(i + 1);
     case 1:
-      return i + 1 < word.length ? word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2) : `${word}${word[i]}`;
+      return i + 1 < word.length
+        ? word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2)
+        : `${word}${word[i]}`;
     case 2:
       return word.slice(0, i) + word[i] + word.slice(i);
     default: {
-      const near: Record<string, string> = { a: 's', e: 'r', i: 'o', o: 'i', u: 'y', n: 'm', m: 'n', r: 't', s: 'a', t: 'r', l: 'k', k: 'l', d: 'f', h: 'j', c: 'v', g: 'h', b: 'v', p: 'o', f: 'g', z: 'x', v: 'b' };
+      const near: Record<string, string> = {
+        a: 's',
+        e: 'r',
+        i: 'o',
+        o: 'i',
+        u: 'y',
+        n: 'm',
+        m: 'n',
+        r: 't',
+        s: 'a',
+        t: 'r',
+        l: 'k',
+        k: 'l',
+        d: 'f',
+        h: 'j',
+        c: 'v',
+        g: 'h',
+        b: 'v',
+        p: 'o',
+        f: 'g',
+        z: 'x',
+        v: 'b',
+      };
       const ch = word[i].toLowerCase();
       return word.slice(0, i) + (near[ch] ?? 'e') + word.slice(i + 1);
     }
@@ -248,17 +298,26 @@ const KINDS: Record<string, Kind> = {
     const name = o.name ?? '';
     const suffix = Object.keys(LEGAL_SPELLINGS).find((s) => name.endsWith(` ${s}`));
     if (!suffix) return undefined;
-    return { query: orgQuery({ name: `${name.slice(0, -suffix.length)}${pick(LEGAL_SPELLINGS[suffix])}` }), expected: o.id };
+    return {
+      query: orgQuery({ name: `${name.slice(0, -suffix.length)}${pick(LEGAL_SPELLINGS[suffix])}` }),
+      expected: o.id,
+    };
   },
   'person-country': () => {
     const p = pick(uniquePersons);
     const country = p.location?.country?.name ?? '';
-    return { query: personQuery({ name: fullName(p), location: pick(COUNTRY_SPELLINGS[country] ?? [country]) }), expected: p.id };
+    return {
+      query: personQuery({ name: fullName(p), location: pick(COUNTRY_SPELLINGS[country] ?? [country]) }),
+      expected: p.id,
+    };
   },
   'person-region': () => {
     const p = pick(uniquePersons);
     const region = p.location?.region?.name ?? '';
-    return { query: personQuery({ name: fullName(p), location: pick(REGION_SPELLINGS[region] ?? [region]) }), expected: p.id };
+    return {
+      query: personQuery({ name: fullName(p), location: pick(REGION_SPELLINGS[region] ?? [region]) }),
+      expected: p.id,
+    };
   },
   'person-freemail': () => {
     const p = pick(uniquePersons);
@@ -293,31 +352,48 @@ const KINDS: Record<string, Kind> = {
     for (let attempt = 0; attempt < 20; attempt++) {
       const made = Array.from({ length: syllables.length }, () => pick(syllables.concat(SYLLABLES))).join('');
       if (nearAWord(made)) continue;
-      return { query: orgQuery({ name: (o.name ?? '').replace(word, made[0].toUpperCase() + made.slice(1)) }), expected: null };
+      return {
+        query: orgQuery({ name: (o.name ?? '').replace(word, made[0].toUpperCase() + made.slice(1)) }),
+        expected: null,
+      };
     }
     return undefined;
   },
   // --- shapes the dev set does not list ---
   'person-title-suffix': () => {
     const p = pick(uniquePersons);
-    const name = random.chance(0.5) ? `${pick(TITLES_BEFORE)} ${fullName(p)}` : `${fullName(p)}${pick(SUFFIXES_AFTER).replace(/^(?!,)/, ' ')}`;
+    const name = random.chance(0.5)
+      ? `${pick(TITLES_BEFORE)} ${fullName(p)}`
+      : `${fullName(p)}${pick(SUFFIXES_AFTER).replace(/^(?!,)/, ' ')}`;
     return { query: personQuery({ name }), expected: p.id };
   },
   'person-last-first': () => {
     const p = pick(uniquePersons);
     const given = [first(p), middle(p)].filter(Boolean).join(' ');
-    const name = pick([`${last(p).toUpperCase()}, ${given}`, `${last(p)}, ${given}`, `${last(p).toUpperCase()} ${given}`]);
+    const name = pick([
+      `${last(p).toUpperCase()}, ${given}`,
+      `${last(p)}, ${given}`,
+      `${last(p).toUpperCase()} ${given}`,
+    ]);
     return { query: personQuery({ name }), expected: p.id };
   },
   'person-case': () => {
     const p = pick(uniquePersons);
-    return { query: personQuery({ name: random.chance(0.5) ? fullName(p).toLowerCase() : fullName(p).toUpperCase() }), expected: p.id };
+    return {
+      query: personQuery({
+        name: random.chance(0.5) ? fullName(p).toLowerCase() : fullName(p).toUpperCase(),
+      }),
+      expected: p.id,
+    };
   },
   'person-nodiacritics': () => {
     const p = pick(uniquePersons.filter((x) => ACCENTED.test(fullName(x))));
     if (!p) return undefined;
     const plain = fold(fullName(p)).replace(/ü/g, 'u');
-    return { query: personQuery({ name: random.chance(0.7) ? plain : plain.replace(/Muller/, 'Mueller') }), expected: p.id };
+    return {
+      query: personQuery({ name: random.chance(0.7) ? plain : plain.replace(/Muller/, 'Mueller') }),
+      expected: p.id,
+    };
   },
   'person-city': () => {
     const p = pick(uniquePersons);
@@ -334,7 +410,10 @@ const KINDS: Record<string, Kind> = {
     const m = middle(p) ?? '';
     // Decidable only when no one else has this given name, initial and surname.
     const same = persons.filter(
-      (x) => key(first(x)) === key(first(p)) && key(last(x)) === key(last(p)) && key(middle(x) ?? '')[0] === key(m)[0],
+      (x) =>
+        key(first(x)) === key(first(p)) &&
+        key(last(x)) === key(last(p)) &&
+        key(middle(x) ?? '')[0] === key(m)[0],
     );
     if (same.length !== 1) return undefined;
     return { query: personQuery({ name: `${first(p)} ${fold(m)[0]}. ${last(p)}` }), expected: p.id };
@@ -345,14 +424,23 @@ const KINDS: Record<string, Kind> = {
     const employer = org(employerOf(p));
     const rivals = personsByFirstLast.get(key(`${first(p)} ${last(p)}`)) ?? [];
     if (!employer || rivals.filter((x) => employerOf(x) === employer.id).length !== 1) return undefined;
-    return { query: personQuery({ name: `${first(p)} ${last(p)}`, employer: (employer.name ?? '').replace(/ \S+$/, '') }), expected: p.id };
+    return {
+      query: personQuery({
+        name: `${first(p)} ${last(p)}`,
+        employer: (employer.name ?? '').replace(/ \S+$/, ''),
+      }),
+      expected: p.id,
+    };
   },
   'person-employer': () => {
     const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
     const p = pick(group);
     const employer = org(employerOf(p));
     if (!employer || group.filter((x) => employerOf(x) === employer.id).length !== 1) return undefined;
-    return { query: personQuery({ name: `${first(p)} ${last(p)}`, employer: employer.name }), expected: p.id };
+    return {
+      query: personQuery({ name: `${first(p)} ${last(p)}`, employer: employer.name }),
+      expected: p.id,
+    };
   },
   'person-employer-email-initial': () => {
     const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
@@ -361,9 +449,14 @@ const KINDS: Record<string, Kind> = {
     const domain = domainOf(employer);
     if (!domain || group.filter((x) => employerOf(x) === employer?.id).length !== 1) return undefined;
     const local = pick([`${slug(first(p))[0]}${slug(last(p))}`, `${slug(first(p))[0]}.${slug(last(p))}`]);
-    const known = persons.some((x) => x.emailAddresses?.some((e) => e.contactString === `${local}@${domain}`));
+    const known = persons.some((x) =>
+      x.emailAddresses?.some((e) => e.contactString === `${local}@${domain}`),
+    );
     if (known) return undefined;
-    return { query: personQuery({ name: `${first(p)} ${last(p)}`, email: `${local}@${domain}` }), expected: p.id };
+    return {
+      query: personQuery({ name: `${first(p)} ${last(p)}`, email: `${local}@${domain}` }),
+      expected: p.id,
+    };
   },
   'person-role-email': () => {
     const p = pick(uniquePersons);
@@ -374,7 +467,13 @@ const KINDS: Record<string, Kind> = {
   'person-freemail-tag': () => {
     const p = pick(uniquePersons);
     const [local, domain] = freeMailFor(p).split('@');
-    return { query: personQuery({ name: fullName(p), email: `${local}+${pick(['crm', 'news', 'work', 'x'])}@${domain}` }), expected: p.id };
+    return {
+      query: personQuery({
+        name: fullName(p),
+        email: `${local}+${pick(['crm', 'news', 'work', 'x'])}@${domain}`,
+      }),
+      expected: p.id,
+    };
   },
   'person-title': () => {
     const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
@@ -389,9 +488,10 @@ const KINDS: Record<string, Kind> = {
   },
   'person-school': () => {
     const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
-    const p = pick(group.filter((x) => x.educations?.length) );
+    const p = pick(group.filter((x) => x.educations?.length));
     const school = p?.educations?.[0]?.institution?.name;
-    if (!p || !school || group.filter((x) => x.educations?.[0]?.institution?.name === school).length !== 1) return undefined;
+    if (!p || !school || group.filter((x) => x.educations?.[0]?.institution?.name === school).length !== 1)
+      return undefined;
     return { query: personQuery({ name: `${first(p)} ${last(p)}`, school }), expected: p.id };
   },
   'person-ip': () => {
@@ -406,19 +506,44 @@ const KINDS: Record<string, Kind> = {
     const p = pick(persons);
     let surname = '';
     for (let attempt = 0; attempt < 20 && !surname; attempt++) {
-      const candidate = pick(['Quenby', 'Ardwick', 'Vostrel', 'Melquist', 'Tarrowby', 'Oyelaran', 'Brunvik', 'Castellu', 'Delacourt', 'Mirelli', 'Hasegaki', 'Pryzbil']);
+      const candidate = pick([
+        'Quenby',
+        'Ardwick',
+        'Vostrel',
+        'Melquist',
+        'Tarrowby',
+        'Oyelaran',
+        'Brunvik',
+        'Castellu',
+        'Delacourt',
+        'Mirelli',
+        'Hasegaki',
+        'Pryzbil',
+      ]);
       if (!surnames.has(key(candidate))) surname = candidate;
     }
     return surname ? { query: personQuery({ name: `${first(p)} ${surname}` }), expected: null } : undefined;
   },
   'org-case': () => {
     const o = pick(uniqueOrgs);
-    return { query: orgQuery({ name: random.chance(0.5) ? (o.name ?? '').toLowerCase() : (o.name ?? '').toUpperCase() }), expected: o.id };
+    return {
+      query: orgQuery({
+        name: random.chance(0.5) ? (o.name ?? '').toLowerCase() : (o.name ?? '').toUpperCase(),
+      }),
+      expected: o.id,
+    };
   },
   'org-url-forms': () => {
     const o = pick(orgs);
     const d = domainOf(o) ?? '';
-    const url = pick([d, `www.${d}/about/team?ref=nav`, `HTTPS://WWW.${d.toUpperCase()}/`, `http://${d}/contact-us/`, `${d}/en/`, `https://shop.${d}/cart`]);
+    const url = pick([
+      d,
+      `www.${d}/about/team?ref=nav`,
+      `HTTPS://WWW.${d.toUpperCase()}/`,
+      `http://${d}/contact-us/`,
+      `${d}/en/`,
+      `https://shop.${d}/cart`,
+    ]);
     return { query: orgQuery({ url }), expected: o.id };
   },
   'org-url-other-name': () => {
@@ -455,7 +580,8 @@ const KINDS: Record<string, Kind> = {
     const o = pick(orgs);
     const digits = o.phoneNumbers?.[0]?.digits;
     const parsed = digits ? parsePhoneNumberFromString(digits) : undefined;
-    if (!parsed || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1) return undefined;
+    if (!parsed || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1)
+      return undefined;
     const nationalNumber = parsed.formatNational();
     const phone = pick([
       parsed.formatInternational(),
@@ -469,7 +595,8 @@ const KINDS: Record<string, Kind> = {
   'org-phone-no-plus': () => {
     const o = pick(orgs);
     const digits = o.phoneNumbers?.[0]?.digits;
-    if (!digits || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1) return undefined;
+    if (!digits || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1)
+      return undefined;
     return { query: orgQuery({ phone: digits.replace(/^\+/, '') }), expected: o.id };
   },
   'org-ip': () => {

@@ -54,10 +54,9 @@ const db = JSON.parse(readFileSync(path.join(values.regions, 'data', 'iso3166-2.
   string,
   Country
 >;
-const geonames = JSON.parse(readFileSync(path.join(values.regions, 'i18n', 'geonames.json'), 'utf8')) as Record<
-  string,
-  { regions: { iso: string; name: string }[] }
->;
+const geonames = JSON.parse(
+  readFileSync(path.join(values.regions, 'i18n', 'geonames.json'), 'utf8'),
+) as Record<string, { regions: { iso: string; name: string }[] }>;
 
 const LATIN = /^[\p{Script=Latin}\p{M}\s.'’()-]+$/u;
 const LANGUAGES = ['en', 'de', 'es', 'fr', 'it', 'pt'];

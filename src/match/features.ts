@@ -3,7 +3,14 @@
  * Every feature is 0 when its evidence is absent, so that a missing field neither helps nor
  * hurts; presence indicators let the model learn what a field's absence means.
  */
-import { canonicalGivenName, isOrganizationStopword } from '../kg/index.ts';
+import {
+  canonicalGivenName,
+  comparePlaces,
+  entityPlaces,
+  foldText,
+  isOrganizationStopword,
+  type PlaceComparison,
+} from '../kg/index.ts';
 import { ipInRanges } from './ip.ts';
 import { type OrganizationProfile, type PersonProfile, placeTokens } from './profile.ts';
 import type { AnalyzedQuery, QueryName } from './query-analysis.ts';
@@ -23,7 +30,10 @@ export const ORGANIZATION_FEATURES = Object.freeze([
   'nameEvidence',
   'nameUnmatchedQueryWords',
   'nameUnmatchedCandidateWords',
+  'nameQueryCovered',
   'acronymMatch',
+  'legalFormMatch',
+  'legalFormConflict',
   'hasUrl',
   'urlExactHost',
   'urlHostMatch',
@@ -37,7 +47,9 @@ export const ORGANIZATION_FEATURES = Object.freeze([
   'countryMatch',
   'countryConflict',
   'regionMatch',
+  'placeConflict',
   'locationTokensMatch',
+  'hasIp',
   'ipMatch',
 ] as const);
 
@@ -57,6 +69,8 @@ export const PERSON_FEATURES = Object.freeze([
   'surnameConflict',
   'nameJaroWinkler',
   'singleTokenName',
+  'middleNameMatch',
+  'middleNameConflict',
   'hasEmail',
   'emailExact',
   'emailLocalSimilarity',
@@ -66,6 +80,10 @@ export const PERSON_FEATURES = Object.freeze([
   'emailEditsNear',
   'emailDomainConflict',
   'emailMissing',
+  'emailNameMatch',
+  'emailFreeMail',
+  'emailRole',
+  'emailEmployerDomain',
   'hasLocation',
   'locationCover',
   'locationEvidence',
@@ -73,6 +91,9 @@ export const PERSON_FEATURES = Object.freeze([
   'locationMissing',
   'postcodeMatch',
   'regionMatch',
+  'countryMatch',
+  'countryConflict',
+  'placeConflict',
   'hasTitle',
   'titleSimilarity',
   'titleConflict',
@@ -81,9 +102,14 @@ export const PERSON_FEATURES = Object.freeze([
   'employerSimilarity',
   'employerConflict',
   'employerMissing',
+  'hasSchool',
+  'schoolSimilarity',
+  'schoolConflict',
+  'schoolMissing',
   'hasPhone',
   'phoneMatch',
   'phoneConflict',
+  'hasIp',
   'ipMatch',
 ] as const);
 
@@ -180,28 +206,32 @@ function cover(query: readonly string[], targets: readonly string[]): number {
   return matches.reduce((sum, m) => sum + m, 0) / query.length;
 }
 
+/** Where an entity is, for the place hierarchy (`entityPlaces`, remembered per distinct place). */
+function placesOf(profile: OrganizationProfile | PersonProfile) {
+  const countries = profile.c ? [profile.c] : [];
+  if ('oc' in profile && profile.oc) countries.push(...profile.oc);
+  return entityPlaces(countries, profile.r ?? [], profile.ci ?? []);
+}
+
 function locationFeatures(query: AnalyzedQuery, profile: OrganizationProfile | PersonProfile) {
   const location = query.location;
-  const out = { countryMatch: 0, countryConflict: 0, regionMatch: 0, tokensMatch: 0, cover: 0, postcode: 0 };
-  if (!location) return out;
+  const out = { tokensMatch: 0, cover: 0, postcode: 0, regionMatch: 0 };
+  let places: PlaceComparison | undefined;
+  if (!location) return { ...out, places };
   const regions = profile.r ?? [];
-  const places = [...regions, ...(profile.ci ?? [])].flatMap((p) => p.split(' '));
-  if ('ad' in profile && profile.ad) places.push(...profile.ad);
   const words = location.tokens.filter((t) => !/^\d+$/.test(t));
-  if (location.country && profile.c) {
-    // "Georgia" may be a country or a US state: a region of that name is no conflict.
-    if (location.country === profile.c) out.countryMatch = 1;
-    else if (!regions.some((r) => location.tokens.join(' ') === r)) out.countryConflict = 1;
+  if (words.length > 0) {
+    const own = [...regions, ...(profile.ci ?? [])].flatMap((p) => p.split(' '));
+    if ('ad' in profile && profile.ad) own.push(...profile.ad);
+    out.cover = cover(words, own);
+    out.tokensMatch = regions.length > 0 || (profile.ci?.length ?? 0) > 0 ? out.cover : 0;
   }
   if (location.regions.some((r) => regions.includes(r))) out.regionMatch = 1;
-  if (words.length > 0) {
-    out.cover = cover(words, places);
-    const regionWords = regions.flatMap((r) => r.split(' '));
-    out.tokensMatch = regionWords.length > 0 || (profile.ci?.length ?? 0) > 0 ? out.cover : 0;
-  }
   if (location.postcodes.length && 'ad' in profile && profile.ad?.some((t) => location.postcodes.includes(t)))
     out.postcode = 1;
-  return out;
+  places = comparePlaces(location, placesOf(profile));
+  if (places.region) out.regionMatch = 1;
+  return { ...out, places };
 }
 
 /** Compares `query` with an organization's profile. */
@@ -226,9 +256,16 @@ export function organizationFeatures(
       f.nameUnmatchedCandidateWords = Math.min(3, c.unmatchedCandidate);
       f.nameKeyEqual = best.query.key !== '' && best.query.key === sortedKey(c.tokens) ? 1 : 0;
       f.nameJaroWinkler = jaroWinkler(best.query.tokens.join(' '), c.tokens.join(' '));
+      // All the query gives is in the name, and it is rare: a part that names one entity.
+      f.nameQueryCovered = c.coverQuery >= 0.95 ? c.evidence : 0;
     }
     const acronyms = profile.a ?? [];
     if (query.names.some((n) => n.acronym !== undefined && acronyms.includes(n.acronym))) f.acronymMatch = 1;
+    const forms = query.names.flatMap((n) => n.legalForms ?? []);
+    if (forms.length && profile.lf?.length) {
+      if (forms.some((form) => profile.lf?.includes(form))) f.legalFormMatch = 1;
+      else f.legalFormConflict = 1;
+    }
   }
   if (query.urls.length > 0) {
     f.hasUrl = 1;
@@ -246,12 +283,17 @@ export function organizationFeatures(
   if (query.location) {
     f.hasLocation = 1;
     const loc = locationFeatures(query, profile);
-    f.countryMatch = loc.countryMatch;
-    f.countryConflict = loc.countryConflict;
+    f.countryMatch = loc.places?.country ? 1 : 0;
+    f.countryConflict = loc.places?.countryConflict ? 1 : 0;
     f.regionMatch = loc.regionMatch;
+    // Elsewhere in the hierarchy, unless the words name the entity's own place.
+    f.placeConflict = loc.places?.conflict && loc.cover < 0.5 ? 1 : 0;
     f.locationTokensMatch = loc.tokensMatch;
   }
-  if (query.ip && profile.ip && ipInRanges(query.ip, profile.ip)) f.ipMatch = 1;
+  if (query.ip) {
+    f.hasIp = 1;
+    if (profile.ip && ipInRanges(query.ip, profile.ip)) f.ipMatch = 1;
+  }
   return expandFeatures(f);
 }
 
@@ -261,6 +303,128 @@ function phoneFeatures(query: AnalyzedQuery, phones: readonly string[] | undefin
   f.hasPhone = 1;
   if (phones?.some((p) => query.phones.includes(p))) f.phoneMatch = 1;
   else if (phones && phones.length > 0) f.phoneConflict = 1;
+}
+
+/** Similarity of two person-name tokens: as `tokenSimilarity`, and an initial matches a name it starts. */
+function personTokenSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length === 1 || b.length === 1) return a[0] === b[0] ? 0.8 : 0;
+  return tokenSimilarity(a, b);
+}
+
+function personMatches(query: readonly string[], candidate: readonly string[]): number[] {
+  return query.map((q) => {
+    let best = 0;
+    for (const c of candidate) {
+      const s = personTokenSimilarity(q, c);
+      if (s > best) best = s;
+      if (best === 1) break;
+    }
+    return best;
+  });
+}
+
+/** Positions of middle names in person-name tokens (given name first, surname last). */
+function isMiddle(i: number, length: number): boolean {
+  return length >= 3 && i > 0 && i < length - 1;
+}
+
+/**
+ * `compareTokens` for person names: initials match the names they start, and a middle name
+ * that the other side lacks counts neither way (a middle name missing on either side is not a
+ * conflict): it is left out of the cover and of what is missed.
+ */
+function comparePersonTokens(
+  query: readonly string[],
+  candidate: readonly string[],
+  vocabulary: Vocabulary,
+): NameComparison {
+  const matchQ = personMatches(query, candidate);
+  const matchC = personMatches(candidate, query);
+  let wq = 0;
+  let sq = 0;
+  let missedQuery = 0;
+  let unmatchedQuery = 0;
+  for (let i = 0; i < query.length; i++) {
+    if (matchQ[i] < 0.6 && isMiddle(i, query.length)) continue;
+    const w = vocabulary.idf(query[i]);
+    wq += w;
+    sq += w * matchQ[i];
+    if (matchQ[i] < 0.6) {
+      unmatchedQuery++;
+      missedQuery = Math.max(missedQuery, w / vocabulary.maxIdf);
+    }
+  }
+  let wc = 0;
+  let sc = 0;
+  let missedCandidate = 0;
+  let unmatchedCandidate = 0;
+  for (let i = 0; i < candidate.length; i++) {
+    if (matchC[i] < 0.6 && isMiddle(i, candidate.length)) continue;
+    const w = vocabulary.idf(candidate[i]);
+    wc += w;
+    sc += w * matchC[i];
+    if (matchC[i] < 0.6) {
+      unmatchedCandidate++;
+      missedCandidate = Math.max(missedCandidate, w / vocabulary.maxIdf);
+    }
+  }
+  return {
+    unmatchedQuery,
+    unmatchedCandidate,
+    evidence: sq / vocabulary.maxIdf,
+    coverQuery: wq > 0 ? sq / wq : 0,
+    coverCandidate: wc > 0 ? sc / wc : 0,
+    missedQuery,
+    missedCandidate,
+    tokens: candidate,
+  };
+}
+
+/** How the middle names (or initials) of two person names compare, when both have some. */
+function middleNames(
+  query: readonly string[],
+  candidate: readonly string[],
+): { match: number; conflict: number } {
+  if (query.length < 3 || candidate.length < 3) return { match: 0, conflict: 0 };
+  let best = 0;
+  for (let i = 1; i < query.length - 1; i++) {
+    for (let j = 1; j < candidate.length - 1; j++)
+      best = Math.max(best, personTokenSimilarity(query[i], candidate[j]));
+  }
+  return { match: best, conflict: best < 0.5 ? 1 : 0 };
+}
+
+/** Letters of an e-mail local part (`ada.hoffmann84` → `adahoffmann`). */
+function localLetters(local: string): string {
+  return local.replace(/[^a-z]/g, '');
+}
+
+function asciiLetters(name: string): string {
+  return foldText(name).replace(/[^a-z]/g, '');
+}
+
+/**
+ * How well an e-mail's local part fits a person's name, in the forms people make addresses
+ * of: `first.last`, `flast`, `firstl`, `last.first`, `first`, `f.m.last` (1); the surname with
+ * other letters (0.5); nothing of it (0).
+ */
+function localFitsName(
+  local: string,
+  first?: string,
+  last?: string,
+  middles: readonly string[] = [],
+): number {
+  const letters = localLetters(local);
+  if (letters.length < 2 || !last) return 0;
+  const l = asciiLetters(last);
+  const f = first ? asciiLetters(first) : '';
+  if (!l) return 0;
+  const m = middles.map((x) => asciiLetters(x)[0] ?? '').join('');
+  const forms = [l];
+  if (f) forms.push(f + l, f[0] + l, f + l[0], l + f, l + f[0], f, f[0] + m + l, f + m + l, l + f[0] + m);
+  if (forms.includes(letters)) return 1;
+  return l.length >= 4 && letters.includes(l) ? 0.5 : 0;
 }
 
 function givenNameSimilarity(a: string, b: string): number {
@@ -274,6 +438,26 @@ function givenNameSimilarity(a: string, b: string): number {
 
 function personTokens(name: string): string[] {
   return name.split(' ').map(canonicalGivenName);
+}
+
+function bestPersonName(
+  names: readonly QueryName[],
+  candidateNames: readonly string[],
+  vocabulary: Vocabulary,
+): { comparison: NameComparison; query: QueryName } | undefined {
+  let best: { comparison: NameComparison; query: QueryName } | undefined;
+  let bestScore = -1;
+  for (const query of names) {
+    for (const name of candidateNames) {
+      const comparison = comparePersonTokens(query.tokens, personTokens(name), vocabulary);
+      const score = comparison.coverQuery + comparison.coverCandidate;
+      if (score > bestScore) {
+        bestScore = score;
+        best = { comparison, query };
+      }
+    }
+  }
+  return best;
 }
 
 const canonicalByQuery = new WeakMap<AnalyzedQuery, QueryName[]>();
@@ -312,9 +496,12 @@ export function personFeatures(
   const f = zeroVector(PERSON_TEMPLATE);
   if (query.names.length > 0) {
     f.hasName = 1;
-    const best = bestName(canonicalNames(query), profile.n, personTokens, vocabulary);
+    const best = bestPersonName(canonicalNames(query), profile.n, vocabulary);
     if (best) {
       const c = best.comparison;
+      const middle = middleNames(best.query.tokens, c.tokens);
+      f.middleNameMatch = middle.match;
+      f.middleNameConflict = middle.conflict;
       f.nameCoverQuery = c.coverQuery;
       f.nameCoverCandidate = c.coverCandidate;
       f.nameBoth = c.coverQuery * c.coverCandidate;
@@ -350,46 +537,23 @@ export function personFeatures(
       }
     }
   }
-  if (query.emails.length > 0) {
-    f.hasEmail = 1;
-    const emails = profile.e ?? [];
-    let bestLocal = 0;
-    let bestAddress = 0;
-    let fewestEdits = 4;
-    let bestDomain = 0;
-    for (const e of query.emails) {
-      for (const address of emails) {
-        if (address === e.address) f.emailExact = 1;
-        bestAddress = Math.max(bestAddress, jaroWinkler(e.address, address));
-        fewestEdits = Math.min(fewestEdits, editDistance(e.address, address, 3));
-        bestDomain = Math.max(bestDomain, jaroWinkler(e.domain, address.slice(address.lastIndexOf('@') + 1)));
-        const at = address.lastIndexOf('@');
-        const local = address.slice(0, at);
-        const domain = address.slice(at + 1);
-        bestLocal = Math.max(bestLocal, jaroWinkler(e.local, local));
-        if (domain === e.domain) f.emailDomainMatch = 1;
-      }
-    }
-    f.emailLocalSimilarity = bestLocal;
-    // The query has an address and the candidate none: no evidence either way, but such
-    // candidates are often namesakes from sources without e-mails.
-    if (emails.length === 0) f.emailMissing = 1;
-    f.emailSimilarity = bestAddress;
-    if (emails.length > 0 && !f.emailExact && bestAddress < 0.85) f.emailConflict = 1;
-    // Typos leave an address a few edits away; another person's address is further. The exact
-    // address (0 edits) gets the highest value: evidence must never drop as addresses get closer,
-    // or a namesake one edit away (`jo.lee1@` for `jo.lee@`) would outscore the person.
-    if (emails.length > 0 && fewestEdits <= 3) f.emailEditsNear = (4 - fewestEdits) / 3;
-    if (emails.length > 0 && bestDomain < 0.85) f.emailDomainConflict = 1;
-  }
+  if (query.emails.length > 0) emailFeatures(query, profile, f);
   if (query.location) {
     f.hasLocation = 1;
     const loc = locationFeatures(query, profile);
     f.locationCover = loc.cover;
     if (places) f.locationEvidence = placeEvidence(query, profile, places);
     const hasPlaces = (profile.ci?.length ?? 0) + (profile.ad?.length ?? 0) + (profile.r?.length ?? 0) > 0;
-    if (!hasPlaces) f.locationMissing = 1;
-    if (hasPlaces && loc.cover < 0.3 && !loc.regionMatch && !loc.postcode) f.locationConflict = 1;
+    if (!hasPlaces && !profile.c) f.locationMissing = 1;
+    const resolved = (query.location.places.length ?? 0) > 0;
+    f.countryMatch = loc.places?.country ? 1 : 0;
+    f.countryConflict = loc.places?.countryConflict ? 1 : 0;
+    // Elsewhere in the hierarchy ("Sydney" for someone in Melbourne), unless the words name the
+    // person's own place or postcode.
+    f.placeConflict = loc.places?.conflict && loc.cover < 0.5 && !loc.postcode ? 1 : 0;
+    // Words that name no known place and none of the person's (a misspelt or unknown village).
+    if (hasPlaces && !resolved && loc.cover < 0.3 && !loc.regionMatch && !loc.postcode)
+      f.locationConflict = 1;
     f.postcodeMatch = loc.postcode;
     f.regionMatch = loc.regionMatch;
   }
@@ -409,10 +573,89 @@ export function personFeatures(
       if (f.employerSimilarity < 0.3) f.employerConflict = 1;
     } else f.employerMissing = 1;
   }
+  if (query.schoolTokens.length > 0) {
+    f.hasSchool = 1;
+    const schools = (profile.s ?? []).flatMap((school) => school.split(' '));
+    if (schools.length > 0) {
+      f.schoolSimilarity = cover(query.schoolTokens, schools);
+      if (f.schoolSimilarity < 0.3) f.schoolConflict = 1;
+    } else f.schoolMissing = 1;
+  }
   phoneFeatures(query, profile.p, f);
-  if (query.ipOrganizations?.length && profile.wi?.some((id) => query.ipOrganizations?.includes(id)))
-    f.ipMatch = 1;
+  if (query.ip) {
+    f.hasIp = 1;
+    if (query.ipOrganizations?.length && profile.wi?.some((id) => query.ipOrganizations?.includes(id)))
+      f.ipMatch = 1;
+  }
   return expandFeatures(f);
+}
+
+/**
+ * E-mail evidence. A personal address at a free-mail provider that the graph does not know is
+ * weak evidence (its local part may spell the person's name), never a conflict: the graph
+ * holds the addresses it was given, people have others. A role mailbox (`info@`, `sales@`)
+ * says which organization, not which person: only its domain counts. An address at the domain
+ * of the person's employer counts as working there.
+ */
+function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureVector): void {
+  f.hasEmail = 1;
+  const emails = profile.e ?? [];
+  let bestLocal = 0;
+  let bestAddress = 0;
+  let fewestEdits = 4;
+  let bestDomain = 0;
+  let nameFit = 0;
+  let personal = false;
+  let sameProvider = false;
+  for (const e of query.emails) {
+    if (e.freeMail) f.emailFreeMail = 1;
+    if (e.role) f.emailRole = 1;
+    else {
+      personal = true;
+      nameFit = Math.max(nameFit, localFitsName(e.local, profile.f, profile.l, middlesOf(profile)));
+    }
+    for (const address of emails) {
+      const at = address.lastIndexOf('@');
+      const local = address.slice(0, at);
+      const domain = address.slice(at + 1);
+      if (domain === e.domain) {
+        f.emailDomainMatch = 1;
+        sameProvider ||= e.freeMail;
+      }
+      if (e.role) continue;
+      if (address === e.address) f.emailExact = 1;
+      bestAddress = Math.max(bestAddress, jaroWinkler(e.address, address));
+      fewestEdits = Math.min(fewestEdits, editDistance(e.address, address, 3));
+      bestDomain = Math.max(bestDomain, jaroWinkler(e.domain, domain));
+      bestLocal = Math.max(bestLocal, jaroWinkler(e.local, local));
+    }
+  }
+  if (query.domainOrganizations?.length && profile.wi?.some((id) => query.domainOrganizations?.includes(id)))
+    f.emailEmployerDomain = 1;
+  f.emailLocalSimilarity = bestLocal;
+  f.emailNameMatch = nameFit;
+  // The query has an address and the candidate none: no evidence either way, but such
+  // candidates are often namesakes from sources without e-mails.
+  if (emails.length === 0) f.emailMissing = 1;
+  f.emailSimilarity = bestAddress;
+  // Another personal address where the graph knows the person's: at the same provider or at a
+  // company's domain (free-mail addresses the graph does not know are no conflict).
+  const comparable =
+    personal && emails.length > 0 && (sameProvider || !query.emails.every((e) => e.freeMail || e.role));
+  if (comparable && !f.emailExact && bestAddress < 0.85) f.emailConflict = 1;
+  // Typos leave an address a few edits away; another person's address is further. The exact
+  // address (0 edits) gets the highest value: evidence must never drop as addresses get closer,
+  // or a namesake one edit away (`jo.lee1@` for `jo.lee@`) would outscore the person.
+  if (emails.length > 0 && fewestEdits <= 3) f.emailEditsNear = (4 - fewestEdits) / 3;
+  const corporate = query.emails.some((e) => !e.freeMail);
+  if (corporate && emails.length > 0 && bestDomain < 0.85 && !f.emailDomainMatch && !f.emailEmployerDomain)
+    f.emailDomainConflict = 1;
+}
+
+/** Middle names of a person's first name in the profile (between given name and surname). */
+function middlesOf(profile: PersonProfile): string[] {
+  const tokens = profile.n[0]?.split(' ') ?? [];
+  return tokens.length >= 3 ? tokens.slice(1, -1) : [];
 }
 
 /**
@@ -436,6 +679,7 @@ const HINGES: readonly [string, number][] = [
 
 const CONFLICTS = [
   'locationConflict',
+  'placeConflict',
   'emailConflict',
   'emailDomainConflict',
   'titleConflict',

@@ -37,6 +37,7 @@ export type {
   Matcher,
   MatcherOptions,
   MatchOptions,
+  MatchResult,
   ProfiledCandidate,
   ScoredCandidate,
 } from './matcher.ts';

@@ -9,10 +9,11 @@ import type { EntityType } from '../kg/index.ts';
 import { type CandidateSource, CachingCandidateSource, type CachingOptions } from './candidate-source.ts';
 import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
 import {
-  competitionFeatures,
+  choiceProbabilities,
   defaultThresholdOf,
   logit,
   type ModelFile,
+  rivalsLogOdds,
   sigmoid,
   type TypeModel,
   validateModelFile,
@@ -53,9 +54,17 @@ export interface MatchOptions {
   readonly limit?: number;
 }
 
+/** A query's answer: its candidates and what its fields were read as (see `AnalyzedQuery.notes`). */
+export interface MatchResult {
+  readonly candidates: ScoredCandidate[];
+  readonly notes: readonly string[];
+}
+
 export interface Matcher {
   /** Candidates sorted by `score` descending, at most `limit`; empty when nothing is plausible. */
   match(query: MatchQuery, options?: MatchOptions): ScoredCandidate[];
+  /** `match`, with the notes on fields that were guessed, unreadable or not used. */
+  search(query: MatchQuery, options?: MatchOptions): MatchResult;
   /**
    * The default `threshold` for a hit on `type` (model.json `thresholds`, chosen by
    * `quarry calibrate`: the lowest score meeting the precision floors on labelled queries).
@@ -126,12 +135,30 @@ export function collectCandidates(
 }
 
 /**
- * `query` with `ipOrganizations` resolved (Person queries with an `ip`): the organizations
- * whose ranges contain the address. Other queries are returned as they are.
+ * `query` with the organizations it points at resolved, for Person queries: those whose IP
+ * ranges contain its `ip` (`ipOrganizations`) and those whose domain is its e-mail's
+ * (`domainOrganizations`, not for free-mail providers). Other queries are returned as they are.
  */
-export function withIpOrganizations(query: AnalyzedQuery, source: CandidateSource): AnalyzedQuery {
-  if (query.type !== 'Person' || !query.ip || query.ipOrganizations) return query;
-  return { ...query, ipOrganizations: organizationsOwning(query.ip, source) };
+export function withQueryOrganizations(query: AnalyzedQuery, source: CandidateSource): AnalyzedQuery {
+  if (query.type !== 'Person') return query;
+  let out = query;
+  if (query.ip && !query.ipOrganizations)
+    out = { ...out, ipOrganizations: organizationsOwning(query.ip, source) };
+  const domains = [...new Set(query.emails.filter((e) => !e.freeMail).map((e) => e.registrable))];
+  if (domains.length && !query.domainOrganizations) {
+    out = { ...out, domainOrganizations: organizationsAt(domains, source) };
+  }
+  return out;
+}
+
+/** Ids of the organizations at `domains` (at most 20). */
+function organizationsAt(domains: readonly string[], source: CandidateSource): string[] {
+  const keys = domains.map((domain) => KEY.domain + domain);
+  const refs = [...new Set([...source.refsForKeys(keys, 20).values()].flat())];
+  const out: string[] = [];
+  for (const row of source.profiles(refs))
+    if (row.type === 'Organization' && out.length < 20) out.push(row.id);
+  return out;
 }
 
 /** Ids of the organizations whose IP ranges contain `ip` (at most 20). */
@@ -198,8 +225,18 @@ const FEATURE_LABELS: Readonly<Record<string, string>> = {
   employerSimilarity: 'employer',
   phoneMatch: 'phone',
   ipMatch: 'IP range',
-  bestRival: 'a close rival',
-  rivalMass: 'similar candidates',
+  otherCandidates: 'other candidates as likely',
+  nameQueryCovered: 'name',
+  legalFormMatch: 'legal form',
+  legalFormConflict: 'different legal form',
+  placeConflict: 'elsewhere',
+  middleNameMatch: 'middle name',
+  middleNameConflict: 'different middle name',
+  emailNameMatch: 'e-mail fits the name',
+  emailEmployerDomain: "e-mail at the employer's domain",
+  schoolSimilarity: 'school',
+  schoolConflict: 'different school',
+  employerConflict: 'different employer',
 };
 
 /** Labels by feature name, hinges and interactions included (`undefined`: not summarized). */
@@ -236,8 +273,9 @@ function summarize(contributions: Record<string, number>, score: number): string
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
- * Scores profiled candidates of one query with `model`; sorted by score descending, at most
- * `limit` (explanations are built only for those returned).
+ * Scores profiled candidates of one query with `model`: each candidate's probability is its
+ * share among the candidates and "none of these" (see model.ts). Sorted by score descending,
+ * at most `limit` (explanations are built only for those returned).
  */
 export function scoreCandidates(
   query: AnalyzedQuery,
@@ -247,59 +285,47 @@ export function scoreCandidates(
   limit = Number.POSITIVE_INFINITY,
 ): ScoredCandidate[] {
   const features = candidates.map((c) => candidateFeatures(query, c.profile, vocabularies));
-  const baseLogits = features.map((f) => logit(model.base, f));
-  const finalLogits = baseLogits.map((_, i) => logit(model.final, competitionFeatures(baseLogits, i)));
+  const z = features.map((f) => logit(model.base, f));
+  const probabilities = choiceProbabilities(z);
   const order = candidates
     .map((_, i) => i)
     .sort(
       (a, b) =>
-        finalLogits[b] - finalLogits[a] ||
-        candidates[b].esscore - candidates[a].esscore ||
-        candidates[a].ref - candidates[b].ref,
+        z[b] - z[a] || candidates[b].esscore - candidates[a].esscore || candidates[a].ref - candidates[b].ref,
     )
     .slice(0, limit);
   return order.map((i): ScoredCandidate => {
     const candidate = candidates[i];
-    const score = sigmoid(finalLogits[i]);
+    const score = probabilities[i];
     let explanation: Explanation | undefined;
     return {
       ref: candidate.ref,
       id: candidate.id,
       type: candidate.type,
       score,
-      baseScore: sigmoid(baseLogits[i]),
+      baseScore: sigmoid(z[i]),
       esscore: round3(candidate.esscore),
       // Built on first read: most callers look at a few candidates' explanations, not all.
       get explanation(): Explanation {
-        explanation ??= explain(model, features[i], competitionFeatures(baseLogits, i), score);
+        explanation ??= explain(model, features[i], rivalsLogOdds(z, i), score);
         return explanation;
       },
     };
   });
 }
 
-function explain(
-  model: TypeModel,
-  features: FeatureVector,
-  competition: FeatureVector,
-  score: number,
-): Explanation {
+/**
+ * Contributions to the score's log-odds: the bias, each feature's weight times its value, and
+ * what the other candidates take (`otherCandidates`, ≤ 0): they add up to the log-odds.
+ */
+function explain(model: TypeModel, features: FeatureVector, rivals: number, score: number): Explanation {
   const baseContributions: Record<string, number> = {};
   logit(model.base, features, baseContributions);
-  const finalContributions: Record<string, number> = {};
-  logit(model.final, competition, finalContributions);
-  // Spread the final model's weight on the base log-odds over the base features, so that all
-  // contributions (plus the two biases) add up to the final log-odds.
-  const scale = model.final.weights.baseLogit ?? 0;
-  const contributions: Record<string, number> = { bias: round3(model.final.bias + scale * model.base.bias) };
-  for (const name in baseContributions) contributions[name] = round3(scale * baseContributions[name]);
-  for (const name of ['bestRival', 'rivalMass']) {
-    if (finalContributions[name]) contributions[name] = round3(finalContributions[name]);
-  }
+  const contributions: Record<string, number> = { bias: round3(model.base.bias) };
+  for (const name in baseContributions) contributions[name] = round3(baseContributions[name]);
+  if (rivals !== 0) contributions.otherCandidates = round3(rivals);
   const evidence: Record<string, number> = {};
   for (const name in features) if (features[name] !== 0) evidence[name] = round3(features[name]);
-  evidence.bestRival = round3(competition.bestRival);
-  evidence.rivalMass = round3(competition.rivalMass);
   return { features: evidence, contributions, summary: summarize(contributions, score) };
 }
 
@@ -316,19 +342,24 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
   const limits = options.limits ?? DEFAULT_LIMITS;
   const cached = options.cache === false ? source : new CachingCandidateSource(source, options.cache);
   const vocabularies = new VocabularyCache(cached, options.share);
+  const search = (query: MatchQuery, matchOptions: MatchOptions = {}): MatchResult => {
+    const limit = matchOptions.limit ?? 10;
+    const analyzed = withQueryOrganizations(analyzeQuery(query), cached);
+    if (!hasEvidence(analyzed)) return { candidates: [], notes: analyzed.notes };
+    const ofType = vocabularies.vocabularies(analyzed.type);
+    const candidates = collectCandidates(analyzed, cached, ofType, limits);
+    return {
+      candidates: scoreCandidates(analyzed, candidates, ofType, model.models[analyzed.type], limit),
+      notes: analyzed.notes,
+    };
+  };
   return {
     defaultThresholdFor: (type) => defaultThresholdOf(model, type),
     warmUp() {
       vocabularies.vocabularies('Organization');
       vocabularies.vocabularies('Person');
     },
-    match(query, matchOptions = {}) {
-      const limit = matchOptions.limit ?? 10;
-      const analyzed = withIpOrganizations(analyzeQuery(query), cached);
-      if (!hasEvidence(analyzed)) return [];
-      const ofType = vocabularies.vocabularies(analyzed.type);
-      const candidates = collectCandidates(analyzed, cached, ofType, limits);
-      return scoreCandidates(analyzed, candidates, ofType, model.models[analyzed.type], limit);
-    },
+    match: (query, matchOptions) => search(query, matchOptions).candidates,
+    search,
   };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { competitionFeatures, logit, sigmoid, validateModelFile } from './model.ts';
+import { choiceProbabilities, logit, rivalsLogOdds, sigmoid, validateModelFile } from './model.ts';
 
 test('logit adds weighted features to the bias and reports each contribution', () => {
   const into: Record<string, number> = {};
@@ -11,40 +11,49 @@ test('logit adds weighted features to the bias and reports each contribution', (
   assert.ok(sigmoid(40) <= 1 && sigmoid(-40) >= 0 && sigmoid(-800) === 0);
 });
 
-test('competition features: the best rival and the mass of rivals', () => {
-  const alone = competitionFeatures([2], 0);
-  assert.deepEqual(alone, { baseLogit: 2, bestRival: 0, rivalMass: 0 });
-  const pair = competitionFeatures([0, 0], 0);
-  assert.equal(pair.bestRival, 0.5);
-  assert.equal(pair.rivalMass, 0.5);
-  const crowd = competitionFeatures([5, 5, 5, 5, 5, 5, 5], 0);
-  assert.equal(crowd.rivalMass, 3, 'capped at 3');
+test('choice probabilities: shares among the candidates and "none of these", summing to 1', () => {
+  // Alone, a candidate's probability is the logistic of its score.
+  assert.ok(Math.abs(choiceProbabilities([2])[0] - sigmoid(2)) < 1e-12);
+  // Namesakes that nothing tells apart split it; with "none" the shares sum to 1.
+  const [a, b] = choiceProbabilities([3, 3]);
+  assert.equal(a, b);
+  assert.ok(a < 0.5 && Math.abs(a + b + 1 / (1 + 2 * Math.exp(3)) - 1) < 1e-12);
+  // Large scores do not overflow.
+  const big = choiceProbabilities([800, 790]);
+  assert.ok(big[0] > 0.99 && big[0] + big[1] <= 1 + 1e-12);
+  // The log-odds the others take: the candidate's log-odds are its score plus them.
+  const z = [1.5, 0.5, -1];
+  const p = choiceProbabilities(z)[0];
+  assert.ok(Math.abs(Math.log(p / (1 - p)) - (z[0] + rivalsLogOdds(z, 0))) < 1e-12);
+  assert.equal(rivalsLogOdds([2], 0), -0);
 });
 
 test('validateModelFile names what is wrong', () => {
   const good = {
-    format: 1,
+    format: 2,
     threshold: 0.3,
     models: {
-      Organization: { base: { bias: 0, weights: {} }, final: { bias: 0, weights: { baseLogit: 1 } } },
-      Person: { base: { bias: 0, weights: {} }, final: { bias: 0, weights: { baseLogit: 1 } } },
+      Organization: { base: { bias: 0, weights: { a: 1 } } },
+      Person: { base: { bias: 0, weights: {} } },
     },
     provenance: {},
   };
   assert.equal(validateModelFile(good), good);
-  assert.throws(() => validateModelFile({ ...good, format: 2 }), /format/);
+  assert.throws(() => validateModelFile({ ...good, format: 1 }), /format/);
   assert.throws(() => validateModelFile({ ...good, threshold: 2 }), /threshold/);
   assert.throws(
-    () =>
-      validateModelFile({ ...good, models: { ...good.models, Person: { base: good.models.Person.base } } }),
-    /models\.Person\.final/,
+    () => validateModelFile({ ...good, models: { ...good.models, Person: {} } }),
+    /models\.Person\.base/,
   );
 });
 
-test('the committed model file is valid and its threshold favours recall', async () => {
+test('the committed model file is valid, with a calibrated default threshold per type', async () => {
   const { loadDefaultModel } = await import('./matcher.ts');
   const model = loadDefaultModel();
-  assert.ok(model.threshold > 0 && model.threshold < 0.5);
+  for (const type of ['Organization', 'Person'] as const) {
+    const threshold = model.thresholds?.[type];
+    assert.ok(threshold !== undefined && threshold > 0 && threshold < 1, `${type} ${threshold}`);
+  }
   assert.equal(typeof model.provenance.seed, 'number');
   assert.ok(Array.isArray(model.provenance.inputs));
 });

@@ -1,8 +1,9 @@
 /**
- * The scoring model: per entity type, a logistic "base" model over the compared features, then
- * a logistic "final" model that adds competition among the candidates of the same query (gap to
- * the best rival, number of near-equal rivals). Its output is the calibrated probability.
- * Weights come from a fitted model file (`model.json`, written by `quarry fit`).
+ * The scoring model: per entity type, a linear score `z = bias + Σ w·x` over a candidate's
+ * compared features, and each candidate's probability its share among the plausible candidates
+ * and "none of these": `exp(zᵢ) / (1 + Σⱼ exp(zⱼ))`. Namesakes that nothing tells apart split
+ * the probability; the candidates and "none" always sum to 1. Weights come from a fitted model
+ * file (`model.json`, written by `quarry fit`: maximum likelihood of the right choice).
  */
 import type { EntityType } from '../kg/index.ts';
 import type { FeatureVector } from './features.ts';
@@ -13,14 +14,14 @@ export interface LogisticModel {
   readonly weights: Readonly<Record<string, number>>;
 }
 
+/** A type's model: the linear score of a candidate (the "none" option scores 0). */
 export interface TypeModel {
   readonly base: LogisticModel;
-  readonly final: LogisticModel;
 }
 
 /** The model file's shape. */
 export interface ModelFile {
-  readonly format: 1;
+  readonly format: 2;
   /** Recall-favouring cut: F2-optimal on the fitting run's validation split. */
   readonly threshold: number;
   /**
@@ -33,9 +34,6 @@ export interface ModelFile {
   /** How the weights were fitted: command, seed, input hashes, validation metrics. */
   readonly provenance: Readonly<Record<string, unknown>>;
 }
-
-/** Names of the competition features the final model reads. */
-export const FINAL_FEATURES = Object.freeze(['baseLogit', 'bestRival', 'rivalMass'] as const);
 
 export function sigmoid(x: number): number {
   return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
@@ -69,27 +67,35 @@ export function logit(model: LogisticModel, features: FeatureVector, into?: Reco
 }
 
 /**
- * Competition features of candidate `i` given the base log-odds of all candidates of a query:
- * its own base log-odds, the base probability of the best other candidate (`bestRival`, 0 when
- * alone) and the sum of the others' base probabilities (`rivalMass`, capped at 3): a query that
- * fits several entities about equally says less about each of them.
+ * Each candidate's share of the probability, given the linear scores `z` of all candidates of a
+ * query: `exp(zᵢ) / (1 + Σⱼ exp(zⱼ))` ("none of these" scores 0). Computed shifted by the
+ * largest score, so that no exponential overflows.
  */
-export function competitionFeatures(baseLogits: readonly number[], i: number): FeatureVector {
-  let bestRival = 0;
-  let rivalMass = 0;
-  for (let j = 0; j < baseLogits.length; j++) {
-    if (j === i) continue;
-    const p = sigmoid(baseLogits[j]);
-    if (p > bestRival) bestRival = p;
-    rivalMass += p;
-  }
-  return { baseLogit: baseLogits[i], bestRival, rivalMass: Math.min(3, rivalMass) };
+export function choiceProbabilities(z: readonly number[]): number[] {
+  let top = 0;
+  for (const zi of z) if (zi > top) top = zi;
+  let sum = Math.exp(-top);
+  const e = z.map((zi) => Math.exp(zi - top));
+  for (const ei of e) sum += ei;
+  return e.map((ei) => ei / sum);
+}
+
+/**
+ * The log-odds that the other candidates take from candidate `i`: its probability's log-odds
+ * are `zᵢ − log(1 + Σⱼ≠ᵢ exp(zⱼ))` (0 when it is alone).
+ */
+export function rivalsLogOdds(z: readonly number[], i: number): number {
+  let top = 0;
+  for (let j = 0; j < z.length; j++) if (j !== i && z[j] > top) top = z[j];
+  let sum = Math.exp(-top);
+  for (let j = 0; j < z.length; j++) if (j !== i) sum += Math.exp(z[j] - top);
+  return -(top + Math.log(sum));
 }
 
 /** Checks the shape of a parsed model file; throws a TypeError naming what is wrong. */
 export function validateModelFile(value: unknown): ModelFile {
   const file = value as ModelFile;
-  if (file?.format !== 1) throw new TypeError('model file: format must be 1');
+  if (file?.format !== 2) throw new TypeError('model file: format must be 2');
   if (typeof file.threshold !== 'number' || file.threshold < 0 || file.threshold > 1) {
     throw new TypeError('model file: threshold must be a number in [0, 1]');
   }
@@ -100,7 +106,7 @@ export function validateModelFile(value: unknown): ModelFile {
   }
   for (const type of ['Organization', 'Person'] as const) {
     const model = file.models?.[type];
-    for (const stage of ['base', 'final'] as const) {
+    for (const stage of ['base'] as const) {
       const m = model?.[stage];
       if (!m || typeof m.bias !== 'number' || typeof m.weights !== 'object') {
         throw new TypeError(`model file: models.${type}.${stage} must have a numeric bias and weights`);

@@ -9,7 +9,6 @@ import {
   countryCode,
   foldText,
   hostAncestors,
-  isPersonNameNoise,
   normalizeDomain,
   normalizeEmail,
   normalizeOrganizationName,
@@ -51,13 +50,17 @@ export interface OrganizationProfile {
   readonly n: string[];
   /** Acronyms of the names. */
   readonly a?: string[];
+  /** Canonical legal forms of the names (`llc`, `gmbh`). */
+  readonly lf?: string[];
   /** Hosts (no `www.`). */
   readonly h?: string[];
   /** Registrable domains. */
   readonly d?: string[];
   /** Country: ISO code, or the folded name when unrecognised. */
   readonly c?: string;
-  /** Region full names (folded). */
+  /** Countries of its other locations (ISO codes). */
+  readonly oc?: string[];
+  /** Region full names (folded canonical, see `regionName`). */
   readonly r?: string[];
   /** City names (folded token strings). */
   readonly ci?: string[];
@@ -124,20 +127,28 @@ function linkedName(linked: LinkedEntity | undefined): string | undefined {
 
 interface PlaceFacts {
   country?: string;
+  /** Countries of the other locations. */
+  others: string[];
   regions: string[];
   cities: string[];
   address: string[];
 }
 
 function placeFacts(entity: Entity): PlaceFacts {
-  const facts: PlaceFacts = { regions: [], cities: [], address: [] };
+  const facts: PlaceFacts = { others: [], regions: [], cities: [], address: [] };
   for (const location of locationsOf(entity)) {
-    const country = linkedName(location.country);
-    if (country && !facts.country) facts.country = countryCode(country) ?? textTokens(country).join(' ');
+    const named = linkedName(location.country);
+    const country = named ? (countryCode(named) ?? textTokens(named).join(' ')) : undefined;
+    if (country && !facts.country) facts.country = country;
+    else if (country && country !== facts.country && !facts.others.includes(country))
+      facts.others.push(country);
     const region = linkedName(location.region);
-    if (region) facts.regions.push(regionName(region, facts.country));
+    if (region) {
+      const name = regionName(region, country ?? facts.country);
+      if (!facts.regions.includes(name)) facts.regions.push(name);
+    }
     const city = linkedName(location.city);
-    if (city) facts.cities.push(cityName(city));
+    if (city && !facts.cities.includes(cityName(city))) facts.cities.push(cityName(city));
     const address = typeof location.address === 'string' ? location.address : location.street;
     if (typeof address === 'string') facts.address.push(...textTokens(address));
     if (typeof location.postalCode === 'string') facts.address.push(...textTokens(location.postalCode));
@@ -298,10 +309,12 @@ function indexOrganization(entity: Entity): EntityIndex {
   const keys = new Set<string>();
   const names: string[] = [];
   const acronyms = new Set<string>();
+  const legalForms = new Set<string>();
   for (const name of namesOf(entity)) {
     const normalized = normalizeOrganizationName(name);
     if (normalized.tokens.length === 0) continue;
     names.push(normalized.tokens.join(' '));
+    for (const form of normalized.legalForms) legalForms.add(form);
     for (const token of normalized.significant) keys.add(KEY.orgToken + token);
     if (normalized.key) keys.add(KEY.orgName + normalized.key);
     for (const acronym of organizationAcronyms(normalized)) acronyms.add(acronym);
@@ -320,11 +333,13 @@ function indexOrganization(entity: Entity): EntityIndex {
   // spreading conditional object literals, and the import runs this for every entity.
   const profile: Writable<OrganizationProfile> = { k: 'O', n: names };
   if (acronyms.size) profile.a = [...acronyms];
+  if (legalForms.size) profile.lf = [...legalForms];
   if (web.hosts.length) {
     profile.h = web.hosts;
     profile.d = web.domains;
   }
   if (place.country) profile.c = place.country;
+  if (place.others.length) profile.oc = place.others;
   if (place.regions.length) profile.r = place.regions;
   if (place.cities.length) profile.ci = place.cities;
   if (contact.phones.length) profile.p = contact.phones;
@@ -333,9 +348,12 @@ function indexOrganization(entity: Entity): EntityIndex {
   return { profile, keys: [...keys] };
 }
 
-/** Folded person-name tokens with titles removed, plus the formal forms of nicknames. */
+/**
+ * Folded person-name tokens, given name first, without titles, particles and suffixes
+ * (`normalizePersonName`: "SANTOS, Tom H." → `tom h santos`).
+ */
 export function personNameTokens(name: string): string[] {
-  return textTokens(name).filter((token) => !isPersonNameNoise(token));
+  return [...normalizePersonName(name).tokens];
 }
 
 function birthYear(entity: Entity): number | undefined {

@@ -6,11 +6,11 @@ import {
   normalizeEmail,
   normalizeOrganizationName,
   normalizePersonName,
-  normalizePhone,
   parseLocation,
+  readPhone,
   textTokens,
 } from '../kg/index.ts';
-import { hostLookupKeys, personNameTokens } from './profile.ts';
+import { hostLookupKeys } from './profile.ts';
 
 /** A query as the matcher sees it: already validated; arrays may be empty, never undefined. */
 export interface MatchQuery {
@@ -33,9 +33,12 @@ export interface QueryName {
   readonly tokens: readonly string[];
   /** Order-free key, as the `n:` retrieval key spells it. */
   readonly key: string;
-  /** Person only: given name and surname as read. */
+  /** Person only: given name and surname as read, and the names or initials between them. */
   readonly first?: string;
   readonly last?: string;
+  readonly middles?: readonly string[];
+  /** Organization only: the legal forms the name carries (`llc`, `gmbh`). */
+  readonly legalForms?: readonly string[];
   /** Lowercase letters when the name is written like an acronym ("CDU", "M.I.T."). */
   readonly acronym?: string;
 }
@@ -63,6 +66,17 @@ export interface AnalyzedQuery {
    * the matcher before retrieval; their current employees are candidates).
    */
   readonly ipOrganizations?: readonly string[];
+  /**
+   * Person queries with an e-mail at an organization's domain (not a free-mail provider's): ids
+   * of the organizations with that domain (resolved by the matcher; their employees are
+   * candidates, and working there is evidence).
+   */
+  readonly domainOrganizations?: readonly string[];
+  /**
+   * What the query's fields were read as when that needed a guess or failed, and the fields
+   * the matcher does not use: for the response's `errors`.
+   */
+  readonly notes: readonly string[];
 }
 
 function organizationName(name: string): QueryName | undefined {
@@ -77,18 +91,20 @@ function organizationName(name: string): QueryName | undefined {
     tokens: normalized.significant.length ? normalized.significant : normalized.tokens,
     key: normalized.key,
     ...(acronym ? { acronym } : {}),
+    ...(normalized.legalForms.length ? { legalForms: normalized.legalForms } : {}),
   };
 }
 
 function personName(name: string): QueryName | undefined {
-  const tokens = personNameTokens(name);
-  if (tokens.length === 0) return undefined;
   const split = normalizePersonName(name);
+  const tokens = split.tokens;
+  if (tokens.length === 0) return undefined;
   return {
     tokens,
     key: [...new Set(tokens.map(canonicalGivenName))].sort().join(' '),
     ...(split.first ? { first: split.first } : {}),
     ...(split.last ? { last: split.last } : {}),
+    ...(split.middles ? { middles: split.middles } : {}),
   };
 }
 
@@ -96,34 +112,64 @@ function present(value: string | undefined): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }
 
-/** Normalises every field of `query` once. Unparsable values are dropped (they give no evidence). */
+const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+
+/**
+ * Normalises every field of `query` once. Unparsable values are dropped (they give no evidence)
+ * and named in `notes`, as are guesses (a phone number read in several countries) and the
+ * fields matching does not use.
+ */
 export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
   const isPerson = query.type === 'Person';
-  const names = query.names
-    .map((name) => (isPerson ? personName(name) : organizationName(name)))
-    .filter((name): name is QueryName => name !== undefined);
+  const notes: string[] = [];
+  const names: QueryName[] = [];
+  for (const name of query.names) {
+    const read = isPerson ? personName(name) : organizationName(name);
+    if (read) names.push(read);
+    else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
+  }
   const urls: QueryUrl[] = [];
   for (const url of query.urls) {
     const { hosts, domain } = hostLookupKeys(url);
     if (domain) urls.push({ hosts, domain });
+    else notes.push(`url ${quote(url)} names no web host: not used`);
   }
-  const emails = query.emails
-    .map(normalizeEmail)
-    .filter((email): email is NormalizedEmail => email !== undefined);
+  const emails: NormalizedEmail[] = [];
+  for (const email of query.emails) {
+    const read = normalizeEmail(email);
+    if (read) emails.push(read);
+    else notes.push(`email ${quote(email)} is not an e-mail address (local@domain): not used`);
+  }
   const location = present(query.location) ? parseLocation(query.location) : undefined;
-  const phones = query.phones
-    .map((phone) => normalizePhone(phone, location?.country))
-    .filter((phone): phone is string => phone !== undefined);
+  const phones: string[] = [];
+  for (const phone of query.phones) {
+    const reading = readPhone(phone, location?.country);
+    for (const number of reading.numbers) if (!phones.includes(number)) phones.push(number);
+    if (reading.numbers.length === 0) notes.push(`phone ${quote(phone)} is not a phone number: not used`);
+    else if (reading.guessedCountries?.length === 0)
+      notes.push(
+        `phone ${quote(phone)} has no country code and no location: give it with +country code, or a location, to match it`,
+      );
+    else if (reading.guessedCountries)
+      notes.push(
+        `phone ${quote(phone)} has no country code and no location: matched as it reads in ${reading.guessedCountries.join(', ')}; give +country code or a location to be sure`,
+      );
+  }
+  if (present(query.description))
+    notes.push('description is not used for matching: the graph is searched by the other fields');
   return {
     type: query.type,
     names,
     urls,
     emails,
     phones,
-    ...(location && (location.tokens.length || location.country) ? { location } : {}),
+    ...(location && (location.tokens.length || location.country || location.places.length)
+      ? { location }
+      : {}),
     titleTokens: present(query.title) ? textTokens(query.title) : [],
     employerTokens: present(query.employer) ? normalizeOrganizationName(query.employer).significant : [],
     schoolTokens: present(query.school) ? normalizeOrganizationName(query.school).significant : [],
     ...(present(query.ip) ? { ip: query.ip.trim() } : {}),
+    notes,
   };
 }

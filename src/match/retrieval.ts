@@ -124,6 +124,8 @@ export function retrieveCandidates(
   if (query.ip && !isPerson)
     for (const key of ipKeysForAddress(query.ip)) exact(KEY.ip + key, EXACT_WEIGHT.ip);
   for (const id of query.ipOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.ip);
+  // The people working at the organization whose domain the e-mail is at.
+  for (const id of query.domainOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.emailDomain);
 
   const namePrefix = isPerson ? KEY.personToken : KEY.orgToken;
   for (const name of query.names) {

@@ -90,7 +90,12 @@ test('person names: titles and ordinals dropped, comma order read, nicknames res
     middles: ['h'],
   });
   // Surname first: after a comma, or written in capitals before the given name.
-  for (const name of ['SANTOS, Tom Hana', 'Santos, Tom Hana', 'SANTOS Tom Hana', 'Prof. Dr. Tom Hana Santos, PhD']) {
+  for (const name of [
+    'SANTOS, Tom Hana',
+    'Santos, Tom Hana',
+    'SANTOS Tom Hana',
+    'Prof. Dr. Tom Hana Santos, PhD',
+  ]) {
     assert.deepEqual(normalizePersonName(name), {
       tokens: ['tom', 'hana', 'santos'],
       first: 'tom',
@@ -253,10 +258,7 @@ test('place hierarchy: regions by any of their names, cities with their region a
 test('places compare through the hierarchy: containing is agreeing, apart is conflicting', () => {
   const inMelbourne = entityPlaces(['AU'], ['victoria'], ['melbourne']);
   const compare = (text: string, entity = inMelbourne) => comparePlaces(parseLocation(text), entity);
-  assert.deepEqual(
-    [compare('Australia').country, compare('Australia').conflict],
-    [true, false],
-  );
+  assert.deepEqual([compare('Australia').country, compare('Australia').conflict], [true, false]);
   assert.equal(compare('Victoria').region, true);
   assert.equal(compare('VIC, Australia').region, true);
   assert.equal(compare('Melbourne').city, true);
@@ -269,7 +271,10 @@ test('places compare through the hierarchy: containing is agreeing, apart is con
   assert.equal(compare('United Kingdom', liverpool).country, true);
   assert.equal(compare('Germany', liverpool).conflict, true);
   // A place the hierarchy does not know (a suburb) is not in conflict with its city.
-  assert.equal(compare('Melbourne', entityPlaces(['AU'], ['victoria'], ['richmond hill farm'])).conflict, false);
+  assert.equal(
+    compare('Melbourne', entityPlaces(['AU'], ['victoria'], ['richmond hill farm'])).conflict,
+    false,
+  );
 });
 
 test('words that are also property names of plain objects are ordinary words', () => {

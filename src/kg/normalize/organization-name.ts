@@ -220,7 +220,8 @@ function nameEnd(words: readonly string[], forms: string[]): number {
       }
     }
     // "& Co." between two forms: a connective belongs to the legal part.
-    if (cut === 0 && end > 2 && (words[end - 1] === 'and' || words[end - 1] === 'und') && forms.length) cut = 1;
+    if (cut === 0 && end > 2 && (words[end - 1] === 'and' || words[end - 1] === 'und') && forms.length)
+      cut = 1;
     if (cut === 0) break;
     end -= cut;
   }

@@ -102,12 +102,13 @@ function regions(): RegionTables {
     add(ref.region!, ref);
     for (const other of listField(others)) add(placeKey(other), ref);
     if (abbreviation) {
-      let table = abbreviations.get(country);
-      if (!table) abbreviations.set(country, (table = new Map()));
+      const table = abbreviations.get(country) ?? new Map<string, string>();
+      abbreviations.set(country, table);
       table.set(placeKey(abbreviation), ref.region!);
     }
   }
-  for (const [, name, region, country] of aliases('region')) add(placeKey(name), { country, region: placeKey(region) });
+  for (const [, name, region, country] of aliases('region'))
+    add(placeKey(name), { country, region: placeKey(region) });
   regionTables = { byName, abbreviations, longest };
   return regionTables;
 }
@@ -192,7 +193,11 @@ function lookUpRegion(name: string, country: string | undefined): string {
   }
   const named = tables.byName.get(key);
   if (named) {
-    const own = country ? named.find((r) => r.country === country) : named.length === 1 ? named[0] : undefined;
+    const own = country
+      ? named.find((r) => r.country === country)
+      : named.length === 1
+        ? named[0]
+        : undefined;
     if (own?.region) return own.region;
   }
   return key;
@@ -267,7 +272,8 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
   const places: PlaceRef[] = [...cityRefs];
   // A division the text names is a reading of its own unless a city of it is named too.
   for (const region of regionRefs) {
-    if (!cityRefs.some((c) => c.country === region.country && c.region === region.region)) places.push(region);
+    if (!cityRefs.some((c) => c.country === region.country && c.region === region.region))
+      places.push(region);
   }
   if (country && places.length === 0) places.push({ country });
   const postcodes = tokens.filter((token) => /^\d{4,6}$/.test(token));
@@ -329,7 +335,11 @@ function namedRegions(
  * The cities named in `tokens` (the words that are not the country's), within the country and
  * the divisions named when there are any ("Paris, Texas" is not the French one).
  */
-function namedCities(tokens: readonly string[], country: string | undefined, named: readonly PlaceRef[]): PlaceRef[] {
+function namedCities(
+  tokens: readonly string[],
+  country: string | undefined,
+  named: readonly PlaceRef[],
+): PlaceRef[] {
   if (tokens.length === 0) return [];
   const tables = cities();
   const out: PlaceRef[] = [];
@@ -338,7 +348,10 @@ function namedCities(tokens: readonly string[], country: string | undefined, nam
       if (country && ref.country !== country) continue;
       // A division named beside the city decides between namesakes; the city's own division
       // named alone ("New York", "Berlin") is the city's reading too.
-      if (named.length && !named.some((r) => r.country === ref.country && (r.region === ref.region || !ref.region)))
+      if (
+        named.length &&
+        !named.some((r) => r.country === ref.country && (r.region === ref.region || !ref.region))
+      )
         if (!named.some((r) => r.region === phrase)) continue;
       if (!out.includes(ref)) out.push(ref);
     }
@@ -387,7 +400,9 @@ export function entityPlaces(
     const regionsOf = new Set<string>();
     const known = regions().byName;
     for (const region of regionNames) {
-      const refs = (known.get(region) ?? []).filter((r) => countriesOf.size === 0 || countriesOf.has(r.country));
+      const refs = (known.get(region) ?? []).filter(
+        (r) => countriesOf.size === 0 || countriesOf.has(r.country),
+      );
       if (refs.length === 1) {
         regionsOf.add(`${refs[0].country}:${refs[0].region}`);
         countriesOf.add(refs[0].country);
@@ -459,12 +474,21 @@ export function comparePlaces(query: ParsedLocation, entity: EntityPlaces): Plac
     // Another city of the same country is elsewhere, when the hierarchy knows the entity's
     // city; one it does not know may be a district or suburb of the query's (Paddington, London).
     const ownCities = [...entity.knownCities].filter((c) => c.startsWith(`${place.country}:`));
-    if (place.city && ownCities.length > 0 && !entity.knownCities.has(`${place.country}:${place.city}`)) continue;
+    if (place.city && ownCities.length > 0 && !entity.knownCities.has(`${place.country}:${place.city}`))
+      continue;
     compatible = true;
     country ||= inCountry;
     region ||= regionKey !== undefined && entity.regions.has(regionKey);
-    city ||= place.city !== undefined && (entity.cities.has(place.city) || entity.knownCities.has(`${place.country}:${place.city}`));
+    city ||=
+      place.city !== undefined &&
+      (entity.cities.has(place.city) || entity.knownCities.has(`${place.country}:${place.city}`));
   }
   const conflict = !compatible;
-  return { country, region, city, conflict, countryConflict: conflict && !sharesCountry && entity.countries.size > 0 };
+  return {
+    country,
+    region,
+    city,
+    conflict,
+    countryConflict: conflict && !sharesCountry && entity.countries.size > 0,
+  };
 }

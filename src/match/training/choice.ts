@@ -146,7 +146,9 @@ export function fitChoiceModel(
       scale /= 2;
     }
     const change = Math.max(...step.map((s) => Math.abs(s * scale)));
-    options.log?.(`choice fit: iteration ${iteration + 1}, objective ${value.toFixed(3)}, step ${change.toExponential(2)}`);
+    options.log?.(
+      `choice fit: iteration ${iteration + 1}, objective ${value.toFixed(3)}, step ${change.toExponential(2)}`,
+    );
     w = next;
     const improved = current - value;
     current = value;
