@@ -195,11 +195,16 @@ test('quarry calibrate writes per-type default thresholds meeting the precision 
   );
   assert.ok(sets[0].precision >= 0.99 && sets[1].precision >= 0.97, JSON.stringify(sets));
   assert.equal(sets[0].sha256.length, 64);
-  // The weights are untouched: only thresholds and provenance change.
+  // The fitted weights are untouched: a recalibration of their score, thresholds and provenance
+  // are added.
   const original = JSON.parse(
     readFileSync(path.join(import.meta.dirname, '..', 'src', 'match', 'model.json'), 'utf8'),
   );
-  assert.deepEqual(written.models, original.models);
+  for (const type of ['Organization', 'Person']) {
+    assert.deepEqual(written.models[type].base, original.models[type].base);
+    const { scale, offset } = written.models[type].calibration;
+    assert.ok(scale >= 0.25 && scale <= 4 && Number.isFinite(offset), `${type} ${scale} ${offset}`);
+  }
   // A set mixing types is refused.
   const mixed = path.join(dir.path, 'mixed.jsonl');
   writeFileSync(mixed, [org[0], person[0]].map((l) => JSON.stringify(l)).join('\n'));

@@ -67,9 +67,16 @@ export function registerServe(program: Command): void {
 
 function printDemoBanner(port: number, token: string): void {
   const base = `http://localhost:${port}`;
-  const { organization, person } = demoExamples();
+  const { organization, person, employer } = demoExamples();
   const org = new URLSearchParams({ type: 'Organization', name: organization.name ?? '', token });
-  const who = new URLSearchParams({ type: 'Person', name: person.name ?? '', token });
+  // A name alone is shared by several demo people (their scores split, no hit): the employer
+  // tells them apart.
+  const who = new URLSearchParams({
+    type: 'Person',
+    name: person.name ?? '',
+    employer: employer.name ?? '',
+    token,
+  });
   process.stdout.write(
     [
       '',

@@ -203,7 +203,7 @@ export class Enhancer {
     if (query.id !== undefined) {
       this.#answerById(query, options, response);
     } else {
-      const candidates = this.#candidates(query, options);
+      const candidates = this.#candidates(query, options, response);
       this.#fillFromCandidates(query.type ?? 'Organization', candidates, options, response);
     }
     return response;
@@ -219,7 +219,7 @@ export class Enhancer {
     const response = this.#baseResponse(request, queryCtx);
     const { query, options } = request;
     const combineOptions: EnhanceOptions = { ...options, size: 1 };
-    const candidates = this.#candidates(query, combineOptions);
+    const candidates = this.#candidates(query, combineOptions, response);
     this.#fillFromCandidates('Person', candidates, combineOptions, response);
     const person = response.data[0];
     if (person) {
@@ -265,8 +265,17 @@ export class Enhancer {
     };
   }
 
-  #candidates(query: EnhanceQuery, options: EnhanceOptions): ScoredCandidate[] {
-    return this.#deps.matcher.match(matchQueryOf(query), { limit: candidateLimit(options) });
+  /**
+   * The candidates of `query`, best first. What the matcher noted on the query's fields (a
+   * field it could not read, a phone number read in several countries, a field it does not
+   * use) goes to the response's `errors`.
+   */
+  #candidates(query: EnhanceQuery, options: EnhanceOptions, response: EnhanceResponse): ScoredCandidate[] {
+    const { candidates, notes } = this.#deps.matcher.search(matchQueryOf(query), {
+      limit: candidateLimit(options),
+    });
+    response.errors.push(...notes);
+    return candidates;
   }
 
   #fillFromCandidates(

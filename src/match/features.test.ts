@@ -133,7 +133,16 @@ test('person features: nicknames, swapped order, typos, e-mail and place evidenc
   assert.equal(other.surnameConflict, 1);
   assert.equal(other.emailConflict, 1);
   assert.equal(other.emailDomainConflict, 1);
-  assert.equal(other.locationConflict, 1);
+  // Bristol is a place the hierarchy knows, elsewhere than the person's city.
+  assert.equal(other.placeConflict, 1);
+  const nowhere = personFeatures(
+    analyzeQuery(query({ type: 'Person', names: ['John Smith'], location: 'Xyzzyville' })),
+    profile,
+    vocabulary,
+  );
+  // Words that name no known place and none of the person's.
+  assert.equal(nowhere.locationConflict, 1);
+  assert.equal(nowhere.placeConflict, 0);
 });
 
 test('e-mail evidence never drops as addresses get closer: the exact address beats a namesake one edit away', () => {

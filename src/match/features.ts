@@ -324,6 +324,13 @@ function personMatches(query: readonly string[], candidate: readonly string[]): 
   });
 }
 
+/** `tokens` space-joined without their middle names that `other` does not match. */
+function shared(tokens: readonly string[], other: readonly string[]): string {
+  if (tokens.length < 3) return tokens.join(' ');
+  const matches = personMatches(tokens, other);
+  return tokens.filter((_, i) => !isMiddle(i, tokens.length) || matches[i] >= 0.6).join(' ');
+}
+
 /** Positions of middle names in person-name tokens (given name first, surname last). */
 function isMiddle(i: number, length: number): boolean {
   return length >= 3 && i > 0 && i < length - 1;
@@ -394,6 +401,41 @@ function middleNames(
   }
   return { match: best, conflict: best < 0.5 ? 1 : 0 };
 }
+
+/** Words of school names that say what is taught or what kind of school, not which one. */
+const GENERIC_SCHOOL_WORDS: ReadonlySet<string> = new Set([
+  'school',
+  'university',
+  'college',
+  'institute',
+  'academy',
+  'polytechnic',
+  'faculty',
+  'department',
+  'center',
+  'science',
+  'technology',
+  'engineering',
+  'business',
+  'management',
+  'law',
+  'medicine',
+  'medical',
+  'arts',
+  'art',
+  'design',
+  'economics',
+  'chemistry',
+  'physics',
+  'mathematics',
+  'computer',
+  'mechanical',
+  'education',
+  'studies',
+  'national',
+  'state',
+  'international',
+]);
 
 /** Letters of an e-mail local part (`ada.hoffmann84` → `adahoffmann`). */
 function localLetters(local: string): string {
@@ -509,7 +551,12 @@ export function personFeatures(
       f.nameMissedCandidate = c.missedCandidate;
       f.nameEvidence = c.evidence;
       f.nameKeyEqual = best.query.key === sortedKey(c.tokens) ? 1 : 0;
-      f.nameJaroWinkler = jaroWinkler(best.query.tokens.join(' '), c.tokens.join(' '));
+      // Spelling of the names both sides have: a middle name the other side lacks is left out
+      // (middle names are compared on their own).
+      f.nameJaroWinkler = jaroWinkler(
+        shared(best.query.tokens, c.tokens),
+        shared(c.tokens, best.query.tokens),
+      );
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
     }
     // Given name and surname, also crossed (surname written first).
@@ -577,7 +624,9 @@ export function personFeatures(
     f.hasSchool = 1;
     const schools = (profile.s ?? []).flatMap((school) => school.split(' '));
     if (schools.length > 0) {
-      f.schoolSimilarity = cover(query.schoolTokens, schools);
+      // The school's own words: "School of Design" is in many schools' names.
+      const own = query.schoolTokens.filter((t) => !GENERIC_SCHOOL_WORDS.has(t));
+      f.schoolSimilarity = cover(own.length ? own : query.schoolTokens, schools);
       if (f.schoolSimilarity < 0.3) f.schoolConflict = 1;
     } else f.schoolMissing = 1;
   }

@@ -5,21 +5,22 @@
  * - `indexEntity` (at import): retrieval keys (hosts, domains, e-mails, phones, IP buckets,
  *   name tokens and whole-name keys per type, acronyms, person places, e-mail words, current
  *   employers) and a compact match profile.
- * - `createMatcher(store)`: per query, normalise (kg/normalize), retrieve at most 40
- *   candidates (exact keys + IDF-weighted tokens, rarest first, typo neighbours from the term
- *   vocabularies), compare features, and score with the fitted two-stage logistic model in
- *   `model.json`: a base model over the features, then a final model adding competition
- *   (best rival, mass of rivals). `score` is the calibrated probability; explanations list
- *   features and their log-odds contributions. The matcher is pure; caching is a source of
- *   its own (`CachingCandidateSource`, postings and profiles) and vocabularies are the
+ * - `createMatcher(source)`: per query, normalise (kg/normalize), resolve the organizations a
+ *   Person query points at (ip ranges, e-mail domain), retrieve at most 30 candidates (exact keys
+ *   + IDF-weighted tokens, rarest first, typo neighbours from the term vocabularies), compare
+ *   features, and score with the fitted choice model in `model.json`: each candidate's
+ *   probability is its share among the candidates and "none of these" (namesakes split it).
+ *   Explanations list features and their log-odds contributions; `search` also returns notes on
+ *   fields that were guessed, unreadable or unused (for the response's `errors`). The matcher is
+ *   pure; caching is a source of its own (`CachingCandidateSource`) and vocabularies are the
  *   `VocabularyCache`'s, both following the source's graph version.
  * - `npm run fit` rebuilds `model.json` reproducibly in two steps: `quarry fit FILES --seed N
- *   --rounds R` fits the weights on queries generated from entity files (training/fit-model.ts;
- *   it also records the recall-favouring F2-optimal cut of its validation split), then
- *   `quarry calibrate QUERIES...` sets the default threshold of each entity type: the lowest
- *   score at which every labelled set of that type reaches its precision floor (Organization
- *   0.97, Person 0.95) plus a 0.02 margin (training/calibrate-thresholds.ts).
- *   `quarry eval QUERIES` measures a labelled query file.
+ *   --rounds R` fits the weights on queries generated from entity files (training/fit-model.ts,
+ *   training/choice.ts), then `quarry calibrate QUERIES...` fits a scale and offset of the score
+ *   per type on labelled sets and sets the default threshold of each type: the lowest score at
+ *   which every labelled set of that type reaches its precision floor (Organization 0.97,
+ *   Person 0.95) plus a 0.02 margin (docs/matching.md). `quarry eval QUERIES` measures a
+ *   labelled query file, per kind of query too.
  */
 export type { FeatureVector } from './features.ts';
 export { ORGANIZATION_FEATURES, PERSON_FEATURES } from './features.ts';

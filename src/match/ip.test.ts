@@ -1,17 +1,26 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import ipaddr from 'ipaddr.js';
-import { ipKeysForRange } from './ip.ts';
+import { ipKeysForAddress, ipKeysForRange } from './ip.ts';
 
 test('ipKeysForRange buckets IPv4 and IPv6 ranges and ignores unparsable or very wide ones', () => {
-  assert.deepEqual(ipKeysForRange(' 240.0.7.0/24 '), ['4/16:240.0']);
+  assert.deepEqual(ipKeysForRange(' 240.0.7.0/24 '), ['4/24:240.0.7']);
+  assert.deepEqual(ipKeysForRange('172.16.0.0/12'), ['4/8:172']);
   assert.deepEqual(ipKeysForRange('10.0.0.0/8'), ['4/8:10']);
+  assert.deepEqual(ipKeysForRange('10.20.0.0/16'), ['4/16:10.20']);
+  assert.deepEqual(ipKeysForRange('2001:db8:1:200::/56'), ['6/48:2001:db8:1']);
   assert.deepEqual(ipKeysForRange('2001:db8::/32'), ['6/32:2001:db8']);
   assert.deepEqual(ipKeysForRange('2001:db8::/20'), ['6/16:2001']);
-  assert.deepEqual(ipKeysForRange('::ffff:1.2.3.4/120'), ['6/32:0:0']);
+  assert.deepEqual(ipKeysForRange('::ffff:1.2.3.4/120'), ['6/48:0:0:0']);
   for (const range of ['0.0.0.0/0', '::/0', '300.1.1.1/24', '1.2.3.4/33', '1.2.3.4', 'abc', '']) {
     assert.deepEqual(ipKeysForRange(range), [], range);
   }
+});
+
+test('an address is looked up in its bucket of every width a range may have used', () => {
+  assert.deepEqual(ipKeysForAddress('240.0.7.77'), ['4/24:240.0.7', '4/16:240.0', '4/8:240']);
+  assert.deepEqual(ipKeysForAddress('2001:db8:1:2::9'), ['6/48:2001:db8:1', '6/32:2001:db8', '6/16:2001']);
+  assert.deepEqual(ipKeysForAddress('not an ip'), []);
 });
 
 test('ipKeysForRange reads plain IPv4 ranges exactly as the general parser does', () => {
@@ -19,7 +28,8 @@ test('ipKeysForRange reads plain IPv4 ranges exactly as the general parser does'
   const reference = (range: string): string[] => {
     try {
       const [address, prefix] = ipaddr.IPv4.parseCIDR(range);
-      const [a, b] = address.toByteArray();
+      const [a, b, c] = address.toByteArray();
+      if (prefix >= 24) return [`4/24:${a}.${b}.${c}`];
       return prefix >= 16 ? [`4/16:${a}.${b}`] : prefix >= 8 ? [`4/8:${a}`] : [];
     } catch {
       return [];

@@ -4,9 +4,12 @@
  */
 import ipaddr from 'ipaddr.js';
 
-// Ranges are bucketed by their /16 (IPv4) or /32 (IPv6) prefix; wider ranges by /8 or /16 so
-// that one range never produces more than a handful of keys.
-function ipv4BucketKeys(first: number, second: number, prefix: number): string[] {
+// A range is bucketed by the widest of /24, /16, /8 (IPv4) or /48, /32, /16 (IPv6) that it
+// fills: one key per range, and an address is looked up in its bucket of each width. Buckets of
+// /16 alone held 256 organizations' /24 ranges, more than a lookup reads (the owner of an
+// address was then often not found).
+function ipv4BucketKeys(first: number, second: number, third: number, prefix: number): string[] {
+  if (prefix >= 24) return [`4/24:${first}.${second}.${third}`];
   if (prefix >= 16) return [`4/16:${first}.${second}`];
   if (prefix >= 8) return [`4/8:${first}`];
   return [];
@@ -15,11 +18,12 @@ function ipv4BucketKeys(first: number, second: number, prefix: number): string[]
 function bucketKeys(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): string[] {
   if (address.kind() === 'ipv4') {
     const bytes = address.toByteArray();
-    return ipv4BucketKeys(bytes[0], bytes[1], prefix);
+    return ipv4BucketKeys(bytes[0], bytes[1], bytes[2], prefix);
   }
-  const parts = (address as ipaddr.IPv6).parts;
-  if (prefix >= 32) return [`6/32:${parts[0].toString(16)}:${parts[1].toString(16)}`];
-  if (prefix >= 16) return [`6/16:${parts[0].toString(16)}`];
+  const parts = (address as ipaddr.IPv6).parts.map((part) => part.toString(16));
+  if (prefix >= 48) return [`6/48:${parts[0]}:${parts[1]}:${parts[2]}`];
+  if (prefix >= 32) return [`6/32:${parts[0]}:${parts[1]}`];
+  if (prefix >= 16) return [`6/16:${parts[0]}`];
   return [];
 }
 
@@ -35,7 +39,7 @@ export function ipKeysForRange(range: string): string[] {
   if (plain !== null) {
     const [a, b, c, d, prefix] = [plain[1], plain[2], plain[3], plain[4], plain[5]].map(Number);
     // Out-of-range values go to the parser below, which rejects them as before.
-    if (a <= 255 && b <= 255 && c <= 255 && d <= 255 && prefix <= 32) return ipv4BucketKeys(a, b, prefix);
+    if (a <= 255 && b <= 255 && c <= 255 && d <= 255 && prefix <= 32) return ipv4BucketKeys(a, b, c, prefix);
   }
   try {
     // `ipaddr.parseCIDR` tries IPv6 first and throws for every IPv4 range before trying IPv4: the
@@ -52,8 +56,9 @@ export function ipKeysForRange(range: string): string[] {
 export function ipKeysForAddress(ip: string): string[] {
   try {
     const address = ipaddr.process(ip.trim());
-    if (address.kind() === 'ipv4') return [...bucketKeys(address, 16), ...bucketKeys(address, 8)];
-    return [...bucketKeys(address, 32), ...bucketKeys(address, 16)];
+    if (address.kind() === 'ipv4')
+      return [...bucketKeys(address, 24), ...bucketKeys(address, 16), ...bucketKeys(address, 8)];
+    return [...bucketKeys(address, 48), ...bucketKeys(address, 32), ...bucketKeys(address, 16)];
   } catch {
     return [];
   }

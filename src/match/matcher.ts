@@ -46,6 +46,8 @@ export interface ScoredCandidate {
   readonly baseScore: number;
   /** Raw candidate-retrieval score (unbounded). */
   readonly esscore: number;
+  /** The model's linear score before recalibration (what `quarry calibrate` fits on). */
+  readonly linear: number;
   readonly explanation: Explanation;
 }
 
@@ -285,7 +287,10 @@ export function scoreCandidates(
   limit = Number.POSITIVE_INFINITY,
 ): ScoredCandidate[] {
   const features = candidates.map((c) => candidateFeatures(query, c.profile, vocabularies));
-  const z = features.map((f) => logit(model.base, f));
+  const linear = features.map((f) => logit(model.base, f));
+  const scale = model.calibration?.scale ?? 1;
+  const offset = model.calibration?.offset ?? 0;
+  const z = linear.map((l) => scale * l + offset);
   const probabilities = choiceProbabilities(z);
   const order = candidates
     .map((_, i) => i)
@@ -305,6 +310,7 @@ export function scoreCandidates(
       score,
       baseScore: sigmoid(z[i]),
       esscore: round3(candidate.esscore),
+      linear: linear[i],
       // Built on first read: most callers look at a few candidates' explanations, not all.
       get explanation(): Explanation {
         explanation ??= explain(model, features[i], rivalsLogOdds(z, i), score);
@@ -321,8 +327,11 @@ export function scoreCandidates(
 function explain(model: TypeModel, features: FeatureVector, rivals: number, score: number): Explanation {
   const baseContributions: Record<string, number> = {};
   logit(model.base, features, baseContributions);
-  const contributions: Record<string, number> = { bias: round3(model.base.bias) };
-  for (const name in baseContributions) contributions[name] = round3(baseContributions[name]);
+  const scale = model.calibration?.scale ?? 1;
+  const contributions: Record<string, number> = {
+    bias: round3(scale * model.base.bias + (model.calibration?.offset ?? 0)),
+  };
+  for (const name in baseContributions) contributions[name] = round3(scale * baseContributions[name]);
   if (rivals !== 0) contributions.otherCandidates = round3(rivals);
   const evidence: Record<string, number> = {};
   for (const name in features) if (features[name] !== 0) evidence[name] = round3(features[name]);

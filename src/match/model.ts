@@ -17,6 +17,12 @@ export interface LogisticModel {
 /** A type's model: the linear score of a candidate (the "none" option scores 0). */
 export interface TypeModel {
   readonly base: LogisticModel;
+  /**
+   * Recalibration of the linear score on labelled queries (`quarry calibrate`): the score used
+   * is `scale · z + offset`. The fit's own data are generated queries; the labelled sets are
+   * how people query, and their shares of right answers set these two numbers.
+   */
+  readonly calibration?: { readonly scale: number; readonly offset: number };
 }
 
 /** The model file's shape. */
@@ -106,6 +112,15 @@ export function validateModelFile(value: unknown): ModelFile {
   }
   for (const type of ['Organization', 'Person'] as const) {
     const model = file.models?.[type];
+    const calibration = model?.calibration;
+    if (
+      calibration !== undefined &&
+      (!Number.isFinite(calibration.scale) || calibration.scale <= 0 || !Number.isFinite(calibration.offset))
+    ) {
+      throw new TypeError(
+        `model file: models.${type}.calibration needs a positive scale and a finite offset`,
+      );
+    }
     for (const stage of ['base'] as const) {
       const m = model?.[stage];
       if (!m || typeof m.bias !== 'number' || typeof m.weights !== 'object') {

@@ -118,6 +118,14 @@ function locationsOf(entity: Entity): Location[] {
   if (entity.location && typeof entity.location === 'object') out.push(entity.location);
   if (Array.isArray(entity.locations))
     for (const l of entity.locations) if (l && typeof l === 'object') out.push(l);
+  // A place another source states (it lost to the canonical one) is still where the entity
+  // may be: a query giving it is no conflict.
+  if (Array.isArray(entity.nonCanonicalFacts)) {
+    for (const fact of entity.nonCanonicalFacts) {
+      if (fact?.field === 'location' && fact.value && typeof fact.value === 'object')
+        out.push(fact.value as Location);
+    }
+  }
   return out;
 }
 

@@ -10,7 +10,11 @@ import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js'
  * without a `+`/`00` prefix is read in `regionHint` when given.
  */
 export function normalizePhone(phone: string, regionHint?: string): string | undefined {
-  const trimmed = phone.trim().replace(/^00/, '+');
+  // `+49 (0) 151 …`: the national trunk prefix written beside the country code is not dialled.
+  const trimmed = phone
+    .trim()
+    .replace(/^00/, '+')
+    .replace(/^(\+\d{1,3})\s*\(0\)/, '$1');
   if (!/\d/.test(trimmed)) return undefined;
   // Already international and plainly punctuated: E.164 is its digits (no metadata lookup).
   if (/^\+[\d\s().-]{7,}$/.test(trimmed)) {

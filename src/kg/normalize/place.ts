@@ -266,8 +266,19 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
       }
     }
   }
+  // A country written as its ISO code in capitals ("CH", "IN"; "CA" is also California).
+  if (!country && /^[A-Z]{2}$/.test(text.trim())) {
+    const code = text.trim();
+    if ((getCountries() as string[]).includes(code)) {
+      country = code;
+      tokens = [];
+    }
+  }
   const all = parts.join(' ').split(' ').filter(Boolean);
-  const regionRefs = namedRegions(all, tokens, country ?? regionHint, country);
+  const fromCode = country !== undefined && /^[A-Z]{2}$/.test(text.trim());
+  const regionRefs = fromCode
+    ? namedRegions(all, all, undefined, undefined).filter((r) => r.country === 'US' || r.country === country)
+    : namedRegions(all, tokens, country ?? regionHint, country);
   const cityRefs = namedCities(tokens, country, regionRefs);
   const places: PlaceRef[] = [...cityRefs];
   // A division the text names is a reading of its own unless a city of it is named too.

@@ -94,7 +94,9 @@ function fieldFits(query: AnalyzedQuery, f: FeatureVector, profile: MatchProfile
     fits.push(
       Math.max(
         f.acronymMatch ?? 0,
-        0.35 * (f.nameCoverQuery + f.nameCoverCandidate) + 0.3 * f.nameJaroWinkler,
+        0.35 * (f.nameCoverQuery + f.nameCoverCandidate) +
+          0.3 * f.nameJaroWinkler +
+          0.3 * ((f.middleNameMatch ?? 0) - (f.middleNameConflict ?? 0)),
       ),
     );
   if (query.urls.length) fits.push(Math.max(f.urlHostMatch ?? 0, f.urlDomainMatch ?? 0));

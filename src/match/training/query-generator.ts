@@ -245,7 +245,10 @@ function personName(entity: Entity, random: Random): string | undefined {
   if (!full) return undefined;
   let parts: string[];
   const r = random.next();
-  if (first && last) {
+  if (first && last && middles.length && random.chance(0.3)) {
+    // Middle names written as initials, or all of them.
+    parts = random.chance(0.6) ? [first, ...middles.map((m) => `${m[0]}.`), last] : [first, ...middles, last];
+  } else if (first && last) {
     if (r < 0.45) parts = [first, last];
     else if (r < 0.55) parts = full.split(/[\s,]+/).filter(Boolean);
     else if (r < 0.62) parts = [first];
