@@ -324,13 +324,6 @@ function personMatches(query: readonly string[], candidate: readonly string[]): 
   });
 }
 
-/** `tokens` space-joined without their middle names that `other` does not match. */
-function shared(tokens: readonly string[], other: readonly string[]): string {
-  if (tokens.length < 3) return tokens.join(' ');
-  const matches = personMatches(tokens, other);
-  return tokens.filter((_, i) => !isMiddle(i, tokens.length) || matches[i] >= 0.6).join(' ');
-}
-
 /** Positions of middle names in person-name tokens (given name first, surname last). */
 function isMiddle(i: number, length: number): boolean {
   return length >= 3 && i > 0 && i < length - 1;
@@ -551,12 +544,7 @@ export function personFeatures(
       f.nameMissedCandidate = c.missedCandidate;
       f.nameEvidence = c.evidence;
       f.nameKeyEqual = best.query.key === sortedKey(c.tokens) ? 1 : 0;
-      // Spelling of the names both sides have: a middle name the other side lacks is left out
-      // (middle names are compared on their own).
-      f.nameJaroWinkler = jaroWinkler(
-        shared(best.query.tokens, c.tokens),
-        shared(c.tokens, best.query.tokens),
-      );
+      f.nameJaroWinkler = jaroWinkler(best.query.tokens.join(' '), c.tokens.join(' '));
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
     }
     // Given name and surname, also crossed (surname written first).
