@@ -48,7 +48,7 @@ describe('realistic queries on the demo graph', () => {
   before(async () => {
     t = await startTestRuntime();
     loadDemoGraph(t.runtime.storage.entities, DEFAULT_DEMO_SIZES);
-    token = t.token(null);
+    token = await t.token(null);
   });
   after(async () => t.close());
 

@@ -11,6 +11,7 @@ import {
 } from '../src/match/index.ts';
 import { generateQuery } from '../src/match/training/query-generator.ts';
 import { Random } from '../src/match/training/random.ts';
+import { approximateBytes } from '../src/approximate-bytes.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
@@ -67,8 +68,8 @@ test('a cached source gives the matcher exactly what the uncached one does, what
   // Tight bounds empty the caches often; roomy ones keep everything: both must answer alike,
   // in any order of queries (the order decides what is cached when).
   for (const cache of [
-    { profiles: 40, postingsRefs: 200 },
-    { profiles: 100_000, postingsRefs: 1_000_000 },
+    { profileBytes: 8_000, postingsRefs: 200 },
+    { profileBytes: 64 * 2 ** 20, postingsRefs: 1_000_000 },
   ]) {
     const cached = createMatcher(storage.entities, { cache });
     const order = asked.map((_, i) => i);
@@ -89,7 +90,7 @@ test('the caching source answers as its source, profiles in the order of the ref
     counts: () => entities.counts(),
     version: () => entities.version(),
   };
-  const cached = new CachingCandidateSource(reversed, { profiles: 3, postingsRefs: 50 });
+  const cached = new CachingCandidateSource(reversed, { profileBytes: 1_000, postingsRefs: 50 });
   const refs = (rows: readonly { ref: number }[]) => rows.map((row) => row.ref);
   assert.deepEqual(refs(cached.profiles([2, 4])), [2, 4]);
   assert.deepEqual(refs(cached.profiles([5, 4, 1, 2, 3])), [5, 4, 1, 2, 3]);
@@ -109,6 +110,40 @@ test('the caching source answers as its source, profiles in the order of the ref
       rows.flatMap((ref) => entities.profiles([ref]).map((row) => row.id)),
     );
   }
+});
+
+test('the profiles kept are bounded by their size in memory: past it they are read again', () => {
+  const entities = storage.entities;
+  let reads = 0;
+  const counting: CandidateSource = {
+    refsForKeys: (keys, limit) => entities.refsForKeys(keys, limit),
+    profiles: (refs) => {
+      reads += refs.length;
+      return entities.profiles(refs);
+    },
+    termCounts: (prefix) => entities.termCounts(prefix),
+    counts: () => entities.counts(),
+    version: () => entities.version(),
+  };
+  const oneProfile = approximateBytes(entities.profiles([1])[0].profile);
+  // Room for about two profiles: two more empty the cache, and the first two are read again.
+  const small = new CachingCandidateSource(counting, { profileBytes: oneProfile * 2.5 });
+  small.profiles([1, 2]);
+  assert.deepEqual(
+    small.profiles([4, 3]).map((row) => row.ref),
+    [4, 3],
+  );
+  const afterTwoBatches = reads;
+  assert.deepEqual(
+    small.profiles([1, 2]).map((row) => row.ref),
+    [1, 2],
+  );
+  assert.equal(reads, afterTwoBatches + 2, 'over its budget the cache was emptied');
+  const roomy = new CachingCandidateSource(counting, { profileBytes: oneProfile * 100 });
+  roomy.profiles([1, 2, 3, 4]);
+  const roomyAfter = reads;
+  roomy.profiles([1, 2]);
+  assert.equal(reads, roomyAfter, 'within its budget nothing is read again');
 });
 
 test('after a write, the caching source reads the new graph', () => {

@@ -43,80 +43,86 @@ export function registerCalibrate(program: Command): void {
     .option('--data <dir>', 'data directory (default: $QUARRY_DATA_DIR or ./data)')
     .option('--margin <m>', `added to each precision floor (default ${DEFAULT_MARGIN})`, parseUnitInterval)
     .option('--model <file>', 'model file to update', DEFAULT_MODEL)
-    .action(async (files: string[], options: { kg?: string[]; data?: string; margin?: number; model: string }) => {
-      const fitted = validateModelFile(JSON.parse(readFileSync(options.model, 'utf8')));
-      const storage = openEvaluationStore(options);
-      try {
-        const labelledSets = files.map((file) => {
-          const labelled = readLabelledQueries(file);
-          const types = new Set(labelled.map((q) => q.query.type));
-          if (types.size !== 1) {
-            throw new InvalidArgumentError(`${file}: a calibration set must hold queries of one entity type`);
+    .action(
+      async (files: string[], options: { kg?: string[]; data?: string; margin?: number; model: string }) => {
+        const fitted = validateModelFile(JSON.parse(readFileSync(options.model, 'utf8')));
+        const storage = openEvaluationStore(options);
+        try {
+          const labelledSets = files.map((file) => {
+            const labelled = readLabelledQueries(file);
+            const types = new Set(labelled.map((q) => q.query.type));
+            if (types.size !== 1) {
+              throw new InvalidArgumentError(
+                `${file}: a calibration set must hold queries of one entity type`,
+              );
+            }
+            process.stderr.write(`calibrate: ${path.basename(file)}: ${labelled.length} queries\n`);
+            return { name: path.basename(file), type: [...types][0] as EntityType, labelled };
+          });
+          // The linear scores of every candidate under the fitted model, recalibration left out.
+          const raw = createMatcher(storage.entities, { model: withoutCalibration(fitted) });
+          const models = { ...fitted.models };
+          for (const type of ['Organization', 'Person'] as const) {
+            const examples = labelledSets
+              .filter((set) => set.type === type)
+              .flatMap((set) => set.labelled.map((q) => choiceOf(raw, q)));
+            if (examples.length === 0) continue;
+            const line = fitChoiceModel(examples, ['z'], 0);
+            // Bounded: a small or perfectly separated set would otherwise push the scale to
+            // extremes (all right answers: the likelihood grows without bound with the scale).
+            const calibration = {
+              scale: Math.min(4, Math.max(0.25, line.weights.z)),
+              offset: Math.min(10, Math.max(-10, line.bias)),
+            };
+            process.stderr.write(
+              `calibrate: ${type}: score × ${calibration.scale} + ${calibration.offset}\n`,
+            );
+            models[type] = { ...fitted.models[type], calibration } satisfies TypeModel;
           }
-          process.stderr.write(`calibrate: ${path.basename(file)}: ${labelled.length} queries\n`);
-          return { name: path.basename(file), type: [...types][0] as EntityType, labelled };
-        });
-        // The linear scores of every candidate under the fitted model, recalibration left out.
-        const raw = createMatcher(storage.entities, { model: withoutCalibration(fitted) });
-        const models = { ...fitted.models };
-        for (const type of ['Organization', 'Person'] as const) {
-          const examples = labelledSets
-            .filter((set) => set.type === type)
-            .flatMap((set) => set.labelled.map((q) => choiceOf(raw, q)));
-          if (examples.length === 0) continue;
-          const line = fitChoiceModel(examples, ['z'], 0);
-          // Bounded: a small or perfectly separated set would otherwise push the scale to
-          // extremes (all right answers: the likelihood grows without bound with the scale).
-          const calibration = {
-            scale: Math.min(4, Math.max(0.25, line.weights.z)),
-            offset: Math.min(10, Math.max(-10, line.bias)),
-          };
-          process.stderr.write(`calibrate: ${type}: score × ${calibration.scale} + ${calibration.offset}\n`);
-          models[type] = { ...fitted.models[type], calibration } satisfies TypeModel;
-        }
-        const model: ModelFile = { ...fitted, models };
-        const matcher = createMatcher(storage.entities, { model });
-        const sets: CalibrationSet[] = labelledSets.map((set) => ({
-          name: set.name,
-          type: set.type,
-          outcomes: runLabelledQueries(matcher, set.labelled),
-        }));
-        const margin = options.margin ?? DEFAULT_MARGIN;
-        const result = calibrateThresholds(sets, { margin });
-        const updated: ModelFile = {
-          ...model,
-          thresholds: { ...model.thresholds, ...result.thresholds },
-          provenance: {
-            ...model.provenance,
-            thresholdCalibration: {
-              scoreCalibration:
-                'per type, scale and offset of the linear score by maximum likelihood of the right choice on the sets',
-              rule: 'per type, the lowest threshold (0.01 steps) at which every set reaches precision floor + margin',
-              floors: PRECISION_FLOORS,
-              margin,
-              sets: files.map((file, i) => ({
-                file: path.basename(file),
-                sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
-                type: sets[i].type,
-                precision: round4(result.sets[i].metrics.precision),
-                recall: round4(result.sets[i].metrics.recall),
-                ece: round4(result.sets[i].metrics.ece),
-              })),
-              unmet: result.unmet,
+          const model: ModelFile = { ...fitted, models };
+          const matcher = createMatcher(storage.entities, { model });
+          const sets: CalibrationSet[] = labelledSets.map((set) => ({
+            name: set.name,
+            type: set.type,
+            outcomes: runLabelledQueries(matcher, set.labelled),
+          }));
+          const margin = options.margin ?? DEFAULT_MARGIN;
+          const result = calibrateThresholds(sets, { margin });
+          const updated: ModelFile = {
+            ...model,
+            thresholds: { ...model.thresholds, ...result.thresholds },
+            provenance: {
+              ...model.provenance,
+              thresholdCalibration: {
+                scoreCalibration:
+                  'per type, scale and offset of the linear score by maximum likelihood of the right choice on the sets',
+                rule: 'per type, the lowest threshold (0.01 steps) at which every set reaches precision floor + margin',
+                floors: PRECISION_FLOORS,
+                margin,
+                sets: files.map((file, i) => ({
+                  file: path.basename(file),
+                  sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+                  type: sets[i].type,
+                  precision: round4(result.sets[i].metrics.precision),
+                  recall: round4(result.sets[i].metrics.recall),
+                  ece: round4(result.sets[i].metrics.ece),
+                })),
+                unmet: result.unmet,
+              },
             },
-          },
-        };
-        writeFileSync(options.model, `${JSON.stringify(updated, null, 2)}\n`);
-        for (const set of result.sets) process.stdout.write(`${set.name}\n${formatMetrics(set.metrics)}\n`);
-        process.stderr.write(
-          `calibrate: wrote ${options.model}: thresholds ${JSON.stringify(result.thresholds)}` +
-            (result.unmet.length ? `; floors NOT reached for ${result.unmet.join(', ')}` : '') +
-            '\n',
-        );
-      } finally {
-        await storage.close();
-      }
-    });
+          };
+          writeFileSync(options.model, `${JSON.stringify(updated, null, 2)}\n`);
+          for (const set of result.sets) process.stdout.write(`${set.name}\n${formatMetrics(set.metrics)}\n`);
+          process.stderr.write(
+            `calibrate: wrote ${options.model}: thresholds ${JSON.stringify(result.thresholds)}` +
+              (result.unmet.length ? `; floors NOT reached for ${result.unmet.join(', ')}` : '') +
+              '\n',
+          );
+        } finally {
+          await storage.close();
+        }
+      },
+    );
 }
 
 /** `model` without the recalibration of its types. */

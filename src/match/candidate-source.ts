@@ -8,6 +8,7 @@
  * the matcher returned cached profiles first: candidates came in an order that depended on
  * earlier queries, scores moved in their last bits and a near-tie flipped.
  */
+import { approximateBytes } from '../approximate-bytes.ts';
 import type { EntityType } from '../kg/index.ts';
 
 /** What the scorer reads for one candidate. */
@@ -41,8 +42,12 @@ export interface CandidateSource {
 }
 
 export interface CachingOptions {
-  /** Most parsed profiles kept (default 20,000): large caches lengthen GC pauses (p99). */
-  readonly profiles?: number;
+  /**
+   * Most bytes of parsed profiles kept (`approximateBytes`; default 16 MiB, ~20,000 demo
+   * profiles), by size rather than count: profiles of entities with many names or employments
+   * are several times larger, and large caches lengthen garbage-collection pauses (p99).
+   */
+  readonly profileBytes?: number;
   /**
    * Most postings (refs) kept, all keys together (~8 bytes each; default 500,000). Queries
    * share their common keys (a surname, a city, a frequent e-mail domain): over the in-process
@@ -51,7 +56,7 @@ export interface CachingOptions {
   readonly postingsRefs?: number;
 }
 
-const PROFILE_CACHE_SIZE = 20_000;
+const PROFILE_CACHE_BYTES = 16 * 2 ** 20;
 const POSTINGS_CACHE_REFS = 500_000;
 
 /**
@@ -67,13 +72,14 @@ export class CachingCandidateSource implements CandidateSource {
   readonly #postingsCap: number;
   #version: string | undefined;
   #profiles = new Map<number, CandidateProfile>();
+  #profileBytes = 0;
   /** Postings per lookup limit, then per key (see `refsForKeys`). */
   #postings = new Map<number, Map<string, number[]>>();
   #postingsHeld = 0;
 
   constructor(source: CandidateSource, options: CachingOptions = {}) {
     this.#source = source;
-    this.#profileCap = options.profiles ?? PROFILE_CACHE_SIZE;
+    this.#profileCap = options.profileBytes ?? PROFILE_CACHE_BYTES;
     this.#postingsCap = options.postingsRefs ?? POSTINGS_CACHE_REFS;
   }
 
@@ -105,11 +111,18 @@ export class CachingCandidateSource implements CandidateSource {
       else missing.push(ref);
     }
     if (missing.length) {
-      if (this.#profiles.size + missing.length > this.#profileCap) this.#profiles.clear();
-      for (const row of this.#source.profiles(missing)) {
+      const rows = this.#source.profiles(missing);
+      let incoming = 0;
+      for (const row of rows) incoming += approximateBytes(row.profile);
+      if (this.#profileBytes + incoming > this.#profileCap) {
+        this.#profiles.clear();
+        this.#profileBytes = 0;
+      }
+      for (const row of rows) {
         this.#profiles.set(row.ref, row);
         found.set(row.ref, row);
       }
+      this.#profileBytes += incoming;
     }
     const out: CandidateProfile[] = [];
     for (const ref of refs) {
@@ -160,6 +173,7 @@ export class CachingCandidateSource implements CandidateSource {
     if (version !== this.#version) {
       this.#version = version;
       this.#profiles = new Map();
+      this.#profileBytes = 0;
       this.#postings = new Map();
       this.#postingsHeld = 0;
     }

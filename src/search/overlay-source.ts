@@ -9,8 +9,7 @@
  * use weigh like unseen words. A matcher over an overlay is made per search and never cached.
  */
 import type { EntityType } from '../kg/index.ts';
-import type { CandidateSource } from '../match/index.ts';
-import type { CandidateProfile } from '../storage/index.ts';
+import type { CandidateProfile, CandidateSource } from '../match/index.ts';
 
 /** An entity as the overlay presents it: its match profile and retrieval keys. */
 export interface OverlayEntity {
@@ -38,15 +37,6 @@ export class OverlaySource implements CandidateSource {
         else this.#byKey.set(key, [entity.ref]);
       }
     }
-  }
-
-  keyCounts(keys: readonly string[], cap: number): Map<string, number> {
-    const counts = this.#base.keyCounts(keys, cap);
-    for (const key of keys) {
-      const extra = (this.#byKey.get(key) ?? []).filter((ref) => ref < 0).length;
-      if (extra > 0) counts.set(key, Math.min(cap, (counts.get(key) ?? 0) + extra));
-    }
-    return counts;
   }
 
   refsForKeys(keys: readonly string[], limitPerKey: number): Map<string, number[]> {

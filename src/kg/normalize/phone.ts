@@ -91,12 +91,10 @@ export function readPhone(phone: string, regionHint?: string): PhoneReading {
   const digits = trimmed.replace(/\D/g, '');
   if (/^(\+|00)/.test(trimmed) || (regionHint && /^[A-Z]{2}$/.test(regionHint)) || digits.length < 6) {
     const one = normalizePhone(phone, regionHint);
-    // A national reading the hint's country rejects may be an international one without `+`.
-    if (one && !one.startsWith('#')) {
-      const parsed = parsePhoneNumberFromString(one);
-      if (parsed?.isValid() || /^(\+|00)/.test(trimmed)) return { numbers: [one] };
+    // A number the hint's country cannot hold may be an international one without `+`.
+    if (one?.startsWith('#') && regionHint) {
       const international = parsePhoneNumberFromString(`+${digits}`);
-      if (international?.isValid()) return { numbers: [one, international.number] };
+      if (international?.isValid()) return { numbers: [international.number] };
     }
     return { numbers: one ? [one] : [] };
   }

@@ -383,6 +383,9 @@ export interface EntityPlaces {
   readonly cities: ReadonlySet<string>;
   /** `country:city` of its cities the hierarchy knows (large enough to be in its tables). */
   readonly knownCities: ReadonlySet<string>;
+  /** Countries in which it has a division, and in which it has a known city. */
+  readonly regionCountries: ReadonlySet<string>;
+  readonly cityCountries: ReadonlySet<string>;
 }
 
 const entityMemo = new BoundedMemo<EntityPlaces>(20_000);
@@ -391,6 +394,8 @@ const NO_PLACES: EntityPlaces = {
   regions: new Set(),
   cities: new Set(),
   knownCities: new Set(),
+  regionCountries: new Set(),
+  cityCountries: new Set(),
 };
 
 /**
@@ -436,7 +441,15 @@ export function entityPlaces(
         if (ref.region) regionsOf.add(`${ref.country}:${ref.region}`);
       }
     }
-    return { countries: countriesOf, regions: regionsOf, cities: new Set(cityNames), knownCities };
+    const countryOf = (key: string) => key.slice(0, key.indexOf(':'));
+    return {
+      countries: countriesOf,
+      regions: regionsOf,
+      cities: new Set(cityNames),
+      knownCities,
+      regionCountries: new Set([...regionsOf].map(countryOf)),
+      cityCountries: new Set([...knownCities].map(countryOf)),
+    };
   });
 }
 
@@ -480,13 +493,11 @@ export function comparePlaces(query: ParsedLocation, entity: EntityPlaces): Plac
     if (countryKnown && !inCountry) continue;
     sharesCountry ||= inCountry;
     const regionKey = place.region ? `${place.country}:${place.region}` : undefined;
-    const entityRegions = [...entity.regions].filter((r) => r.startsWith(`${place.country}:`));
-    if (regionKey && entityRegions.length > 0 && !entity.regions.has(regionKey)) continue;
+    if (regionKey && entity.regionCountries.has(place.country) && !entity.regions.has(regionKey)) continue;
     // Another city of the same country is elsewhere, when the hierarchy knows the entity's
     // city; one it does not know may be a district or suburb of the query's (Paddington, London).
-    const ownCities = [...entity.knownCities].filter((c) => c.startsWith(`${place.country}:`));
-    if (place.city && ownCities.length > 0 && !entity.knownCities.has(`${place.country}:${place.city}`))
-      continue;
+    const elsewhere = !entity.knownCities.has(`${place.country}:${place.city}`);
+    if (place.city && entity.cityCountries.has(place.country) && elsewhere) continue;
     compatible = true;
     country ||= inCountry;
     region ||= regionKey !== undefined && entity.regions.has(regionKey);
