@@ -36,10 +36,6 @@ export class LaggingVersionSource implements CandidateSource {
     return this.#pinned;
   }
 
-  keyCounts(keys: readonly string[], cap: number): Map<string, number> {
-    return this.#base.keyCounts(keys, cap);
-  }
-
   refsForKeys(keys: readonly string[], limitPerKey: number): Map<string, number[]> {
     return this.#base.refsForKeys(keys, limitPerKey);
   }
