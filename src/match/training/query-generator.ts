@@ -109,6 +109,24 @@ function addressIn(range: string, random: Random): string | undefined {
   return undefined;
 }
 
+/** Where a query says an organization is: its country, region or city, now and then elsewhere. */
+function organizationLocation(entity: Entity, random: Random): string | undefined {
+  const country = entity.location?.country?.name;
+  const region = entity.location?.region?.name;
+  const city = entity.location?.city?.name;
+  const otherCountries = (entity.locations ?? [])
+    .map((l) => l.country?.name)
+    .filter((c) => c && c !== country);
+  // A country it is not in: an office elsewhere, a stale row, a source error.
+  if (random.chance(0.04)) return random.pick(ANY_COUNTRIES);
+  if (otherCountries.length && random.chance(0.2)) return otherCountries[0];
+  if (city && random.chance(0.2)) return random.chance(0.5) || !country ? city : `${city}, ${country}`;
+  if (region && random.chance(0.3)) return random.chance(0.5) || !country ? region : `${region}, ${country}`;
+  if (!country) return region;
+  const spellings = COUNTRY_SPELLINGS[country];
+  return spellings && random.chance(0.3) ? random.pick(spellings) : country;
+}
+
 function organizationQuery(
   entity: Entity,
   random: Random,
@@ -120,21 +138,7 @@ function organizationQuery(
   );
   const country = entity.location?.country?.name;
   const region = entity.location?.region?.name;
-  const city = entity.location?.city?.name;
-  const otherCountries = (entity.locations ?? [])
-    .map((l) => l.country?.name)
-    .filter((c) => c && c !== country);
-  const location = (): string | undefined => {
-    // A country it is not in: an office elsewhere, a stale row, a source error.
-    if (random.chance(0.04)) return random.pick(ANY_COUNTRIES);
-    if (otherCountries.length && random.chance(0.2)) return otherCountries[0];
-    if (city && random.chance(0.2)) return random.chance(0.5) || !country ? city : `${city}, ${country}`;
-    if (region && random.chance(0.3))
-      return random.chance(0.5) || !country ? region : `${region}, ${country}`;
-    if (!country) return region;
-    const spellings = COUNTRY_SPELLINGS[country];
-    return spellings && random.chance(0.3) ? random.pick(spellings) : country;
-  };
+  const location = () => organizationLocation(entity, random);
   let queryName: string | undefined;
   if (name) {
     if (random.chance(0.05) && acronym(name).length >= 3 && country) {
