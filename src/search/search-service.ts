@@ -321,6 +321,7 @@ export class SearchService {
         urls: typeof statement.homepageUri === 'string' ? [statement.homepageUri] : [],
         emails: strings(statement.emailAddresses, (item) => item.contactString),
         phones: strings(statement.phoneNumbers, (item) => item.digits ?? item.string),
+        ...placeOf(statement),
       },
       { limit: 1 },
     );
@@ -394,4 +395,13 @@ function mergePages(
     }
   }
   return state;
+}
+
+/** Where a page says the entity is, as a query's `location` (city, region, country). */
+function placeOf(statement: EntityStatement): { location?: string } {
+  const location = (statement as { location?: Record<string, { name?: unknown } | undefined> }).location;
+  const parts = ['city', 'region', 'country']
+    .map((part) => location?.[part]?.name)
+    .filter((name): name is string => typeof name === 'string' && name !== '');
+  return parts.length ? { location: parts.join(', ') } : {};
 }
