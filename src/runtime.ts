@@ -15,6 +15,7 @@ import {
   GraphIngest,
   type PageExtractor,
   ServicePageExtractor,
+  SharedHostPoliteness,
   ThreadOutcomeSink,
 } from './crawl/index.ts';
 import { createEnhanceThreads, EnhanceService, type EnhanceThreads } from './enhance/index.ts';
@@ -309,6 +310,15 @@ function createCrawlService(
     // In this thread when there is no writer thread (which builds its own).
     ingester: sink ? undefined : new GraphIngest(storage.entities),
     sink,
+    // Several processes on one store: hosts' turns are taken there, and each process looks for
+    // the jobs the others created or controlled.
+    politeness: storage.hostTurns
+      ? new SharedHostPoliteness({
+          turns: storage.hostTurns,
+          onError: (error) => logger.warn({ err: error }, 'crawl: ending a host turn failed'),
+        })
+      : undefined,
+    shared: storage.hostTurns !== undefined,
     logger,
     addressPolicy: {
       allowPrivateNetwork: config.allowPrivateNetwork,

@@ -293,7 +293,12 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
     });
 
     test('a new round resets the frontier and this-round counters but keeps totals and objects', async () => {
-      await storage.crawlJobs.startRound(job.id, 10_000, 7);
+      // Conditional on the status: a second process starting the same round changes nothing.
+      const before = (await storage.crawlJobs.getJob(job.id))!;
+      assert.notEqual(before.status, 4);
+      assert.equal(await storage.crawlJobs.startRound(job.id, 9_000, 7, 4), false);
+      assert.deepEqual(await storage.crawlJobs.getJob(job.id), before);
+      assert.equal(await storage.crawlJobs.startRound(job.id, 10_000, 7), true);
       const after = (await storage.crawlJobs.getJob(job.id))!;
       assert.equal(after.roundStartedAt, 10_000);
       assert.equal(after.counters.pageCrawlSuccesses, 2);

@@ -6,6 +6,7 @@ import { runStorageContract } from './storage-contract.ts';
 import { runBulkStorageContract } from './storage-contract-bulk.ts';
 import { runCrawlStorageContract } from './storage-contract-crawl.ts';
 import { runCustomApiStoreContract } from './storage-contract-extract.ts';
+import { HOST_TURN_ADAPTERS, runHostTurnStoreContract } from './storage-contract-host-turns.ts';
 import { runKgImportStorageContract } from './storage-contract-kg-import.ts';
 import { runMatchStoreContract } from './storage-contract-match.ts';
 import { runOriginFetchStoreContract } from './storage-contract-refresh.ts';
@@ -20,3 +21,6 @@ for (const adapter of STORE_ADAPTERS) {
   runBulkStorageContract(adapter.name, adapter.open);
   runCrawlStorageContract(adapter.name, adapter.open);
 }
+
+// Turns of hosts: a store one process uses keeps them in memory (`Storage.hostTurns` undefined).
+for (const adapter of HOST_TURN_ADAPTERS) runHostTurnStoreContract(adapter.name, adapter.open);

@@ -14,6 +14,7 @@ import type { Logger } from '../logging.ts';
 import type { CrawlJobStore, Storage, StoredCrawlJob } from '../storage/index.ts';
 import { exportObjects, type ExportFormat, exportUrlReport } from './data-export.ts';
 import type { GraphIngester, PageExtractor, PageFetcher } from './dependencies.ts';
+import type { HostPoliteness } from './host-politeness.ts';
 import { parseJobCreation, validateJobName } from './job-settings.ts';
 import {
   initialStatus,
@@ -47,6 +48,10 @@ export interface CrawlServiceDeps {
   readonly webhookPost: WebhookPost;
   readonly extractor: PageExtractor;
   readonly ingester?: GraphIngester;
+  /** Politeness per host (`SharedHostPoliteness` on a store several processes share). */
+  readonly politeness?: HostPoliteness;
+  /** Other processes work on the same store (see `CrawlSchedulerDeps.shared`). */
+  readonly shared?: boolean;
   /** Where page outcomes are written (default: in this thread). */
   readonly sink?: OutcomeSink;
   readonly logger: Logger;
@@ -88,6 +93,8 @@ export class CrawlService {
       fetcher: deps.fetcher,
       extractor: deps.extractor,
       ingester: deps.ingester,
+      politeness: deps.politeness,
+      shared: deps.shared,
       sink: deps.sink,
       logger: deps.logger,
       tuning: deps.tuning?.scheduler,

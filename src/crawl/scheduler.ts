@@ -48,6 +48,10 @@ export interface SchedulerTuning {
   readonly robotsTtlMs: number;
   /** User agent whose robots.txt rules apply when a job sets none in `customHeaders`. */
   readonly defaultUserAgent: string;
+  /** On a shared store: how often other processes' changes to the jobs are looked for, ms. */
+  readonly sharedSweepMs: number;
+  /** On a shared store: sweeps between two looks for the claims of processes that died. */
+  readonly lostClaimSweeps: number;
 }
 
 export const DEFAULT_SCHEDULER_TUNING: SchedulerTuning = Object.freeze({
@@ -60,6 +64,8 @@ export const DEFAULT_SCHEDULER_TUNING: SchedulerTuning = Object.freeze({
   retry: DEFAULT_RETRY_POLICY,
   robotsTtlMs: 3_600_000,
   defaultUserAgent: 'QuarryBot',
+  sharedSweepMs: 400,
+  lostClaimSweeps: 10,
 });
 
 export interface CrawlSchedulerDeps {
@@ -78,6 +84,11 @@ export interface CrawlSchedulerDeps {
   readonly now?: () => number;
   /** Called after a round ended (and its webhook, if any, was queued). */
   readonly onRoundEnded?: (job: StoredCrawlJob) => void;
+  /**
+   * Other processes work on the same store (PostgreSQL): jobs they create or control, and the
+   * URLs claimed by those of them that died, are looked for every `sharedSweepMs`.
+   */
+  readonly shared?: boolean;
 }
 
 /** Runs the fetching of every job in status 0 or 7. */
@@ -106,6 +117,9 @@ export class CrawlScheduler {
   #pumpQueued = false;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
+  #sweepTimer: NodeJS.Timeout | undefined;
+  #sweeps = 0;
+  #sweeping = false;
 
   constructor(deps: CrawlSchedulerDeps) {
     this.#deps = deps;
@@ -166,6 +180,62 @@ export class CrawlScheduler {
     for (const job of await this.#store.jobsWithStatus([...RUNNING_STATUSES, JobStatus.nextRoundScheduled])) {
       await this.refresh(job.id);
     }
+    if (this.#deps.shared) {
+      this.#sweepTimer = setInterval(() => void this.#sweep(), this.#tuning.sharedSweepMs);
+      this.#sweepTimer.unref();
+    }
+  }
+
+  /**
+   * On a shared store, what other processes changed: jobs they created, paused, resumed,
+   * restarted, deleted or ended get `refresh`ed here (so a control request to any process is in
+   * force on all within a sweep), and every few sweeps the URLs of processes that died go back
+   * to pending, for the lanes here to take.
+   */
+  async #sweep(): Promise<void> {
+    if (!this.#running || this.#sweeping) return;
+    this.#sweeping = true;
+    try {
+      if (++this.#sweeps % this.#tuning.lostClaimSweeps === 0) {
+        const recovered = await this.#store.recoverLostClaims();
+        if (recovered > 0) {
+          this.#deps.logger.info({ recovered }, 'crawl: URLs of a process that is gone go back to pending');
+          this.#wakeAllLanes();
+        }
+      }
+      const jobs = await this.#store.jobsWithStatus([...RUNNING_STATUSES, JobStatus.nextRoundScheduled]);
+      const listed = new Set<number>();
+      for (const job of jobs) {
+        listed.add(job.id);
+        const run = this.#runs.get(job.id);
+        const changed =
+          job.status === JobStatus.nextRoundScheduled
+            ? run !== undefined || !this.#nextRounds.has(job.id)
+            : run === undefined || run.job.roundStartedAt !== job.roundStartedAt;
+        if (changed) await this.refresh(job.id);
+      }
+      for (const id of [...this.#runs.keys(), ...this.#nextRounds.keys()]) {
+        if (!listed.has(id)) await this.refresh(id);
+      }
+    } catch (error) {
+      this.#deps.logger.error({ err: error }, 'crawl: looking at the shared store failed');
+    } finally {
+      this.#sweeping = false;
+    }
+  }
+
+  /** Every exhausted lane looks at its host's frontier again (URLs came back to it). */
+  #wakeAllLanes(): void {
+    for (const run of this.#runs.values()) {
+      for (const lane of run.lanes) {
+        if (lane.refilling) lane.lookAgain = true;
+        else if (lane.exhausted) {
+          lane.exhausted = false;
+          lane.wakeAt = 0;
+        }
+      }
+    }
+    this.#schedulePump();
   }
 
   /**
@@ -175,6 +245,8 @@ export class CrawlScheduler {
   async stop(): Promise<void> {
     if (!this.#running) return;
     this.#running = false;
+    clearInterval(this.#sweepTimer);
+    this.#sweepTimer = undefined;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerAt = Number.POSITIVE_INFINITY;
@@ -551,7 +623,8 @@ export class CrawlScheduler {
     this.#nextRounds.delete(jobId);
     const job = await this.#store.getJob(jobId);
     if (!job || job.status !== JobStatus.nextRoundScheduled) return;
-    await this.#store.startRound(jobId, this.#now(), JobStatus.inProgress);
+    // Conditional: of the processes whose timers fire for this round, one starts it.
+    await this.#store.startRound(jobId, this.#now(), JobStatus.inProgress, JobStatus.nextRoundScheduled);
     await this.refresh(jobId);
   }
 }

@@ -2,6 +2,7 @@ export type { StoreLocator } from './locator.ts';
 export { storeLocator } from './locator.ts';
 export type { OpenStorageOptions, StoreMaintenance } from './open-storage.ts';
 export { migrateStore, openStorage, startStoreMaintenance } from './open-storage.ts';
+export { MemoryHostTurnStore } from './memory-host-turns.ts';
 export type {
   BulkJobPatch,
   BulkJobRow,
@@ -33,6 +34,8 @@ export type {
   TokenStore,
   WorkItem,
   WorkQueue,
+  HostTurn,
+  HostTurnStore,
   WriteBatchOptions,
 } from './ports.ts';
 export type {

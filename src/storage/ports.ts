@@ -630,8 +630,10 @@ export interface CrawlJobStore {
   /**
    * Starts a new round: every valid URL back to pending with no attempts, the this-round
    * counters at zero, `roundStartedAt = now`, no next round, notification not sent, `status`.
+   * With `ifStatus`, only when the job has that status (of processes starting the round at once,
+   * one does). Returns whether it started.
    */
-  startRound(id: number, now: number, status: number): Promise<void>;
+  startRound(id: number, now: number, status: number, ifStatus?: number): Promise<boolean>;
   /** Restart: like `startRound`, and also deletes the objects and zeroes every counter. */
   resetJob(id: number, now: number, status: number): Promise<void>;
   /** Deletes the job, its URLs, hosts, objects and pending webhooks. False when unknown. */
@@ -771,6 +773,32 @@ export interface WorkQueue {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Turns of hosts: politeness of fetches across the processes of a deployment
+// ---------------------------------------------------------------------------------------------
+
+/** The answer to a request for a host's turn: taken (`token` ends it) or not yet. */
+export type HostTurn =
+  | { readonly granted: true; readonly token: number }
+  /** `waitMs`: how long until the turn may be free, as far as the store knows now (≥ 0). */
+  | { readonly granted: false; readonly waitMs: number };
+
+/**
+ * Who fetches from a host now, for every process of a deployment (crawl/host-politeness.ts keeps
+ * the order of this process's own requests): one turn of a host at a time, and a turn begins
+ * only `delayMs` after the previous one ended. Each request is one atomic statement: no two
+ * processes ever hold a host at once, whatever their timing. Times are the store's clock.
+ */
+export interface HostTurnStore {
+  /**
+   * Takes the turn of `host` if nobody holds it and `delayMs` passed since the last turn ended.
+   * A turn not ended within `holdMs` (its process hung) or whose process is gone is free again.
+   */
+  take(host: string, delayMs: number, holdMs: number): Promise<HostTurn>;
+  /** Ends the turn `token` of `host` now; nothing when it no longer holds (it lapsed). */
+  release(host: string, token: number): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The whole storage, as opened by the composition root.
 // ---------------------------------------------------------------------------------------------
 
@@ -791,6 +819,11 @@ export interface Storage extends StorageTransaction {
    * process uses (the embedded store: jobs are worked on in that process).
    */
   readonly workQueue: WorkQueue | undefined;
+  /**
+   * Turns of hosts shared by the processes of a deployment (PostgreSQL); `undefined` on a store
+   * one process uses, whose politeness in memory is exact.
+   */
+  readonly hostTurns: HostTurnStore | undefined;
   /**
    * Runs `fn` in one transaction: the ports of `tx` join it, and its writes commit together
    * when `fn` resolves or not at all when it rejects. Calls through the asynchronous ports of

@@ -11,6 +11,7 @@ import { OWNER_LOCK_CLASS, PgCrawlJobStore } from './pg-crawl-job-store.ts';
 import { PgCustomApiStore } from './pg-custom-api-store.ts';
 import { PgEntityStore } from './pg-entity-store.ts';
 import { BridgeExecutor, PG_TYPES, type PgExecutor, PoolExecutor } from './pg-executor.ts';
+import { PgHostTurnStore } from './pg-host-turn-store.ts';
 import { PgOriginFetchStore } from './pg-origin-fetch-store.ts';
 import { PgTokenStore } from './pg-token-store.ts';
 import { PgWorkQueue } from './pg-work-queue.ts';
@@ -108,6 +109,7 @@ export function openPostgresStorage(url: string, options: PostgresOpenOptions = 
     return base;
   };
   const entities = new PgEntityStore(sync, poolExecutor);
+  let hostTurns: PgHostTurnStore | undefined;
   return {
     get tokens() {
       return outside().tokens;
@@ -125,6 +127,10 @@ export function openPostgresStorage(url: string, options: PostgresOpenOptions = 
       return outside().originFetches;
     },
     entities,
+    get hostTurns() {
+      hostTurns ??= new PgHostTurnStore(poolExecutor(), owner);
+      return hostTurns;
+    },
     get workQueue(): WorkQueue {
       queue ??= new PgWorkQueue({
         url,

@@ -221,6 +221,20 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
         updated_at BIGINT NOT NULL
       );`,
   },
+  {
+    version: 301,
+    name: 'turns of hosts shared by every process (politeness of crawls)',
+    // held_until 0: nobody holds the host. owner: the claim owner number of the holding process
+    // (its session advisory lock ends with it, freeing the host at once).
+    sql: `
+      CREATE TABLE host_turns (
+        host TEXT PRIMARY KEY,
+        token BIGINT NOT NULL,
+        owner BIGINT NOT NULL,
+        held_until BIGINT NOT NULL,
+        last_end BIGINT NOT NULL
+      );`,
+  },
 ]);
 
 /** The newest schema version this build knows. */

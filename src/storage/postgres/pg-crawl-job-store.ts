@@ -254,15 +254,18 @@ export class PgCrawlJobStore implements CrawlJobStore {
     return (await this.#db.query(sql, values)).rowCount === 1;
   }
 
-  startRound(id: number, now: number, status: number): Promise<void> {
+  startRound(id: number, now: number, status: number, ifStatus?: number): Promise<boolean> {
     return this.#db.atomically(async (db) => {
-      await this.#resetUrls(db, id);
-      await db.query(
+      // The job's row first: its lock makes concurrent starts of one round take turns.
+      const { rowCount } = await db.query(
         `UPDATE crawl_jobs SET status = $1, resume_status = NULL, round_started_at = $2, next_round_at = NULL,
            page_crawl_successes_round = 0, page_process_successes_round = 0, sent_done_notification = FALSE
-         WHERE id = $3`,
-        [status, ms(now), id],
+         WHERE id = $3 AND ($4::integer IS NULL OR status = $4)`,
+        [status, ms(now), id, ifStatus ?? null],
       );
+      if (rowCount === 0) return false;
+      await this.#resetUrls(db, id);
+      return true;
     });
   }
 

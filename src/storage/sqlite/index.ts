@@ -83,6 +83,8 @@ export function openSqliteStorage(
   return {
     entities,
     workQueue: undefined,
+    // One process runs jobs on the embedded store: the politeness it keeps in memory is exact.
+    hostTurns: undefined,
     tokens: asynchronous<TokenStore>(stores.tokens, gate),
     bulkJobs: asynchronous<BulkJobStore>(stores.bulkJobs, gate),
     customApis: asynchronous<CustomApiStore>(stores.customApis, gate),

@@ -278,15 +278,17 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
     return Number(this.#db.prepare(sql).run(...values).changes) === 1;
   }
 
-  startRound(id: number, now: number, status: number): void {
-    this.#transaction(() => {
-      this.#resetUrls(id);
-      this.#db
+  startRound(id: number, now: number, status: number, ifStatus?: number): boolean {
+    return this.#transaction(() => {
+      const { changes } = this.#db
         .prepare(`
           UPDATE crawl_jobs SET status = ?, resume_status = NULL, round_started_at = ?, next_round_at = NULL,
             page_crawl_successes_round = 0, page_process_successes_round = 0, sent_done_notification = 0
-          WHERE id = ?`)
-        .run(status, now, id);
+          WHERE id = ? AND (? IS NULL OR status = ?)`)
+        .run(status, now, id, ifStatus ?? null, ifStatus ?? null);
+      if (changes === 0) return false;
+      this.#resetUrls(id);
+      return true;
     });
   }
 
