@@ -4,8 +4,16 @@
  * rule sets come with the page.
  */
 import { parentPort } from 'node:worker_threads';
+import { lowerThreadPriority } from '../threads/index.ts';
 import { extractPage, storedDocuments } from './extract-page.ts';
 import type { ExtractionThreadReply, ExtractionThreadRequest } from './extraction-threads.ts';
+
+/** Nice value of an extraction thread: below the main thread, above bulk enhance threads (15). */
+const EXTRACTION_NICENESS = 5;
+
+// On a machine whose cores heavy pages saturate, the main thread (every other request, /healthz)
+// is served first: a page is only ever waited for by its own request or crawl.
+lowerThreadPriority(EXTRACTION_NICENESS);
 
 parentPort!.on('message', ({ id, job }: ExtractionThreadRequest) => {
   let reply: ExtractionThreadReply;
