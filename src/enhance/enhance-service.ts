@@ -135,6 +135,23 @@ export class EnhanceService {
     return response;
   }
 
+  /**
+   * Answers one enhance request from the graph alone, without payment: on an answering thread
+   * when there are threads, else here in one read snapshot. For callers that price their
+   * answers on their own terms and charge with `charge` (reconciliation, docs/reconcile.md).
+   */
+  async answerUnpaid(request: ParsedEnhanceRequest): Promise<EnhanceResponse> {
+    this.#enhancer.checkOptions(request.options);
+    if (!this.#threads) return this.#snapshot(() => this.#enhancer.enhance(request, {}));
+    const answer = await this.#threads.answer({ kind: 'enhance', request, queryCtx: {} });
+    return JSON.parse(answer.json) as EnhanceResponse;
+  }
+
+  /** Charges `cost` credits to the token, atomically; throws 429, charging nothing, when it cannot pay. */
+  charge(tokenId: string, cost: number): Promise<void> {
+    return this.#charge(cost, { tokenId, queryCtx: {} });
+  }
+
   /** The answering part, without payment (bulk jobs charge per record themselves). */
   get enhancer(): Enhancer {
     return this.#enhancer;

@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { CrawlService } from '../crawl/index.ts';
 import type { EnhanceService } from '../enhance/index.ts';
 import type { CustomApiService, ExtractionService } from '../extract/index.ts';
+import { ReconcileService } from '../reconcile/index.ts';
 import type { Storage } from '../storage/index.ts';
 import { answerClientError, installBodyIdleTimeout } from './client-errors.ts';
 import { answerFrameworkError, installErrorMapping } from './error-mapping.ts';
@@ -17,6 +18,7 @@ import { crawlRoutes } from './routes-crawl.ts';
 import { customRoutes } from './routes-custom.ts';
 import { enhanceRoutes } from './routes-enhance.ts';
 import { extractRoutes } from './routes-extract.ts';
+import { reconcileRoutes } from './routes-reconcile.ts';
 import { healthRoutes } from './routes-health.ts';
 import { installUnreadBodyGuard } from './unread-body.ts';
 import { validatorCompiler } from './validation.ts';
@@ -111,6 +113,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(extractRoutes, { extraction: deps.extraction, tokens: deps.tokens });
   await app.register(crawlRoutes, { config: deps.config, tokens: deps.tokens, crawl: deps.crawl });
+  const reconcile = new ReconcileService({
+    enhance: deps.enhance,
+    entities: deps.storage.entities,
+    credits: deps.config.credits,
+    maxSize: deps.config.limits.maxSize,
+  });
+  await app.register(reconcileRoutes, { config: deps.config, tokens: deps.tokens, reconcile });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -60,3 +60,5 @@ export {
 } from './evaluation.ts';
 export { TermTable, type TermTableData } from './term-table.ts';
 export { createVocabularyShareData, VocabularyShare, type VocabularyShareData } from './vocabulary-share.ts';
+/** Retrieval key prefixes (`ot:` organization name tokens…), for prefix search over the index. */
+export { KEY as RETRIEVAL_KEYS } from './profile.ts';
