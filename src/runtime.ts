@@ -12,10 +12,12 @@ import type { Config } from './config.ts';
 import {
   CrawlService,
   type CrawlTuning,
+  createProcessPoliteness,
   GraphIngest,
   type PageExtractor,
   ServicePageExtractor,
   SharedHostPoliteness,
+  type ProcessPoliteness,
   ThreadOutcomeSink,
 } from './crawl/index.ts';
 import { createEnhanceThreads, EnhanceService, type EnhanceThreads } from './enhance/index.ts';
@@ -71,6 +73,11 @@ export interface Services {
   readonly search: SearchService | undefined;
   /** The fetcher of refresh and search pages (closed with the services). */
   readonly webFetcher: Fetcher;
+  /**
+   * The one politeness per host and robots.txt cache of the process: crawls, refresh and search
+   * fetch through it, so a crawl and a refresh of one host keep one delay.
+   */
+  readonly politeness: ProcessPoliteness;
 }
 
 /** Body cap of a page fetched by refresh or search (a page about one entity is far smaller). */
@@ -128,9 +135,19 @@ export function openServices(
     allowedAddresses: config.allowedAddresses,
   };
   const fetcher = createFetcher(addressPolicy);
+  // Several processes on one store: hosts' turns are taken there (crawl, refresh and search alike).
+  const politeness = createProcessPoliteness({
+    fetcher,
+    politeness: storage.hostTurns
+      ? new SharedHostPoliteness({
+          turns: storage.hostTurns,
+          onError: (error) => bulkLogger.warn({ err: error }, 'ending a host turn failed'),
+        })
+      : undefined,
+  });
   const extracting = openExtraction(config, storage, fetcher, bulkLogger, options);
   const matcher = createMatcher(storage.entities, { share: vocabularies });
-  const web = openWebEvidence(config, storage, addressPolicy, extracting.pageExtractor);
+  const web = openWebEvidence(config, storage, addressPolicy, extracting.pageExtractor, politeness);
   const enhance = new EnhanceService({
     entities: storage.entities,
     matcher,
@@ -158,6 +175,7 @@ export function openServices(
     refresh: web.refresh,
     search: web.search,
     webFetcher: web.webFetcher,
+    politeness,
   };
   return { storage, services };
 }
@@ -182,8 +200,9 @@ function openExtraction(
 }
 
 /**
- * Refresh and search: pages through a fetcher of their own (a smaller body cap), polite per host,
- * and the rescoring of an answer with their evidence.
+ * Refresh and search: pages through a fetcher of their own (a smaller body cap), polite per host
+ * under the process's one politeness (`politeness`, the crawl's too), and the rescoring of an answer
+ * with their evidence.
  */
 function openWebEvidence(
   config: Config,
@@ -193,6 +212,7 @@ function openWebEvidence(
     readonly allowedAddresses: Config['allowedAddresses'];
   },
   pageExtractor: Services['pageExtractor'],
+  politeness: ProcessPoliteness,
 ): {
   readonly webFetcher: Fetcher;
   readonly refresh: RefreshService;
@@ -202,6 +222,7 @@ function openWebEvidence(
   const webFetcher = createFetcher({ ...addressPolicy, maxBodyBytes: WEB_PAGE_MAX_BYTES });
   const originFetcher = new PoliteOriginFetcher({
     fetcher: webFetcher,
+    politeness,
     crawlDelayMs: config.web.crawlDelayMs,
   });
   const reader = builtInPageReader(pageExtractor);
@@ -310,14 +331,11 @@ function createCrawlService(
     // In this thread when there is no writer thread (which builds its own).
     ingester: sink ? undefined : new GraphIngest(storage.entities),
     sink,
-    // Several processes on one store: hosts' turns are taken there, and each process looks for
-    // the jobs the others created or controlled.
-    politeness: storage.hostTurns
-      ? new SharedHostPoliteness({
-          turns: storage.hostTurns,
-          onError: (error) => logger.warn({ err: error }, 'crawl: ending a host turn failed'),
-        })
-      : undefined,
+    // The process's politeness (hosts' turns in the store when several processes share it) and
+    // robots.txt cache, shared with refresh and search.
+    politeness: services.politeness.politeness,
+    robots: services.politeness.robots,
+    // Several processes on one store: each looks for the jobs the others created or controlled.
     shared: storage.hostTurns !== undefined,
     logger,
     addressPolicy: {

@@ -27,6 +27,7 @@ import {
 } from './job-status.ts';
 import type { OutcomeSink } from './outcome-writer.ts';
 import { CrawlScheduler, type SchedulerTuning } from './scheduler.ts';
+import type { RobotsCache } from './robots.ts';
 import { WebhookSender, type WebhookRetry } from './webhook-sender.ts';
 
 /** Name of the operator switch that holds every job for maintenance (`on` / `off`). */
@@ -48,8 +49,13 @@ export interface CrawlServiceDeps {
   readonly webhookPost: WebhookPost;
   readonly extractor: PageExtractor;
   readonly ingester?: GraphIngester;
-  /** Politeness per host (`SharedHostPoliteness` on a store several processes share). */
+  /**
+   * Politeness per host: the process's one, shared with refresh and search
+   * (`crawl/process-politeness.ts`; `SharedHostPoliteness` on a store several processes share).
+   */
   readonly politeness?: HostPoliteness;
+  /** robots.txt verdicts: the process's cache, shared with refresh and search; own by default. */
+  readonly robots?: RobotsCache;
   /** Other processes work on the same store (see `CrawlSchedulerDeps.shared`). */
   readonly shared?: boolean;
   /** Where page outcomes are written (default: in this thread). */
@@ -94,6 +100,7 @@ export class CrawlService {
       extractor: deps.extractor,
       ingester: deps.ingester,
       politeness: deps.politeness,
+      robots: deps.robots,
       shared: deps.shared,
       sink: deps.sink,
       logger: deps.logger,

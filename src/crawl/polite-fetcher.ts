@@ -1,8 +1,9 @@
 /**
  * Fetching as a well-behaved crawler: robots.txt consulted for the URL and for every redirect
  * hop on its own origin (issue 24 §2), and every request — hops included — spaced by its
- * host's politeness (issue 24 §3). Used by bulk extract jobs; refresh and search
- * (docs/api.md#refresh-and-search) can fetch through it too.
+ * host's politeness (issue 24 §3). Bulk extract jobs, refresh and search
+ * (docs/api.md#refresh-and-search) fetch through it, over the process's one politeness
+ * (`process-politeness.ts`).
  */
 import { FetchError } from '../errors.ts';
 import type { FetchedPageView, PageFetcher } from './dependencies.ts';
@@ -20,6 +21,8 @@ export interface PoliteFetchOptions {
   readonly crawlDelayMs: number;
   /** The user agent whose robots.txt rules apply. */
   readonly userAgent: string;
+  /** Time cap of the request, ms (default: the fetcher's). */
+  readonly timeoutMs?: number;
 }
 
 /** A URL robots.txt rules out (`fetch_robots_disallowed`), the page asked for or a redirect hop. */
@@ -27,6 +30,8 @@ export class RobotsDisallowedError extends FetchError {
   /** The URL refused (a redirect target when `hop`). */
   readonly url: string;
   readonly hop: boolean;
+  /** What robots.txt said: its rules, or `unreachable`, or `refused` (a non-public address). */
+  readonly verdict: RobotsVerdict['kind'];
   constructor(url: string, verdict: RobotsVerdict, hop: boolean) {
     const why =
       verdict.kind === 'unreachable'
@@ -37,6 +42,7 @@ export class RobotsDisallowedError extends FetchError {
     super('fetch_robots_disallowed', hop ? `Redirected to ${url}: ${why}` : why);
     this.url = url;
     this.hop = hop;
+    this.verdict = verdict.kind;
   }
 }
 
@@ -104,6 +110,7 @@ export class PoliteFetcher {
       return await this.#deps.fetcher.fetch(url, {
         headers: options.headers,
         signal: options.signal,
+        timeoutMs: options.timeoutMs,
         beforeRedirect: async (to: URL) => {
           await this.checkRobots(to.href, options, true);
           if (lease?.host === to.host) return;

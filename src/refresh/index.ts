@@ -2,10 +2,10 @@
  * Refresh (docs/api.md#refresh-and-search): an entity rebuilt from what its pages say today.
  *
  * - `OriginFetcher` (`origin-fetcher.ts`) fetches a page for refresh and search: the SSRF-safe
- *   fetcher of `extract/`, robots.txt at every redirect hop (the crawl's `RobotsCache`),
- *   politeness per host (`HostGate`: one request at a time, the host's delay between them,
- *   interactive requests before bulk ones), retries of transient failures with backoff, and an
- *   outcome with a readable message for every failure.
+ *   fetcher of `extract/` through the crawl's `PoliteFetcher`: robots.txt at every redirect
+ *   hop and politeness per host, both the process's one (shared with the crawl), interactive
+ *   requests before bulk ones at a host (`HostTurns`), retries of transient failures with
+ *   backoff, and an outcome with a readable message for every failure.
  * - `EntityPageReader` (`page-statements.ts`) runs the built-in extractor of the entity's type
  *   on a page (the crawl's extraction threads; no Custom API rules: the graph is shared) and
  *   turns its object into a statement whose origin is the page.
@@ -17,8 +17,8 @@
  */
 export type { RefreshDelta } from './delta.ts';
 export { isEmptyDelta, refreshDelta } from './delta.ts';
-export type { FetchPriority } from './host-gate.ts';
-export { GateAbortedError, HostGate } from './host-gate.ts';
+export type { FetchPriority } from './host-turns.ts';
+export { HostTurns } from './host-turns.ts';
 export type {
   OriginFailure,
   OriginFetcher,

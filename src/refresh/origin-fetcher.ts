@@ -1,27 +1,31 @@
 /**
- * Fetching a page for refresh and search (docs/api.md#refresh-and-search): through the SSRF-safe
- * fetcher (docs/api.md#outbound-requests), obeying robots.txt at every hop of a redirect chain,
- * polite per host (`HostGate`), retrying transient failures with backoff
+ * Fetching a page for refresh and search (docs/api.md#refresh-and-search): through the crawl's
+ * `PoliteFetcher` over the process's one politeness and robots.txt cache
+ * (`crawl/process-politeness.ts`) — the SSRF-safe fetcher (docs/api.md#outbound-requests),
+ * robots.txt at every hop of a redirect chain, each request spaced by its host's delay whoever
+ * else (a crawl) fetches that host — retrying transient failures with backoff
  * (docs/api.md#fetching), and never throwing: every way a page can fail is an outcome with a
  * message a person can read (`refreshInfo.message`).
  *
- * `OriginFetcher` is the seam refresh and search fetch through; `PoliteOriginFetcher` builds it
- * from the extraction fetcher, the crawl's robots.txt cache and a host gate of its own.
+ * `OriginFetcher` is the seam refresh and search fetch through; `PoliteOriginFetcher` builds it.
+ * `HostTurns` orders its requests at a host (persons before bulk jobs, one at a time).
  */
 import {
+  createProcessPoliteness,
   DEFAULT_RETRY_POLICY,
   isMarkup,
   isTransientStatus,
+  PoliteFetcher,
   type RetryPolicy,
-  RobotsCache,
+  RobotsDisallowedError,
   retryAfterMs,
   retryDelayMs,
   robotsAllow,
-  robotsCrawlDelaySeconds,
+  type ProcessPoliteness,
 } from '../crawl/index.ts';
 import { FetchError } from '../errors.ts';
 import { DEFAULT_MAX_REDIRECTS, DEFAULT_USER_AGENT, type Fetcher } from '../extract/index.ts';
-import { type FetchPriority, GateAbortedError, HostGate } from './host-gate.ts';
+import { type FetchPriority, HostTurns, TurnAbortedError } from './host-turns.ts';
 
 /** Why a page gave nothing. */
 export type OriginFailure =
@@ -48,7 +52,7 @@ export type OriginPage =
       readonly contentType: string | undefined;
       readonly body: Buffer;
       readonly fetchedAt: number;
-      /** HTTP requests made for the page (redirect hops and retries included). */
+      /** Tries made for the page (retries included; a redirect chain is one try). */
       readonly requests: number;
     }
   | {
@@ -83,8 +87,13 @@ export interface OriginFetcher {
 }
 
 export interface PoliteOriginFetcherOptions {
-  /** The SSRF-safe fetcher (`extract/`'s); redirects are followed here, hop by hop. */
+  /** The SSRF-safe fetcher of pages (`extract/`'s, with the page size cap of refresh and search). */
   readonly fetcher: Pick<Fetcher, 'fetch'>;
+  /**
+   * The process's politeness and robots.txt cache, shared with the crawl. Default: one of this
+   * fetcher's own, its robots.txt fetched through `fetcher`.
+   */
+  readonly politeness?: ProcessPoliteness;
   /** Least time between two requests to one host, ms (robots.txt `Crawl-delay` may ask more). */
   readonly crawlDelayMs: number;
   readonly retry?: RetryPolicy;
@@ -96,8 +105,6 @@ export interface PoliteOriginFetcherOptions {
   readonly maxConcurrent?: number;
   readonly now?: () => number;
 }
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** A counting semaphore: at most `limit` holders at once, first come first served. */
 class Slots {
@@ -121,14 +128,33 @@ class Slots {
   }
 }
 
-function hostOf(url: string): string {
-  return new URL(url).host;
+/** A fetcher that holds one of `slots` while a request is in flight (after its host's turn). */
+function limitedFetcher(fetcher: Pick<Fetcher, 'fetch'>, slots: Slots): Pick<Fetcher, 'fetch'> {
+  return {
+    async fetch(url, options) {
+      await slots.take();
+      try {
+        return await fetcher.fetch(url, options);
+      } finally {
+        slots.give();
+      }
+    },
+  };
 }
+
+const NOT_FETCHED_ENDED = 'not fetched: the request ended first';
 
 /** Short words for a fetch error, as `refreshInfo.message` says them. */
 function failureOf(error: unknown): { reason: OriginFailure; message: string } {
-  if (error instanceof GateAbortedError)
-    return { reason: 'aborted', message: 'not fetched: the request ended first' };
+  if (error instanceof RobotsDisallowedError) {
+    if (error.verdict === 'refused')
+      return { reason: 'refused', message: `refused address: ${error.message}` };
+    const why = error.verdict === 'unreachable' ? error.message : 'robots.txt disallows it';
+    return {
+      reason: 'robots',
+      message: `not fetched: ${why}${error.hop ? ` (redirected to ${error.url})` : ''}`,
+    };
+  }
   if (!(error instanceof FetchError)) {
     return { reason: 'network', message: `fetch failed: ${(error as Error)?.message ?? String(error)}` };
   }
@@ -142,48 +168,67 @@ function failureOf(error: unknown): { reason: OriginFailure; message: string } {
     case 'fetch_too_large':
       return { reason: 'too_large', message: `page too large: ${error.message}` };
     case 'fetch_aborted':
-      return { reason: 'aborted', message: 'not fetched: the request ended first' };
+      return { reason: 'aborted', message: NOT_FETCHED_ENDED };
+    case 'fetch_too_many_redirects':
+      return { reason: 'redirects', message: `more than ${DEFAULT_MAX_REDIRECTS} redirects` };
+    case 'fetch_redirect_loop':
+      return { reason: 'redirects', message: `redirect loop: ${error.message}` };
+    case 'fetch_bad_response':
+      return { reason: /redirect/i.test(error.message) ? 'redirects' : 'network', message: error.message };
     default:
       return { reason: 'network', message: error.message };
   }
 }
 
+/** The signal that ends a wait: the caller's, or the deadline, whichever comes first. */
+function waitSignal(options: OriginFetchOptions, now: number): AbortSignal | undefined {
+  const limits = [
+    ...(options.signal ? [options.signal] : []),
+    ...(options.deadline !== undefined ? [AbortSignal.timeout(Math.max(1, options.deadline - now))] : []),
+  ];
+  return limits.length <= 1 ? limits[0] : AbortSignal.any(limits);
+}
+
+/** One try's answer, or the failure that ends the page, or a transient one worth trying again. */
+type Attempt =
+  | { readonly kind: 'answer'; readonly page: Awaited<ReturnType<PoliteFetcher['fetch']>> }
+  | { readonly kind: 'failed'; readonly reason: OriginFailure; readonly message: string }
+  | { readonly kind: 'transient'; readonly reason: OriginFailure; readonly message: string };
+
 /**
- * An `OriginFetcher` over the extraction fetcher. For each hop of a redirect chain (at most 5):
- * the address rule (the fetcher refuses non-public destinations), robots.txt of that hop's
- * origin (fetched through the host gate like any request, so robots.txt counts toward the
- * host's politeness too), then the request in the hop host's turn. Transient failures (network
- * errors, timeouts, 429, 5xx) are tried again after 1 s, 2 s, 4 s (+ jitter, `Retry-After`
- * honoured) unless the deadline would pass.
+ * An `OriginFetcher` over the crawl's `PoliteFetcher`: robots.txt of the page's origin and of
+ * every redirect hop's (at most 5), the address rule at each hop (the fetcher refuses
+ * non-public destinations), and each request in its host's turn under the process's politeness.
+ * Transient failures (network errors, timeouts, 429, 5xx) are tried again after 1 s, 2 s, 4 s
+ * (+ jitter, `Retry-After` honoured) unless the deadline would pass.
  */
 export class PoliteOriginFetcher implements OriginFetcher {
-  readonly #fetcher: Pick<Fetcher, 'fetch'>;
-  readonly #gate: HostGate;
-  readonly #robots: RobotsCache;
+  readonly #polite: PoliteFetcher;
+  readonly #robots: ProcessPoliteness['robots'];
+  readonly #turns = new HostTurns();
+  readonly #crawlDelayMs: number;
   readonly #retry: RetryPolicy;
   readonly #userAgent: string;
   readonly #timeoutMs: number;
-  readonly #slots: Slots;
   readonly #now: () => number;
   readonly #stats = { fetched: 0, failed: 0 };
 
   constructor(options: PoliteOriginFetcherOptions) {
-    this.#fetcher = options.fetcher;
-    this.#gate = new HostGate({ delayMs: options.crawlDelayMs });
+    const shared =
+      options.politeness ?? createProcessPoliteness({ fetcher: options.fetcher, now: options.now });
+    this.#robots = shared.robots;
+    this.#polite = new PoliteFetcher({
+      fetcher: limitedFetcher(options.fetcher, new Slots(options.maxConcurrent ?? 64)),
+      robots: shared.robots,
+      politeness: shared.politeness,
+      // One request per host at a time (`HostTurns`); with no delay, a crawl may add its own.
+      perHostConcurrency: 1,
+    });
+    this.#crawlDelayMs = Math.max(0, options.crawlDelayMs);
     this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
-    this.#slots = new Slots(options.maxConcurrent ?? 64);
     this.#now = options.now ?? Date.now;
-    // robots.txt requests take their host's turn like pages do.
-    this.#robots = new RobotsCache({
-      fetcher: {
-        fetch: (url, fetchOptions) =>
-          this.#gate.run(hostOf(url), 'interactive', () => this.#fetcher.fetch(url, fetchOptions)),
-      },
-      timeoutMs: Math.min(10_000, this.#timeoutMs),
-      now: this.#now,
-    });
   }
 
   get stats(): { readonly fetched: number; readonly failed: number } {
@@ -208,93 +253,26 @@ export class PoliteOriginFetcher implements OriginFetcher {
       fetchedAt: this.#now(),
       requests,
     });
-    let current: URL;
-    try {
-      current = new URL(url);
-    } catch {
-      return fail('invalid_url', `not a valid absolute URL: ${url}`);
+    const invalid = this.#invalid(url);
+    if (invalid) return fail('invalid_url', invalid);
+    // robots.txt of the page's origin first (RFC 9309): a refused or disallowed page takes no turn.
+    const verdict = await this.#robots.verdict(url);
+    if (verdict.kind === 'refused') return fail('refused', `refused address: ${verdict.reason}`);
+    if (!robotsAllow(verdict, url, this.#userAgent)) {
+      const why = verdict.kind === 'unreachable' ? verdict.reason : 'robots.txt disallows it';
+      return fail('robots', `not fetched: ${why}`);
     }
-    if (current.protocol !== 'http:' && current.protocol !== 'https:') {
-      return fail('invalid_url', `only http and https URLs are fetched: ${url}`);
-    }
-    const seen = new Set<string>([current.href]);
-    let tries = 0;
-    for (let hops = 0; ; ) {
-      // robots.txt of this hop's origin (RFC 9309); its Crawl-delay raises the host's delay.
-      const verdict = await this.#robots.verdict(current.href);
-      if (verdict.kind === 'refused') return fail('refused', `refused address: ${verdict.reason}`);
-      if (!robotsAllow(verdict, current.href, this.#userAgent)) {
-        const why = verdict.kind === 'unreachable' ? verdict.reason : 'robots.txt disallows it';
-        const where = hops === 0 ? '' : ` (redirected to ${current.href})`;
-        return fail('robots', `not fetched: ${why}${where}`);
-      }
-      const host = current.host;
-      const crawlDelay = robotsCrawlDelaySeconds(verdict, this.#userAgent);
-      if (crawlDelay > 0) this.#gate.requireDelay(host, crawlDelay * 1000);
+    for (let tries = 0; ; ) {
       if (options.deadline !== undefined && this.#now() >= options.deadline) {
         return fail('timeout', 'not fetched: no time left for this request');
       }
-      let answer: Awaited<ReturnType<Fetcher['fetch']>>;
-      // Waiting for the host's turn ends with the request, or at the deadline.
-      const limits = [
-        ...(options.signal ? [options.signal] : []),
-        ...(options.deadline !== undefined
-          ? [AbortSignal.timeout(Math.max(1, options.deadline - this.#now()))]
-          : []),
-      ];
-      const waitSignal =
-        limits.length === 0 ? undefined : limits.length === 1 ? limits[0] : AbortSignal.any(limits);
-      try {
-        requests++;
-        answer = await this.#gate.run(
-          host,
-          options.priority ?? 'interactive',
-          async () => {
-            await this.#slots.take();
-            try {
-              return await this.#fetcher.fetch(current.href, {
-                signal: options.signal,
-                timeoutMs: this.#remaining(options.deadline),
-                maxRedirects: 0,
-              });
-            } finally {
-              this.#slots.give();
-            }
-          },
-          waitSignal,
-        );
-      } catch (error) {
-        if (error instanceof GateAbortedError && !options.signal?.aborted) {
-          return fail('timeout', 'not fetched: no time left for this request (the host was busy)');
-        }
-        const failure = failureOf(error);
-        const transient = error instanceof FetchError && error.transient;
-        if (transient && (await this.#waitToRetry(++tries, undefined, options))) continue;
-        return fail(failure.reason, failure.message);
+      requests++;
+      const attempt = await this.#attempt(url, options);
+      if (attempt.kind === 'transient' || attempt.kind === 'failed') {
+        if (attempt.kind === 'transient' && (await this.#waitToRetry(++tries, undefined, options))) continue;
+        return fail(attempt.reason, attempt.message);
       }
-      const location = answer.headers.location;
-      if (REDIRECTS.has(answer.status) && location) {
-        if (++hops > DEFAULT_MAX_REDIRECTS) {
-          return fail('redirects', `more than ${DEFAULT_MAX_REDIRECTS} redirects`, answer.status);
-        }
-        let next: URL;
-        try {
-          next = new URL(location, current);
-        } catch {
-          return fail('redirects', `invalid redirect location from ${current.href}`, answer.status);
-        }
-        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-          return fail(
-            'redirects',
-            `redirect to a URL that is not http or https: ${next.href}`,
-            answer.status,
-          );
-        }
-        if (seen.has(next.href)) return fail('redirects', `redirect loop at ${next.href}`, answer.status);
-        seen.add(next.href);
-        current = next;
-        continue;
-      }
+      const answer = attempt.page;
       if (isTransientStatus(answer.status)) {
         const wait = retryAfterMs(answer.headers['retry-after'], this.#now());
         if (await this.#waitToRetry(++tries, wait, options)) continue;
@@ -309,13 +287,65 @@ export class PoliteOriginFetcher implements OriginFetcher {
       return {
         ok: true,
         url,
-        finalUrl: current.href,
+        finalUrl: answer.finalUrl,
         status: answer.status,
         contentType: answer.headers['content-type'],
         body: answer.body,
         fetchedAt: this.#now(),
         requests,
       };
+    }
+  }
+
+  /** Why `url` is not one to fetch, or `undefined`. */
+  #invalid(url: string): string | undefined {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return `not a valid absolute URL: ${url}`;
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      return `only http and https URLs are fetched: ${url}`;
+    }
+    return undefined;
+  }
+
+  /** One request for `url` (redirects followed) in its host's turn; never throws. */
+  async #attempt(url: string, options: OriginFetchOptions): Promise<Attempt> {
+    // Waiting for the host's turn ends with the request, or at the deadline.
+    const signal = waitSignal(options, this.#now());
+    try {
+      const page = await this.#turns.run(
+        new URL(url).host,
+        options.priority ?? 'interactive',
+        () =>
+          this.#polite.fetch(url, {
+            obeyRobots: true,
+            crawlDelayMs: this.#crawlDelayMs,
+            userAgent: this.#userAgent,
+            signal,
+            timeoutMs: this.#remaining(options.deadline),
+          }),
+        signal,
+      );
+      return { kind: 'answer', page };
+    } catch (error) {
+      if (options.signal?.aborted) return { kind: 'failed', reason: 'aborted', message: NOT_FETCHED_ENDED };
+      // The deadline passed while waiting for the host (or, rarely, during the request).
+      if (error instanceof TurnAbortedError || (signal?.aborted && !(error instanceof FetchError))) {
+        return {
+          kind: 'failed',
+          reason: 'timeout',
+          message: 'not fetched: no time left for this request (the host was busy)',
+        };
+      }
+      if (signal?.aborted && error instanceof FetchError && error.code === 'fetch_aborted') {
+        return { kind: 'failed', reason: 'timeout', message: 'timeout: no time left for this request' };
+      }
+      const failure = failureOf(error);
+      const transient = error instanceof FetchError && error.transient;
+      return { kind: transient ? 'transient' : 'failed', ...failure };
     }
   }
 

@@ -21,7 +21,7 @@ import {
 import { indexEntity } from '../match/index.ts';
 import type { EntityStore, OriginFetchRecord, OriginFetchStore, StoredEntity } from '../storage/index.ts';
 import { type RefreshDelta, refreshDelta } from './delta.ts';
-import type { FetchPriority } from './host-gate.ts';
+import type { FetchPriority } from './host-turns.ts';
 import type { OriginFetcher, OriginPage } from './origin-fetcher.ts';
 import { describesEntity, type EntityPageReader, statementEntity } from './page-statements.ts';
 
