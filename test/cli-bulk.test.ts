@@ -3,7 +3,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
+import { importEntities } from '../src/import/index.ts';
+import { type FixtureServer, respond, startFixtureServer } from './support/fixture-server.ts';
+import { organizationPage } from './support/fixture-web.ts';
 import { loadFixtureGraph } from './support/load-graph.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
 
@@ -137,6 +141,77 @@ describe('quarry bulk (CLI against a running server)', () => {
     const gone = await quarry(['bulk', 'status', id], env);
     assert.equal(gone.code, 1);
     assert.match(gone.stderr, /HTTP 404/);
+  });
+
+  test('submit --refresh --search MODE: the job refreshes and searches as asked', async () => {
+    const site: FixtureServer = await startFixtureServer();
+    try {
+      site.route(
+        '/about',
+        respond.html(
+          organizationPage({
+            name: 'Cli Refresh Works GmbH',
+            employees: 42,
+            city: 'Hamburg',
+            country: 'Germany',
+          }),
+        ),
+      );
+      const record = {
+        id: 'ORG-cli-refresh',
+        type: 'Organization',
+        name: 'Cli Refresh Works GmbH',
+        origins: [site.url('/about')],
+        nbEmployees: 7,
+        location: { city: { name: 'Hamburg' }, country: { name: 'Germany' } },
+      };
+      const imported = await importEntities(
+        t.runtime.storage.entities,
+        Readable.from([`${JSON.stringify(record)}\n`]),
+        { fileName: 'cli-refresh.jsonl', workers: 0 },
+      );
+      assert.equal(imported.rejected, 0);
+      const file = path.join(files, 'refresh.jsonl');
+      fs.writeFileSync(
+        file,
+        [{ id: 'ORG-cli-refresh' }, { type: 'Organization', name: 'Qwzx Nowhere Holdings' }]
+          .map((r) => JSON.stringify(r))
+          .join('\n'),
+      );
+      const submitted = await quarry(
+        ['bulk', 'submit', file, '--refresh', '--search', 'fallback', '--wait'],
+        env,
+      );
+      assert.equal(submitted.code, 0, submitted.stderr);
+      const id = submitted.stdout.trim();
+      const status = JSON.parse((await quarry(['bulk', 'status', id], env)).stdout);
+      assert.equal(status.refresh, true);
+      assert.equal(status.search, 'FALLBACK');
+      assert.equal(status.pagesFetched, 1);
+      assert.equal(site.count('/about'), 1, 'the origin was fetched once');
+
+      const out = path.join(files, 'refresh-out.jsonl');
+      const downloaded = await quarry(['bulk', 'download', id, '--output', out], env);
+      assert.equal(downloaded.code, 0, downloaded.stderr);
+      const [refreshed, absent] = fs
+        .readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      assert.equal(refreshed.data[0].entity.nbEmployees, 42, 'rebuilt from the page');
+      assert.equal(refreshed.data[0].refreshInfo[site.url('/about')].hasResult, true);
+      // FALLBACK searched for the record the graph lacks: no provider here, so a note says so.
+      assert.ok(
+        absent.errors.some((e: string) => /search is not configured/.test(e)),
+        JSON.stringify(absent.errors),
+      );
+
+      const badMode = await quarry(['bulk', 'submit', file, '--search', 'sometimes'], env);
+      assert.equal(badMode.code, 1);
+      assert.match(badMode.stderr, /ON, OFF, SEARCHONLY, FALLBACK/);
+    } finally {
+      await site.close();
+    }
   });
 
   test('errors are one line on stderr with exit code 1', async () => {
