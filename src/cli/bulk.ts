@@ -6,7 +6,7 @@ import cliProgress from 'cli-progress';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { parse as parseCsv } from 'csv-parse';
 import { loadClientConfig } from '../config.ts';
-import { QUERY_FIELDS } from '../enhance/query.ts';
+import { QUERY_RECORD_FIELDS } from '../kg/index.ts';
 import { parseNonNegativeInt, parseUnitInterval } from './options.ts';
 
 /**
@@ -27,7 +27,7 @@ interface ConnectionOptions {
 }
 
 /** Query fields a bulk record may carry; CSV columns with these names map to them. */
-const RECORD_FIELDS = QUERY_FIELDS;
+const RECORD_FIELDS = QUERY_RECORD_FIELDS;
 
 const FINAL = new Set(['COMPLETE', 'COMPLETE_WITH_FAILURES', 'STOPPED']);
 

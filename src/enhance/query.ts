@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { InvalidParameterError } from '../errors.ts';
-import type { EntityType } from '../kg/index.ts';
+import { CUSTOM_ID_FIELD, type EntityType, QUERY_LIST_FIELDS, QUERY_SCALAR_FIELDS } from '../kg/index.ts';
 
 /**
  * An enhance query as submitted, validated and trimmed. List fields are always arrays (possibly
@@ -76,23 +76,8 @@ export interface ParsedEnhanceRequest {
   readonly warnings: readonly string[];
 }
 
-const LIST_FIELDS = ['name', 'url', 'email'] as const;
-const SCALAR_FIELDS = [
-  'id',
-  'phone',
-  'employer',
-  'title',
-  'school',
-  'location',
-  'description',
-  'ip',
-  'customId',
-] as const;
-/**
- * The fields a query (and a bulk record) may carry, besides its options: `type` and the matched
- * fields. The one list: the bulk CLI maps CSV columns to these.
- */
-export const QUERY_FIELDS: readonly string[] = Object.freeze(['type', ...LIST_FIELDS, ...SCALAR_FIELDS]);
+const LIST_FIELDS = QUERY_LIST_FIELDS;
+const SCALAR_FIELDS = [...QUERY_SCALAR_FIELDS, CUSTOM_ID_FIELD] as const;
 const PERSON_ONLY = new Set(['email', 'employer', 'title', 'school']);
 const OPTION_FIELDS = [
   'size',

@@ -2,9 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { InvalidParameterError } from '../errors.ts';
 import { createExportPlan } from './export-plan.ts';
-import { exportColumns, parseExportSpec, QUERY_FIELDS } from './export-spec.ts';
+import { exportColumns, parseExportSpec } from './export-spec.ts';
 
-const QUERY_HEADERS = [...QUERY_FIELDS.map((field) => `query.${field}`), 'customId'];
+/** The query columns in the order docs/api.md#export-columns promises (written out, not derived). */
+const QUERY_HEADERS = [
+  ...['type', 'name', 'url', 'email', 'phone', 'location', 'employer', 'title', 'school'],
+  ...['description', 'ip', 'id'],
+].map((field) => `query.${field}`);
+QUERY_HEADERS.push('customId');
 
 function describeColumns(spec: string | undefined, exportQuery = false) {
   return exportColumns(spec, exportQuery).map((column) => [column.header, column.source]);

@@ -14,6 +14,7 @@
  * Use JSONPath (`$.score`) to reach an entity field that has a reserved name.
  */
 import { InvalidParameterError } from '../errors.ts';
+import { QUERY_FIELDS } from '../kg/index.ts';
 import type { EntityPath } from './entity-path.ts';
 import { compileEntityPath } from './entity-path.ts';
 import type { ExportEntity, ResultDataItem } from './result-record.ts';
@@ -41,22 +42,6 @@ export interface ExportColumn {
   /** The values this column selects for a row (empty when nothing). Never throws. */
   select(row: RowContext): unknown[];
 }
-
-/** Fields of a submitted query record, in the order `exportquery` and the default columns use. */
-export const QUERY_FIELDS: readonly string[] = Object.freeze([
-  'type',
-  'name',
-  'url',
-  'email',
-  'phone',
-  'location',
-  'employer',
-  'title',
-  'school',
-  'description',
-  'ip',
-  'id',
-]);
 
 const MATCH_FIELDS = new Set(['score', 'esscore']);
 const DEFAULT_ENTITY_COLUMNS = ['id', 'name', 'type', 'score'];

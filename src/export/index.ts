@@ -55,7 +55,7 @@ export { createExportPlan, isColumnar } from './export-plan.ts';
 export type { ExportRow } from './export-rows.ts';
 export { exportRows } from './export-rows.ts';
 export type { ColumnSource, ExportColumn, RowContext } from './export-spec.ts';
-export { QUERY_FIELDS, exportColumns, parseExportSpec } from './export-spec.ts';
+export { exportColumns, parseExportSpec } from './export-spec.ts';
 export type { ExportWindow, ExportWindowOptions } from './export-window.ts';
 export { exportWindow, windowRecords } from './export-window.ts';
 export { OutputClosedError } from './output-sink.ts';

@@ -14,6 +14,15 @@ export type {
 } from './entity.ts';
 export { ENTITY_TYPES, isEntityType } from './entity.ts';
 export { DERIVED_FIELDS, LIST_FIELDS } from './entity.ts';
+export type { QueryField, QueryFieldKind, QueryListField, QueryScalarField } from './query-fields.ts';
+export {
+  CUSTOM_ID_FIELD,
+  QUERY_FIELD_KINDS,
+  QUERY_FIELDS,
+  QUERY_LIST_FIELDS,
+  QUERY_RECORD_FIELDS,
+  QUERY_SCALAR_FIELDS,
+} from './query-fields.ts';
 export type { CleanOptions, Validation } from './validate-entity.ts';
 export {
   cleanEntity,
