@@ -40,6 +40,20 @@ test('a fetch error is retried when transient, fails the record otherwise', () =
   assert.ok(!errors.isRetryableHttpStatus(404));
 });
 
+test('outcomeOf: a registered error says what happens next; any other error says nothing', () => {
+  assert.equal(errors.outcomeOf(new errors.UnavailableError('busy')), 'retry');
+  assert.equal(errors.outcomeOf(new errors.InvalidParameterError('name', 'bad')), 'fail-record');
+  assert.equal(errors.outcomeOf(new errors.InvalidTokenError()), 'stop-job');
+  assert.equal(
+    errors.outcomeOf(new errors.FetchError('fetch_timeout', 'slow', { transient: true })),
+    'retry',
+  );
+  assert.equal(errors.outcomeOf(new TypeError('a bug')), undefined);
+  assert.equal(errors.outcomeOf({ outcome: 'retry' }), undefined, 'not an error');
+  assert.equal(errors.outcomeOf(Object.assign(new Error('x'), { outcome: 'later' })), undefined);
+  assert.equal(errors.outcomeOf(undefined), undefined);
+});
+
 test('docs/errors.md lists every code with its status, errorCode and outcome', () => {
   const doc = fs.readFileSync(path.join(import.meta.dirname, '..', 'docs', 'errors.md'), 'utf8');
   for (const [code, info] of Object.entries(ERROR_CODES) as [string, errors.ErrorCodeInfo][]) {

@@ -162,6 +162,19 @@ export function isRetryableHttpStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
+const OUTCOMES: ReadonlySet<unknown> = new Set<ErrorOutcome>(['retry', 'fail-record', 'stop-job']);
+
+/**
+ * What a job does next when it meets `error`: the registered `outcome` of a `QuarryError` (or of
+ * an error that carries one across a thread boundary, `threads/worker-pool.ts`), or `undefined`
+ * for any other error — a bug or a crashed thread, which each runner handles in its own way and
+ * says why. Runners act on this, never on classes or messages.
+ */
+export function outcomeOf(error: unknown): ErrorOutcome | undefined {
+  const outcome = (error as { outcome?: unknown } | null | undefined)?.outcome;
+  return error instanceof Error && OUTCOMES.has(outcome) ? (outcome as ErrorOutcome) : undefined;
+}
+
 export abstract class QuarryError extends Error {
   /** Stable machine-readable identifier, e.g. `invalid_parameter` (a key of `ERROR_CODES`). */
   abstract readonly code: ErrorCode;

@@ -1,6 +1,6 @@
 import type { CreditCosts } from '../config.ts';
 import { creditCost } from '../enhance/index.ts';
-import { InsufficientCreditsError } from '../errors.ts';
+import { InsufficientCreditsError, outcomeOf } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type {
   BulkJobRow,
@@ -11,6 +11,7 @@ import type {
   StorageTransaction,
   TokenStore,
 } from '../storage/index.ts';
+import { BATCH_TRIES, failedRecordMessage, RECORD_TRIES } from './answer-batch.ts';
 import type { EnhanceBatch, EnhanceBatchResult } from './enhance-batch.ts';
 import { type BulkJobOptions, stateMessage } from './job-record.ts';
 import { failureResult } from './result-text.ts';
@@ -67,10 +68,6 @@ export const UNPAID_MESSAGE = new InsufficientCreditsError().message;
 /** States in which a job is worked on: a stop or the end may only follow from these. */
 const RUNNING: readonly BulkJobState[] = ['NOT_STARTED', 'IN_PROCESS'];
 
-/** Tries of a batch whose worker thread died, before it is split into single records. */
-const BATCH_TRIES = 2;
-/** Tries of a single record whose worker thread died, before it is stored as failed. */
-const RECORD_TRIES = 2;
 /** Tries to store a batch's results before the job is left until the next start. */
 const STORE_TRIES = 3;
 
@@ -354,10 +351,25 @@ export class BulkRunner implements BulkJobRunner {
     return Math.ceil(remaining / (runDone / elapsed));
   }
 
-  /** A batch whose worker died: retry it, then its records one by one, then store them failed. */
+  /**
+   * A batch that failed, acted on by the error's registered outcome (`outcomeOf`): `stop-job`
+   * stops the job; `fail-record` splits a batch into single records at once (one of them is at
+   * fault) and stores a single record failed with the error's message; `retry`, and an error that
+   * is no registered one (a worker died), retry the batch, then its records one by one, then
+   * store them failed.
+   */
   async #retry(job: ActiveJob, batch: Retry, error: Error): Promise<void> {
-    this.#deps.logger.warn({ err: error, jobId: job.id, records: batch.records.length }, 'bulk batch failed');
-    const tries = batch.tries + 1;
+    const outcome = outcomeOf(error);
+    this.#deps.logger.warn(
+      { err: error, jobId: job.id, records: batch.records.length, outcome },
+      'bulk batch failed',
+    );
+    if (outcome === 'stop-job') {
+      this.#deps.logger.error({ err: error, jobId: job.id }, 'bulk job stopped by an error that ends it');
+      await this.stop(job.id);
+      return;
+    }
+    const tries = outcome === 'fail-record' ? Number.POSITIVE_INFINITY : batch.tries + 1;
     if (batch.records.length > 1) {
       if (tries < BATCH_TRIES) job.retries.push({ records: batch.records, tries });
       else for (const record of batch.records) job.retries.push({ records: [record], tries: 0 });
@@ -368,9 +380,7 @@ export class BulkRunner implements BulkJobRunner {
       return;
     }
     const [record] = batch.records;
-    await this.#commit(job, [
-      failureResult(record, job.id, 'Internal error: answering this record failed repeatedly'),
-    ]);
+    await this.#commit(job, [failureResult(record, job.id, failedRecordMessage(error, outcome))]);
   }
 
   async #finishIfDone(job: ActiveJob): Promise<void> {

@@ -9,7 +9,7 @@ import { matchedCount, openThreadEnhancer, parseEnhanceQuery } from '../enhance/
 import { jobSearchMode } from './job-record.ts';
 import { HeapTrimmer, lowerThreadPriority, serveTasks, WORKER_HEAP_TRIM } from '../threads/index.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
-import { failureResult, splitResponse } from './result-text.ts';
+import { recordFailure, splitResponse } from './result-text.ts';
 
 const data = workerData as EnhanceWorkerData;
 
@@ -36,10 +36,9 @@ function answer(batch: EnhanceBatch): EnhanceBatchResult {
         ...splitResponse(response),
       });
     } catch (error) {
-      // Records were validated at submission; reaching this is a bug or a broken store. The
-      // record fails alone instead of failing its whole batch.
-      const message = `Internal error while answering this record: ${(error as Error).message}`;
-      results.push(failureResult(record, batch.jobId, message));
+      // Records were validated at submission: an error here is a broken store (registered, to
+      // retry: the batch goes back) or a bug (the record fails alone, not its whole batch).
+      results.push(recordFailure(record, batch.jobId, error, 'Internal error while answering this record'));
     }
   }
   return { results };

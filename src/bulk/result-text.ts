@@ -1,5 +1,6 @@
 import type { EnhanceResponse } from '../enhance/index.ts';
 import type { BulkResult } from '../storage/index.ts';
+import { outcomeOf } from '../errors.ts';
 
 /**
  * A stored result keeps the enhance response in two JSON texts: everything but `searchInfo`,
@@ -14,6 +15,24 @@ export function splitResponse(response: EnhanceResponse): Pick<BulkResult, 'resp
 /** The full response text of a stored result (what downloads and the single-result endpoint send). */
 export function fullResponseText(result: Pick<BulkResult, 'response' | 'searchInfo'>): string {
   return `${result.response.slice(0, -1)},"searchInfo":${result.searchInfo}}`;
+}
+
+/**
+ * The result of a record whose answering threw, by the error's registered outcome (`outcomeOf`):
+ * `fail-record` gives a failed result with the error's message; `retry` and `stop-job` are
+ * thrown again, so the batch goes back to the runner (which tries it again or stops the job);
+ * any other error (a bug) gives a failed result "`internal`: message", the record failing alone.
+ */
+export function recordFailure(
+  record: { index: number; query: string },
+  jobId: string,
+  error: unknown,
+  internal: string,
+): BulkResult {
+  const outcome = outcomeOf(error);
+  if (outcome === 'retry' || outcome === 'stop-job') throw error;
+  const message = (error as Error)?.message ?? String(error);
+  return failureResult(record, jobId, outcome === 'fail-record' ? message : `${internal}: ${message}`);
 }
 
 /** A failed record's result: no data, `message` in `errors`; the query echoed as submitted. */

@@ -21,7 +21,7 @@ import type { BulkRecord, BulkResult } from '../storage/index.ts';
 import type { BatchExecutor } from './bulk-runner.ts';
 import type { EnhanceBatch, EnhanceBatchResult } from './enhance-batch.ts';
 import { jobSearchMode } from './job-record.ts';
-import { failureResult, splitResponse } from './result-text.ts';
+import { recordFailure, splitResponse } from './result-text.ts';
 
 /** Batches of web jobs in flight beside the worker threads' own (they mostly wait on hosts). */
 export const WEB_BATCHES = 16;
@@ -33,11 +33,13 @@ interface Completed {
   readonly completed?: WebAnswer;
 }
 
+/** A record whose web work threw: failed alone, or its batch thrown back (`recordFailure`). */
 function failure(record: BulkRecord, batch: EnhanceBatch, error: unknown): BulkResult {
-  return failureResult(
+  return recordFailure(
     record,
     batch.jobId,
-    `Internal error while refreshing or searching this record: ${(error as Error).message}`,
+    error,
+    'Internal error while refreshing or searching this record',
   );
 }
 
@@ -74,7 +76,7 @@ export function withWebEvidence(inner: BatchExecutor, web: WebEvidence): BatchEx
             });
             return { result, record, completed };
           } catch (error) {
-            // A bug or a broken store: the record fails alone, not its batch.
+            // A bug: the record fails alone, not its batch; a registered error to retry: the batch.
             return { result: failure(record, batch, error) };
           }
         }),

@@ -4,7 +4,7 @@
  * `pageProcessPattern`, and turned into the outcome the writer records — processed, failed,
  * to retry later, or ruled out by robots.txt.
  */
-import { FetchError, QuarryError } from '../errors.ts';
+import { FetchError, outcomeOf } from '../errors.ts';
 import { ExtractionFailed } from '../extract/index.ts';
 import type { Logger } from '../logging.ts';
 import type { ClaimedUrl, CrawlPageOutcome, StoredCrawlJob } from '../storage/index.ts';
@@ -123,7 +123,9 @@ export class PageProcessor {
     try {
       extraction = await this.#extract(job, url, page);
     } catch (error) {
-      if (!(error instanceof QuarryError) && !(error instanceof ExtractionFailed)) {
+      // Registered errors (a timeout, too much memory, not HTML) and a replaced thread are the
+      // page's; anything else is worth a look.
+      if (outcomeOf(error) === undefined && !(error instanceof ExtractionFailed)) {
         this.#deps.logger.warn({ err: error, url: url.url }, 'crawl: extraction failed unexpectedly');
       }
       const outcome = { ...crawled, processAttempted: true, processed: false, objects: [], finalUrl };
@@ -159,7 +161,12 @@ export class PageProcessor {
     });
   }
 
-  /** A fetch that threw: a redirect robots.txt rules out, or a failure to retry or give up on. */
+  /**
+   * A fetch that threw: a redirect robots.txt rules out, or a failure whose registered outcome
+   * says whether to try again (`retry`) or give up. An error that is no registered one (not a
+   * `FetchError`: a failure of the fetching machinery itself) is tried again, as a network
+   * failure would be.
+   */
   #fetchFailure(url: ClaimedUrl, error: unknown): ProcessedPage {
     if (error instanceof RobotsDisallowedError) {
       // The first request was made (it answered with the redirect): one attempt.
@@ -167,9 +174,9 @@ export class PageProcessor {
       const outcome = { ...baseOf(url), ...NOTHING, kind: 'done' as const, crawlAttempts: error.hop ? 1 : 0 };
       return { outcome: { ...outcome, outcome: 'robots_disallowed', error: error.message, at } };
     }
-    if (error instanceof FetchError)
-      return this.#retryOrFail(url, error.message, error.httpStatus, error.transient);
-    return this.#retryOrFail(url, errorMessage(error), undefined, true);
+    const outcome = outcomeOf(error) ?? 'retry';
+    const httpStatus = error instanceof FetchError ? error.httpStatus : undefined;
+    return this.#retryOrFail(url, errorMessage(error), httpStatus, outcome === 'retry');
   }
 
   #retryOrFail(

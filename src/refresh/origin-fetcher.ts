@@ -23,7 +23,7 @@ import {
   robotsAllow,
   type ProcessPoliteness,
 } from '../crawl/index.ts';
-import { FetchError } from '../errors.ts';
+import { FetchError, outcomeOf } from '../errors.ts';
 import { DEFAULT_MAX_REDIRECTS, DEFAULT_USER_AGENT, type Fetcher } from '../extract/index.ts';
 import { type FetchPriority, HostTurns, TurnAbortedError } from './host-turns.ts';
 
@@ -343,9 +343,8 @@ export class PoliteOriginFetcher implements OriginFetcher {
       if (signal?.aborted && error instanceof FetchError && error.code === 'fetch_aborted') {
         return { kind: 'failed', reason: 'timeout', message: 'timeout: no time left for this request' };
       }
-      const failure = failureOf(error);
-      const transient = error instanceof FetchError && error.transient;
-      return { kind: transient ? 'transient' : 'failed', ...failure };
+      // Tried again when the error's registered outcome says so (network, timeout, 429, 5xx).
+      return { kind: outcomeOf(error) === 'retry' ? 'transient' : 'failed', ...failureOf(error) };
     }
   }
 

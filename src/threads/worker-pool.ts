@@ -1,10 +1,23 @@
 import { parentPort, Worker } from 'node:worker_threads';
+import { type ErrorOutcome, outcomeOf } from '../errors.ts';
 
 /** A task failed because its worker thread died (crash, out of memory, terminate). */
 export class WorkerCrashedError extends Error {}
 
-/** A task's own error, re-raised on the main thread with the worker's message. */
-export class WorkerTaskError extends Error {}
+/**
+ * A task's own error, re-raised on the main thread with the worker's message and, when it was a
+ * registered error (`errors.ts`), its `code` and `outcome` (a class does not cross threads).
+ */
+export class WorkerTaskError extends Error {
+  readonly code: string | undefined;
+  readonly outcome: ErrorOutcome | undefined;
+  constructor(message: string, registered: { code?: string; outcome?: ErrorOutcome } = {}) {
+    super(message);
+    this.name = 'WorkerTaskError';
+    this.code = registered.code;
+    this.outcome = registered.outcome;
+  }
+}
 
 export interface WorkerPoolOptions {
   /** Number of threads. */
@@ -43,7 +56,9 @@ interface Slot<R> {
 
 /** Message protocol between the pool and its worker threads. */
 export type WorkerRequest<T> = { id: number; task: T };
-export type WorkerReply<R> = { id: number; ok: true; result: R } | { id: number; ok: false; error: string };
+export type WorkerReply<R> =
+  | { id: number; ok: true; result: R }
+  | { id: number; ok: false; error: string; code?: string; outcome?: ErrorOutcome };
 
 /**
  * The worker side of the protocol: answers each `{id, task}` the pool posts with `answer(task)`
@@ -57,7 +72,15 @@ export function serveTasks<T, R>(answer: (task: T) => R, afterReply?: () => void
     try {
       reply = { id: message.id, ok: true, result: answer(message.task) };
     } catch (error) {
-      reply = { id: message.id, ok: false, error: (error as Error).stack ?? String(error) };
+      const outcome = outcomeOf(error);
+      const code = outcome ? (error as { code?: unknown }).code : undefined;
+      reply = {
+        id: message.id,
+        ok: false,
+        error: (error as Error).stack ?? String(error),
+        ...(outcome ? { outcome } : {}),
+        ...(typeof code === 'string' ? { code } : {}),
+      };
     }
     port.postMessage(reply);
     afterReply?.();
@@ -170,7 +193,7 @@ export class WorkerPool<T, R> {
       if (!pending) return;
       slot.pending.delete(reply.id);
       if (reply.ok) pending.resolve(reply.result);
-      else pending.reject(new WorkerTaskError(reply.error));
+      else pending.reject(new WorkerTaskError(reply.error, reply));
       this.#dispatch();
       if (slot.pending.size === 0) {
         worker.unref();
