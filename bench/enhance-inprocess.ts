@@ -22,7 +22,7 @@ import { loadDemoGraph } from '../src/import/index.ts';
 import type { Entity } from '../src/kg/index.ts';
 import { createMatcher, type MatchQuery } from '../src/match/index.ts';
 import { generateQuery } from '../src/match/training/query-generator.ts';
-import { Random } from '../src/match/training/random.ts';
+import { Random } from '../src/random.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { writeSyntheticGraph } from './support/match-graph.ts';
 import { warmPageCache } from './support/page-cache.ts';

@@ -20,7 +20,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { demoRecords, type Entity } from '../src/kg/index.ts';
-import { Random } from '../src/match/training/random.ts';
+import { Random } from '../src/random.ts';
 
 const { values } = parseArgs({
   options: {

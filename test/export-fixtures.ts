@@ -3,7 +3,7 @@
  */
 import { Writable } from 'node:stream';
 import type { ExportEntity, ResultRecord } from '../src/export/index.ts';
-import { Random } from '../src/match/training/random.ts';
+import { Random } from '../src/random.ts';
 
 /** Builds a result record: `matches` become `response.data` items (score 0.9 unless given). */
 export function resultRecord(

@@ -10,7 +10,7 @@ import {
   type ScoredCandidate,
 } from '../src/match/index.ts';
 import { generateQuery } from '../src/match/training/query-generator.ts';
-import { Random } from '../src/match/training/random.ts';
+import { Random } from '../src/random.ts';
 import { approximateBytes } from '../src/approximate-bytes.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';

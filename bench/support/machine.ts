@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { Random } from '../../src/match/training/random.ts';
+import { Random } from '../../src/random.ts';
 
 /** The CPU model with its family, model and stepping when /proc/cpuinfo tells them. */
 export function cpuDescription(): string {

@@ -7,7 +7,7 @@
 import type { Entity } from '../../src/kg/index.ts';
 import { indexEntity } from '../../src/match/index.ts';
 import type { EntityStore, EntityWrite } from '../../src/storage/index.ts';
-import { Random } from '../../src/match/training/random.ts';
+import { Random } from '../../src/random.ts';
 
 const SYLLABLES = [
   'ka',

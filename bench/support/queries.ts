@@ -5,7 +5,7 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import type { Entity } from '../../src/kg/index.ts';
-import { Random } from '../../src/match/training/random.ts';
+import { Random } from '../../src/random.ts';
 
 /** Deterministic numbers in [0, 1) from `seed` (the project's mulberry32, `Random`). */
 export function seededRandom(seed: number): () => number {

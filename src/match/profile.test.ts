@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { normalizeEmail } from '../kg/index.ts';
 import { EMAIL_NOISE, emailTokens, placeTokens } from './profile.ts';
-import { Random } from './training/random.ts';
+import { Random } from '../random.ts';
 
 /** Seeded random strings over `alphabet`, up to `longest` characters. */
 function samples(alphabet: string, longest: number, count: number): string[] {

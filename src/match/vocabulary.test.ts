@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Random } from './training/random.ts';
+import { Random } from '../random.ts';
 import { Vocabulary } from './vocabulary.ts';
 
 test('vocabulary weighs rare tokens more and finds typo neighbours, most frequent first', () => {

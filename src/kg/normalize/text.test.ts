@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Random } from '../../match/training/random.ts';
+import { Random } from '../../random.ts';
 import { foldText, sortedDistinct, textTokens } from './text.ts';
 
 test('foldText folds accents and special letters and lowercases', () => {

@@ -26,7 +26,7 @@ import { readEntities, writeEntities } from './graph-loader.ts';
 import { type ChoiceExample, fitChoiceModel } from './choice.ts';
 import { featureArray } from './logistic.ts';
 import { generateQuery, rememberRanges } from './query-generator.ts';
-import { Random, stableFraction } from './random.ts';
+import { Random, stableFraction } from '../../random.ts';
 
 export interface FitInputs {
   /** Entity JSON Lines files (the training graph). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fitLogistic, type TrainingRow } from './logistic.ts';
-import { Random } from './random.ts';
+import { Random } from '../../random.ts';
 
 test('fitLogistic recovers the weights that generated the labels, deterministically', () => {
   const random = new Random(42);

@@ -4,7 +4,7 @@
  * nicknames, swapped or missing name parts, misspelt places and e-mails.
  */
 import { foldText } from '../../kg/index.ts';
-import type { Random } from './random.ts';
+import type { Random } from '../../random.ts';
 
 const KEYBOARD_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
 const NEIGHBOURS = new Map<string, string>();

@@ -19,7 +19,7 @@ import {
   typos,
   urlVariant,
 } from './noise.ts';
-import type { Random } from './random.ts';
+import type { Random } from '../../random.ts';
 
 type NameNoise = (name: string, random: Random) => string;
 

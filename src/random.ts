@@ -1,4 +1,7 @@
-/** A small seeded PRNG (mulberry32) so that generated training data is reproducible. */
+/**
+ * A small seeded PRNG (mulberry32): reproducible generated data (training queries, benchmarks,
+ * randomised tests). Plain and dependency-free, so that every layer and its tests may use it.
+ */
 export class Random {
   #state: number;
 
