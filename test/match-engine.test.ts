@@ -72,6 +72,30 @@ const ENTITIES: Entity[] = [
     location: { city: { name: 'London' } },
   },
 ];
+// Profiles on shared hosts: LinkedIn's own homepage, and companies with pages on it.
+ENTITIES.push(
+  {
+    id: 'ORG-linkedin',
+    type: 'Organization',
+    name: 'LinkedIn',
+    homepageUri: 'linkedin.com',
+    allUris: ['linkedin.com'],
+  },
+  {
+    id: 'ORG-acme',
+    type: 'Organization',
+    name: 'Acme Robotics',
+    homepageUri: 'acme-robotics.example',
+    allUris: ['acme-robotics.example', 'linkedin.com/company/acme-robotics', 'twitter.com/acmerobotics'],
+  },
+  {
+    id: 'ORG-zeta',
+    type: 'Organization',
+    name: 'Zeta Labs',
+    homepageUri: 'zeta-labs.example',
+    linkedInUri: 'linkedin.com/company/zeta-labs',
+  },
+);
 for (let i = 0; i < 40; i++) {
   ENTITIES.push({
     id: `ORG-filler-${i}`,
@@ -144,6 +168,31 @@ test('a url decides between duplicate names; a name alone is not sure of either'
     ['ORG-nu1', 'ORG-nu2'],
   );
   assert.ok(nameOnly[0].score < withUrl[0].score, 'two equal candidates share the belief');
+});
+
+test('a profile on a shared host finds its owner only; the host alone is the site itself', () => {
+  const hits = (url: string) =>
+    matcher
+      .match(q({ type: 'Organization', urls: [url] }), { limit: 5 })
+      .filter((c) => c.score >= matcher.defaultThresholdFor('Organization'))
+      .map((c) => c.id);
+  assert.deepEqual(hits('https://www.linkedin.com/company/Acme-Robotics/'), ['ORG-acme']);
+  assert.deepEqual(hits('https://uk.linkedin.com/company/zeta-labs?trk=feed'), ['ORG-zeta']);
+  assert.deepEqual(hits('twitter.com/acmerobotics'), ['ORG-acme']);
+  // Another company's page: nobody in the graph, not everyone with a LinkedIn page.
+  const other = matcher.match(q({ type: 'Organization', urls: ['linkedin.com/company/omega-corp'] }));
+  assert.deepEqual(
+    other.map((c) => c.id),
+    [],
+  );
+  assert.deepEqual(hits('https://www.linkedin.com'), ['ORG-linkedin']);
+  // A name with another company's page on the same site: that page is evidence against.
+  const [acme] = matcher.match(q({ type: 'Organization', names: ['Acme Robotics'] }));
+  const [withOther] = matcher.match(
+    q({ type: 'Organization', names: ['Acme Robotics'], urls: ['linkedin.com/company/zeta-labs'] }),
+  );
+  assert.equal(acme.id, 'ORG-acme');
+  assert.ok(withOther.id !== 'ORG-acme' || withOther.score < acme.score);
 });
 
 test('scores are probabilities, sorted, explained, and limited to the query type', () => {

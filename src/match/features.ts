@@ -255,7 +255,7 @@ export function organizationFeatures(
       f.nameUnmatchedQueryWords = Math.min(3, c.unmatchedQuery);
       f.nameUnmatchedCandidateWords = Math.min(3, c.unmatchedCandidate);
       f.nameKeyEqual = best.query.key !== '' && best.query.key === sortedKey(c.tokens) ? 1 : 0;
-      f.nameJaroWinkler = jaroWinkler(best.query.tokens.join(' '), c.tokens.join(' '));
+      f.nameJaroWinkler = nameJaroWinkler(best.query.tokens, c.tokens);
       // All the query gives is in the name, and it is rare: a part that names one entity.
       f.nameQueryCovered = c.coverQuery >= 0.95 ? c.evidence : 0;
     }
@@ -267,16 +267,7 @@ export function organizationFeatures(
       else f.legalFormConflict = 1;
     }
   }
-  if (query.urls.length > 0) {
-    f.hasUrl = 1;
-    const hosts = profile.h ?? [];
-    const domains = profile.d ?? [];
-    if (query.urls.some((u) => u.hosts.some((h) => hosts.includes(h)))) f.urlHostMatch = 1;
-    // The query's own host, not a parent of it: a subdomain owned by another entry wins.
-    if (query.urls.some((u) => hosts.includes(u.hosts[0]))) f.urlExactHost = 1;
-    if (query.urls.some((u) => domains.includes(u.domain))) f.urlDomainMatch = 1;
-    if (hosts.length > 0 && !f.urlHostMatch && !f.urlDomainMatch) f.urlConflict = 1;
-  }
+  urlFeatures(query, profile, f);
   const domains = profile.d ?? [];
   if (query.emails.some((e) => !e.freeMail && domains.includes(e.registrable))) f.emailDomainMatch = 1;
   phoneFeatures(query, profile.p, f);
@@ -297,6 +288,35 @@ export function organizationFeatures(
   return expandFeatures(f);
 }
 
+/**
+ * URL evidence. A profile on a shared host (`linkedin.com/company/acme`) is the entity's own
+ * page when it is among its profiles, and another's when the entity has another page on that
+ * site; a profile the graph does not know is no evidence either way (graphs seldom hold them).
+ */
+function urlFeatures(query: AnalyzedQuery, profile: OrganizationProfile, f: FeatureVector): void {
+  const hosts = profile.h ?? [];
+  const domains = profile.d ?? [];
+  const own = profile.u ?? [];
+  // Whether the entity states something a given URL could have agreed with.
+  let comparable = false;
+  for (const url of query.urls) {
+    if (url.profile !== undefined) {
+      const site = url.profile.slice(0, url.profile.indexOf('/') + 1);
+      if (own.includes(url.profile)) f.hasUrl = f.urlHostMatch = f.urlExactHost = 1;
+      else if (own.some((p) => p.startsWith(site))) f.hasUrl = 1;
+      comparable ||= own.some((p) => p.startsWith(site));
+      continue;
+    }
+    f.hasUrl = 1;
+    comparable ||= hosts.length > 0;
+    if (url.hosts.some((h) => hosts.includes(h))) f.urlHostMatch = 1;
+    // The query's own host, not a parent of it: a subdomain owned by another entry wins.
+    if (hosts.includes(url.hosts[0])) f.urlExactHost = 1;
+    if (domains.includes(url.domain)) f.urlDomainMatch = 1;
+  }
+  if (comparable && !f.urlHostMatch && !f.urlDomainMatch) f.urlConflict = 1;
+}
+
 /** Phone evidence: the query gave numbers; one is the candidate's, or the candidate has others. */
 function phoneFeatures(query: AnalyzedQuery, phones: readonly string[] | undefined, f: FeatureVector): void {
   if (query.phones.length === 0) return;
@@ -305,21 +325,41 @@ function phoneFeatures(query: AnalyzedQuery, phones: readonly string[] | undefin
   else if (phones && phones.length > 0) f.phoneConflict = 1;
 }
 
-/** Similarity of two person-name tokens: as `tokenSimilarity`, and an initial matches a name it starts. */
-function personTokenSimilarity(a: string, b: string): number {
-  if (a === b) return 1;
-  if (a.length === 1 || b.length === 1) return a[0] === b[0] ? 0.8 : 0;
-  return tokenSimilarity(a, b);
+/**
+ * A person name's words with given names in formal form (`ivan` → `john`, so that nicknames
+ * and other-language forms compare), and each word's first letter as written: an initial
+ * stands for the name as written ("I." is Ivan, not John).
+ */
+interface PersonWords {
+  readonly tokens: readonly string[];
+  readonly initials: string;
 }
 
-function personMatches(query: readonly string[], candidate: readonly string[]): number[] {
-  return query.map((q) => {
+function personWords(written: readonly string[]): PersonWords {
+  return { tokens: written.map(canonicalGivenName), initials: written.map((w) => w[0] ?? '').join('') };
+}
+
+/** Similarity of two person-name words: as `tokenSimilarity`, and an initial matches a name it starts. */
+function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: number): number {
+  const x = a.tokens[i];
+  const y = b.tokens[j];
+  if (x === y) return 1;
+  if (x.length === 1 || y.length === 1) {
+    // A middle initial stands for a middle name: "Julia J. Tanaka" is not Julia Tanaka by her
+    // given name's J.
+    const middleA = isMiddle(i, a.tokens.length);
+    const middleB = isMiddle(j, b.tokens.length);
+    if ((x.length === 1 && middleA && !middleB) || (y.length === 1 && middleB && !middleA)) return 0;
+    return a.initials[i] === b.initials[j] || x[0] === y[0] ? 0.8 : 0;
+  }
+  return tokenSimilarity(x, y);
+}
+
+function personMatches(query: PersonWords, candidate: PersonWords): number[] {
+  return query.tokens.map((_, i) => {
     let best = 0;
-    for (const c of candidate) {
-      const s = personTokenSimilarity(q, c);
-      if (s > best) best = s;
-      if (best === 1) break;
-    }
+    for (let j = 0; j < candidate.tokens.length && best < 1; j++)
+      best = Math.max(best, personTokenSimilarity(query, i, candidate, j));
     return best;
   });
 }
@@ -335,12 +375,14 @@ function isMiddle(i: number, length: number): boolean {
  * conflict): it is left out of the cover and of what is missed.
  */
 function comparePersonTokens(
-  query: readonly string[],
-  candidate: readonly string[],
+  queryWords: PersonWords,
+  candidateWords: PersonWords,
   vocabulary: Vocabulary,
 ): NameComparison {
-  const matchQ = personMatches(query, candidate);
-  const matchC = personMatches(candidate, query);
+  const query = queryWords.tokens;
+  const candidate = candidateWords.tokens;
+  const matchQ = personMatches(queryWords, candidateWords);
+  const matchC = personMatches(candidateWords, queryWords);
   let wq = 0;
   let sq = 0;
   let missedQuery = 0;
@@ -382,15 +424,13 @@ function comparePersonTokens(
 }
 
 /** How the middle names (or initials) of two person names compare, when both have some. */
-function middleNames(
-  query: readonly string[],
-  candidate: readonly string[],
-): { match: number; conflict: number } {
-  if (query.length < 3 || candidate.length < 3) return { match: 0, conflict: 0 };
+function middleNames(query: PersonWords, candidate: PersonWords): { match: number; conflict: number } {
+  const q = query.tokens.length;
+  const c = candidate.tokens.length;
+  if (q < 3 || c < 3) return { match: 0, conflict: 0 };
   let best = 0;
-  for (let i = 1; i < query.length - 1; i++) {
-    for (let j = 1; j < candidate.length - 1; j++)
-      best = Math.max(best, personTokenSimilarity(query[i], candidate[j]));
+  for (let i = 1; i < q - 1; i++) {
+    for (let j = 1; j < c - 1; j++) best = Math.max(best, personTokenSimilarity(query, i, candidate, j));
   }
   return { match: best, conflict: best < 0.5 ? 1 : 0 };
 }
@@ -471,37 +511,61 @@ function givenNameSimilarity(a: string, b: string): number {
   return Math.max(tokenSimilarity(a, b), tokenSimilarity(ca, cb) * 0.95);
 }
 
-function personTokens(name: string): string[] {
-  return name.split(' ').map(canonicalGivenName);
+/**
+ * Jaro-Winkler of two person names as written, and with the query's first word moved to the
+ * end: "Bishop Teddy" is Teddy Bishop written surname first (a spreadsheet's "LAST First").
+ */
+function nameJaroWinkler(query: readonly string[], candidate: readonly string[]): number {
+  const written = candidate.join(' ');
+  const straight = jaroWinkler(query.join(' '), written);
+  if (query.length < 2) return straight;
+  return Math.max(straight, jaroWinkler([...query.slice(1), query[0]].join(' '), written));
+}
+
+interface BestPersonName {
+  readonly comparison: NameComparison;
+  /** The query's name (given names in formal form) and the candidate's that compared best. */
+  readonly query: QueryName;
+  readonly queryWords: PersonWords;
+  readonly candidateWords: PersonWords;
 }
 
 function bestPersonName(
-  names: readonly QueryName[],
+  names: readonly QueryPersonName[],
   candidateNames: readonly string[],
   vocabulary: Vocabulary,
-): { comparison: NameComparison; query: QueryName } | undefined {
-  let best: { comparison: NameComparison; query: QueryName } | undefined;
+): BestPersonName | undefined {
+  let best: BestPersonName | undefined;
   let bestScore = -1;
-  for (const query of names) {
+  for (const { name: query, words: queryWords } of names) {
     for (const name of candidateNames) {
-      const comparison = comparePersonTokens(query.tokens, personTokens(name), vocabulary);
+      const candidateWords = personWords(name.split(' '));
+      const comparison = comparePersonTokens(queryWords, candidateWords, vocabulary);
       const score = comparison.coverQuery + comparison.coverCandidate;
       if (score > bestScore) {
         bestScore = score;
-        best = { comparison, query };
+        best = { comparison, query, queryWords, candidateWords };
       }
     }
   }
   return best;
 }
 
-const canonicalByQuery = new WeakMap<AnalyzedQuery, QueryName[]>();
+interface QueryPersonName {
+  readonly name: QueryName;
+  readonly words: PersonWords;
+}
+
+const canonicalByQuery = new WeakMap<AnalyzedQuery, QueryPersonName[]>();
 
 /** The query's names with given names in canonical form; once per query, not per candidate. */
-function canonicalNames(query: AnalyzedQuery): QueryName[] {
+function canonicalNames(query: AnalyzedQuery): QueryPersonName[] {
   let names = canonicalByQuery.get(query);
   if (!names) {
-    names = query.names.map((n) => ({ ...n, tokens: n.tokens.map(canonicalGivenName) }));
+    names = query.names.map((n) => {
+      const words = personWords(n.tokens);
+      return { name: { ...n, tokens: words.tokens }, words };
+    });
     canonicalByQuery.set(query, names);
   }
   return names;
@@ -534,7 +598,7 @@ export function personFeatures(
     const best = bestPersonName(canonicalNames(query), profile.n, vocabulary);
     if (best) {
       const c = best.comparison;
-      const middle = middleNames(best.query.tokens, c.tokens);
+      const middle = middleNames(best.queryWords, best.candidateWords);
       f.middleNameMatch = middle.match;
       f.middleNameConflict = middle.conflict;
       f.nameCoverQuery = c.coverQuery;
@@ -544,7 +608,7 @@ export function personFeatures(
       f.nameMissedCandidate = c.missedCandidate;
       f.nameEvidence = c.evidence;
       f.nameKeyEqual = best.query.key === sortedKey(c.tokens) ? 1 : 0;
-      f.nameJaroWinkler = jaroWinkler(best.query.tokens.join(' '), c.tokens.join(' '));
+      f.nameJaroWinkler = nameJaroWinkler(best.query.tokens, c.tokens);
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
     }
     // Given name and surname, also crossed (surname written first).

@@ -14,6 +14,7 @@ import {
   normalizeOrganizationName,
   normalizePersonName,
   normalizePhone,
+  sharedHostProfile,
   organizationAcronyms,
   regionName,
   sortedDistinct,
@@ -35,6 +36,8 @@ export const KEY = Object.freeze({
   personEmployer: 'pw:',
   emailToken: 'et:',
   host: 'h:',
+  /** A profile on a shared host (`linkedin.com/company/acme`): the whole path identifies. */
+  profileUri: 'u:',
   domain: 'd:',
   email: 'e:',
   emailLocal: 'l:',
@@ -56,6 +59,8 @@ export interface OrganizationProfile {
   readonly h?: string[];
   /** Registrable domains. */
   readonly d?: string[];
+  /** Its profiles on shared hosts (`linkedin.com/company/acme`; `sharedHostProfile`). */
+  readonly u?: string[];
   /** Country: ISO code, or the folded name when unrecognised. */
   readonly c?: string;
   /** Countries of its other locations (ISO codes). */
@@ -165,17 +170,36 @@ function placeFacts(entity: Entity): PlaceFacts {
   return facts;
 }
 
-function webFacts(entity: Entity): { hosts: string[]; domains: string[] } {
+/** Social-profile fields (`linkedInUri`, `twitterUri`…), as the extractors and importers name them. */
+const PROFILE_URI_FIELD = /^[a-z][A-Za-z]*Uri$/;
+
+/**
+ * An entity's own hosts and domains, and apart, its profiles on shared hosts: a LinkedIn page
+ * among its URIs must not make it an owner of linkedin.com (a url= query for another company's
+ * page would find every entity with one).
+ */
+function webFacts(entity: Entity): { hosts: string[]; domains: string[]; profiles: string[] } {
   const hosts = new Set<string>();
   const domains = new Set<string>();
-  const uris = strings([entity.homepageUri, ...(Array.isArray(entity.allUris) ? entity.allUris : [])]);
+  const profiles = new Set<string>();
+  const social = Object.keys(entity).filter((k) => k !== 'homepageUri' && PROFILE_URI_FIELD.test(k));
+  const uris = strings([
+    entity.homepageUri,
+    ...(Array.isArray(entity.allUris) ? entity.allUris : []),
+    ...social.map((k) => (typeof entity[k] === 'string' ? (entity[k] as string) : undefined)),
+  ]);
   for (const uri of uris) {
+    const profile = sharedHostProfile(uri);
+    if (profile) {
+      profiles.add(profile);
+      continue;
+    }
     const domain = normalizeDomain(uri);
     if (!domain) continue;
     hosts.add(domain.host);
     domains.add(domain.registrable);
   }
-  return { hosts: [...hosts], domains: [...domains] };
+  return { hosts: [...hosts], domains: [...domains], profiles: [...profiles] };
 }
 
 function contactFacts(
@@ -331,6 +355,7 @@ function indexOrganization(entity: Entity): EntityIndex {
   const web = webFacts(entity);
   for (const host of web.hosts) keys.add(KEY.host + host);
   for (const domain of web.domains) keys.add(KEY.domain + domain);
+  for (const profile of web.profiles) keys.add(KEY.profileUri + profile);
   const place = placeFacts(entity);
   const contact = contactFacts(entity, place.country);
   addEmailKeys(keys, contact.emails, false);
@@ -346,6 +371,7 @@ function indexOrganization(entity: Entity): EntityIndex {
     profile.h = web.hosts;
     profile.d = web.domains;
   }
+  if (web.profiles.length) profile.u = web.profiles;
   if (place.country) profile.c = place.country;
   if (place.others.length) profile.oc = place.others;
   if (place.regions.length) profile.r = place.regions;
@@ -440,8 +466,13 @@ export function indexEntity(entity: Entity): EntityIndex {
   return entity.type === 'Person' ? indexPerson(entity) : indexOrganization(entity);
 }
 
-/** Host keys a query URL is looked up by: the host and its parents down to the registrable domain. */
-export function hostLookupKeys(url: string): { hosts: string[]; domain?: string } {
+/**
+ * Host keys a query URL is looked up by: the host and its parents down to the registrable
+ * domain; or, for a profile on a shared host, that profile alone (`profile`, no hosts).
+ */
+export function hostLookupKeys(url: string): { hosts: string[]; domain?: string; profile?: string } {
+  const profile = sharedHostProfile(url);
+  if (profile) return { hosts: [], profile };
   const domain = normalizeDomain(url);
   if (!domain) return { hosts: [] };
   return { hosts: hostAncestors(domain), domain: domain.registrable };

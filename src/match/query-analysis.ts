@@ -44,9 +44,11 @@ export interface QueryName {
 }
 
 export interface QueryUrl {
-  /** The host and its parents down to the registrable domain. */
+  /** The host and its parents down to the registrable domain (none for a `profile`). */
   readonly hosts: readonly string[];
   readonly domain: string;
+  /** A profile on a shared host (`linkedin.com/company/acme`): only that page identifies. */
+  readonly profile?: string;
 }
 
 /** The analysed query. */
@@ -130,8 +132,9 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
   }
   const urls: QueryUrl[] = [];
   for (const url of query.urls) {
-    const { hosts, domain } = hostLookupKeys(url);
-    if (domain) urls.push({ hosts, domain });
+    const { hosts, domain, profile } = hostLookupKeys(url);
+    if (profile) urls.push({ hosts, domain: '', profile });
+    else if (domain) urls.push({ hosts, domain });
     else notes.push(`url ${quote(url)} names no web host: not used`);
   }
   const emails: NormalizedEmail[] = [];

@@ -106,6 +106,10 @@ export function retrieveCandidates(
   const exact = (key: string, weight: number, limit = EXACT_LIMIT) =>
     lookups.push({ key, weight, limit, group: key });
   for (const url of query.urls) {
+    if (url.profile !== undefined) {
+      exact(KEY.profileUri + url.profile, EXACT_WEIGHT.host);
+      continue;
+    }
     for (const host of url.hosts) exact(KEY.host + host, EXACT_WEIGHT.host);
     exact(KEY.domain + url.domain, EXACT_WEIGHT.domain);
   }

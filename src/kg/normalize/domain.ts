@@ -3,6 +3,7 @@
  * `www.`, no port) and its registrable domain (public-suffix aware: `cs.ox.ac.uk` → `ox.ac.uk`).
  */
 import { parse } from 'tldts';
+import { readDataFile } from './data.ts';
 import { BoundedMemo } from './memo.ts';
 
 /** A normalised web address. */
@@ -68,4 +69,50 @@ export function hostAncestors(domain: NormalizedDomain): string[] {
     if (host.length <= domain.registrable.length) break;
   }
   return out;
+}
+
+let sharedHosts: ReadonlySet<string> | undefined;
+
+/** The shared host `host` is on (itself or a parent of it: `uk.linkedin.com`), if any. */
+function sharedHostOf(host: string): string | undefined {
+  sharedHosts ??= new Set(readDataFile('shared-hosts.txt').map(([name]) => name));
+  for (let h = host; h.includes('.'); h = h.slice(h.indexOf('.') + 1)) if (sharedHosts.has(h)) return h;
+  return undefined;
+}
+
+/**
+ * A profile on a shared host (`shared-hosts.txt`: a site on which each path is someone's own
+ * page): the host without `www.`/`m.` and the path, lowercase, without trailing slash, query or
+ * fragment (Facebook's `profile.php?id=` keeps its id): `https://www.LinkedIn.com/company/Acme/`
+ * → `linkedin.com/company/acme`. `undefined` for any other URL, and for a shared host with no
+ * path (that is the site's own homepage: LinkedIn's, not a profile on it).
+ */
+export function sharedHostProfile(url: string): string | undefined {
+  const trimmed = url.trim();
+  if (trimmed === '' || /\s/.test(trimmed) || BARE_HOST.test(trimmed.toLowerCase())) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`);
+  } catch {
+    return undefined;
+  }
+  let host = parsed.hostname
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^(www\d?|m|mobile)\./, '');
+  const shared = sharedHostOf(host);
+  if (!shared) return undefined;
+  // A country's copy of the site (uk.linkedin.com) is the same page; a language's Wikipedia is not.
+  if (/^[a-z]{2}\./.test(host) && host.length === shared.length + 3 && shared !== 'wikipedia.org')
+    host = shared;
+  let path: string;
+  try {
+    path = decodeURIComponent(parsed.pathname);
+  } catch {
+    path = parsed.pathname;
+  }
+  path = path.toLowerCase().replace(/\/+$/, '');
+  const id = path.endsWith('/profile.php') ? parsed.searchParams.get('id') : null;
+  if (path === '' && id === null) return undefined;
+  return `${host}${path}${id !== null ? `?id=${id}` : ''}`;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'tldts';
-import { hostAncestors, normalizeDomain } from './domain.ts';
+import { hostAncestors, normalizeDomain, sharedHostProfile } from './domain.ts';
 import { isFreeMailDomain, normalizeEmail } from './email.ts';
 import { looksLikeAcronym, normalizeOrganizationName, organizationAcronyms } from './organization-name.ts';
 import { canonicalGivenName, normalizePersonName } from './person-name.ts';
@@ -133,6 +133,24 @@ test('domains: scheme, www, port, path dropped; registrable domain is public-suf
   assert.equal(normalizeDomain(''), undefined);
 });
 
+test('profiles on shared hosts are the host and the whole path; the host alone is the site itself', () => {
+  assert.equal(sharedHostProfile('https://www.LinkedIn.com/company/Acme/'), 'linkedin.com/company/acme');
+  assert.equal(
+    sharedHostProfile('https://uk.linkedin.com/in/ada-lovelace?trk=x'),
+    'linkedin.com/in/ada-lovelace',
+  );
+  assert.equal(
+    sharedHostProfile('m.facebook.com/profile.php?id=123&ref=y'),
+    'facebook.com/profile.php?id=123',
+  );
+  // A language's Wikipedia is another page.
+  assert.equal(sharedHostProfile('https://de.wikipedia.org/wiki/Acme'), 'de.wikipedia.org/wiki/acme');
+  assert.equal(sharedHostProfile('linkedin.com'), undefined);
+  assert.equal(sharedHostProfile('https://twitter.com/'), undefined);
+  assert.equal(sharedHostProfile('https://acme.com/about'), undefined);
+  assert.equal(sharedHostProfile('linkedin.com/company/%E0%A4%A'), 'linkedin.com/company/%e0%a4%a');
+});
+
 test('domains: a two-label host gets the registrable domain the public-suffix list gives it, without a lookup', () => {
   // The suffix list's own answer (tldts), as the lookup that two-label hosts skip computes it.
   const listed = (host: string) => {
@@ -252,6 +270,11 @@ test('place hierarchy: regions by any of their names, cities with their region a
     ['US'],
   );
   assert.ok(parseLocation('England').places.some((p) => p.country === 'GB' && p.region === 'england'));
+  // A country's ISO code is the country, and every division abbreviated so, each a reading.
+  const readings = (text: string) => parseLocation(text).places.map((p) => `${p.country}:${p.region ?? ''}`);
+  assert.deepEqual(readings('DE').sort(), ['DE:', 'US:delaware']);
+  assert.deepEqual(readings('MH').sort(), ['IN:maharashtra', 'MH:']);
+  assert.deepEqual(readings('JP'), ['JP:']);
   assert.deepEqual(parseLocation('12 pinkertonn circuit').places, []);
 });
 

@@ -276,8 +276,10 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
   }
   const all = parts.join(' ').split(' ').filter(Boolean);
   const fromCode = country !== undefined && /^[A-Z]{2}$/.test(text.trim());
+  // A code is also every division abbreviated so ("DE" Delaware, "MH" Maharashtra, "CA"
+  // California): each is a reading beside the country.
   const regionRefs = fromCode
-    ? namedRegions(all, all, undefined, undefined).filter((r) => r.country === 'US' || r.country === country)
+    ? namedRegions(all, all, undefined, undefined)
     : namedRegions(all, tokens, country ?? regionHint, country);
   const cityRefs = namedCities(tokens, country, regionRefs);
   const places: PlaceRef[] = [...cityRefs];
@@ -286,7 +288,7 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
     if (!cityRefs.some((c) => c.country === region.country && c.region === region.region))
       places.push(region);
   }
-  if (country && places.length === 0) places.push({ country });
+  if (country && (places.length === 0 || fromCode)) places.push({ country });
   const postcodes = tokens.filter((token) => /^\d{4,6}$/.test(token));
   return {
     ...(country ? { country } : {}),
