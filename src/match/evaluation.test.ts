@@ -23,6 +23,28 @@ test('evaluateOutcomes counts as the bench defines: a wrong hit is both FP and F
   assert.ok(Math.abs(m.ece - expectedEce) < 1e-12);
 });
 
+test('namesake queries count in precision and recall but not in the ECE: no top candidate of theirs is right or wrong', () => {
+  const plain = [
+    { expected: 'A', top: 'A', score: 0.9 },
+    { expected: 'B', top: 'B', score: 0.75 },
+  ];
+  const namesake = {
+    expected: null,
+    top: 'N1',
+    score: 0.5,
+    candidates: [
+      { id: 'N1', score: 0.5 },
+      { id: 'N2', score: 0.49 },
+    ],
+  };
+  const without = evaluateOutcomes(plain, 0.5);
+  const withNamesake = evaluateOutcomes([...plain, namesake], 0.5);
+  assert.equal(withNamesake.ece, without.ece);
+  assert.equal(withNamesake.falsePositives, 1, 'a namesake above the threshold is still a false hit');
+  // The same query without its candidates (not a namesake query) is a wrong top at 0.5.
+  assert.ok(evaluateOutcomes([...plain, { expected: null, top: 'N1', score: 0.5 }], 0.5).ece > without.ece);
+});
+
 test('bestThreshold picks the F2-optimal cut', () => {
   const outcomes = [
     { expected: 'A', top: 'A', score: 0.95 },

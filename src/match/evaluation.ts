@@ -13,7 +13,11 @@ export interface QueryOutcome {
   readonly score: number | null;
   /** This query's own threshold (e.g. its entity type's default), overriding the common one. */
   readonly threshold?: number;
-  /** The leading candidates (at most 5), kept for queries about namesakes. */
+  /**
+   * The leading candidates (at most 5), kept for queries about namesakes. Such a query has no
+   * right top candidate to check a score against (any namesake may be the one meant): it is
+   * judged by its namesakes' scores (`NAMESAKE_BOUNDS`) and left out of the ECE.
+   */
   readonly candidates?: readonly { readonly id: string; readonly score: number }[];
 }
 
@@ -58,7 +62,8 @@ export function evaluateOutcomes(outcomes: readonly QueryOutcome[], threshold: n
       } else fn++;
     } else if (hit) fp++;
     else tn++;
-    if (o.top !== null && typeof o.score === 'number' && Number.isFinite(o.score)) {
+    const namesakes = o.candidates !== undefined;
+    if (!namesakes && o.top !== null && typeof o.score === 'number' && Number.isFinite(o.score)) {
       const bin = bins[Math.min(9, Math.max(0, Math.floor(o.score * 10)))];
       bin.n++;
       bin.confidence += o.score;
