@@ -31,6 +31,7 @@ export const ORGANIZATION_FEATURES = Object.freeze([
   'nameUnmatchedQueryWords',
   'nameUnmatchedCandidateWords',
   'nameQueryCovered',
+  'nameUniqueWord',
   'acronymMatch',
   'legalFormMatch',
   'legalFormConflict',
@@ -121,6 +122,8 @@ interface NameComparison {
   unmatchedCandidate: number;
   /** IDF mass of the matched query tokens, in units of the largest IDF (how rare what matched is). */
   evidence: number;
+  /** A query token written exactly as a word that no other entity has (organizations only). */
+  uniqueWord?: boolean;
   coverQuery: number;
   coverCandidate: number;
   missedQuery: number;
@@ -143,11 +146,13 @@ function compareTokens(
   let wq = 0;
   let sq = 0;
   let missedQuery = 0;
+  let uniqueWord = false;
   for (let i = 0; i < query.length; i++) {
     const w = vocabulary.idf(query[i]);
     wq += w;
     sq += w * matchQ[i];
     if (matchQ[i] < 0.6) missedQuery = Math.max(missedQuery, w / vocabulary.maxIdf);
+    if (matchQ[i] === 1 && !uniqueWord) uniqueWord = vocabulary.count(query[i]) === 1;
   }
   let wc = 0;
   let sc = 0;
@@ -162,6 +167,7 @@ function compareTokens(
     unmatchedQuery: matchQ.filter((m) => m < 0.6).length,
     unmatchedCandidate: matchC.filter((m) => m < 0.6).length,
     evidence: sq / vocabulary.maxIdf,
+    uniqueWord,
     coverQuery: wq > 0 ? sq / wq : 0,
     coverCandidate: wc > 0 ? sc / wc : 0,
     missedQuery,
@@ -258,6 +264,9 @@ export function organizationFeatures(
       f.nameJaroWinkler = nameJaroWinkler(best.query.tokens, c.tokens);
       // All the query gives is in the name, and it is rare: a part that names one entity.
       f.nameQueryCovered = c.coverQuery >= 0.95 ? c.evidence : 0;
+      // A word of the query that only this entity has in its name ("Bigovofe"): the graph
+      // holds no other entity it could mean (the query may still be about one it lacks).
+      f.nameUniqueWord = c.uniqueWord === true && c.coverQuery >= 0.95 ? 1 : 0;
     }
     const acronyms = profile.a ?? [];
     if (query.names.some((n) => n.acronym !== undefined && acronyms.includes(n.acronym))) f.acronymMatch = 1;

@@ -229,6 +229,7 @@ const FEATURE_LABELS: Readonly<Record<string, string>> = {
   ipMatch: 'IP range',
   otherCandidates: 'other candidates as likely',
   nameQueryCovered: 'name',
+  nameUniqueWord: 'a word only it has',
   legalFormMatch: 'legal form',
   legalFormConflict: 'different legal form',
   placeConflict: 'elsewhere',
