@@ -14,6 +14,7 @@ import { answerClientError, installBodyIdleTimeout } from './client-errors.ts';
 import { answerFrameworkError, installErrorMapping } from './error-mapping.ts';
 import { installJsonBodyParser } from './json-body.ts';
 import { bulkRoutes } from './routes-bulk.ts';
+import { consoleRoutes } from './routes-console.ts';
 import { crawlRoutes } from './routes-crawl.ts';
 import { customRoutes } from './routes-custom.ts';
 import { enhanceRoutes } from './routes-enhance.ts';
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     maxSize: deps.config.limits.maxSize,
   });
   await app.register(reconcileRoutes, { config: deps.config, tokens: deps.tokens, reconcile });
+  await app.register(consoleRoutes);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -15,16 +15,28 @@ export interface ServerProcess {
 
 /**
  * Starts `node src/main.ts serve --data DIR --port 0` and resolves once it logs its address.
- * `env` adds to (and overrides) the test's environment.
+ * `env` adds to (and overrides) the test's environment; `args` are more options of `serve`
+ * (`--demo`).
  */
 export function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
+  args: readonly string[] = [],
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--expose-gc', MAIN, 'serve', '--data', dataDir, '--port', '0'], {
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', QUARRY_ALLOW_PRIVATE_NETWORK: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', MAIN, 'serve', '--data', dataDir, '--port', '0', ...args],
+    {
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        QUARRY_ALLOW_PRIVATE_NETWORK: '1',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let buffered = '';
