@@ -13,6 +13,7 @@ import {
   CrawlService,
   type CrawlTuning,
   createProcessPoliteness,
+  preciseNow,
   GraphIngest,
   type PageExtractor,
   ServicePageExtractor,
@@ -142,6 +143,7 @@ export function openServices(
       ? new SharedHostPoliteness({
           turns: storage.hostTurns,
           onError: (error) => bulkLogger.warn({ err: error }, 'ending a host turn failed'),
+          now: preciseNow,
         })
       : undefined,
   });

@@ -99,7 +99,7 @@ export { DEFAULT_RETRY_POLICY, isTransientStatus, retryAfterMs, retryDelayMs } f
 export type { PoliteFetchOptions } from './polite-fetcher.ts';
 export { PoliteFetcher, RobotsDisallowedError } from './polite-fetcher.ts';
 export type { ProcessPoliteness, ProcessPolitenessOptions } from './process-politeness.ts';
-export { createProcessPoliteness } from './process-politeness.ts';
+export { createProcessPoliteness, preciseNow } from './process-politeness.ts';
 export type { RobotsVerdict } from './robots.ts';
 export { productToken, RobotsCache, robotsAllow, robotsCrawlDelaySeconds } from './robots.ts';
 export type { SchedulerTuning } from './scheduler.ts';
