@@ -375,6 +375,7 @@ async function benchSearch(count: number): Promise<void> {
     let right = 0;
     let hits = 0;
     const wrong: string[] = [];
+    const missed: string[] = [];
     const started = performance.now();
     let nextTarget = 0;
     await Promise.all(
@@ -390,7 +391,10 @@ async function benchSearch(count: number): Promise<void> {
           };
           if (res.status !== 200) throw new Error(`search answered ${res.status}: ${JSON.stringify(body)}`);
           const hit = body.data[0];
-          if (!hit) continue;
+          if (!hit) {
+            missed.push(`${target.query} (${body.errors.join('; ') || 'no note'})`);
+            continue;
+          }
           hits++;
           if ((hit.entity.origins ?? []).some((o) => target.pages.includes(o))) right++;
           else wrong.push(`${target.query} -> ${hit.entity.name}`);
@@ -405,6 +409,7 @@ async function benchSearch(count: number): Promise<void> {
         `${right} found, ${hits - right} wrong hits, ${targets.length - hits} without a hit; found ${(100 * found).toFixed(1)}%, precision ${precision.toFixed(3)}`,
     );
     for (const line of wrong.slice(0, 5)) console.log(`  wrong: ${decodeURIComponent(line)}`);
+    for (const line of missed.slice(0, 5)) console.log(`  no hit: ${decodeURIComponent(line)}`);
     printTarget({
       name: 'search FALLBACK found (issue 23)',
       value: 100 * found,
