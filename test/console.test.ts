@@ -355,7 +355,28 @@ describe('web console in Chromium', { timeout: 300_000 }, () => {
     const pages = ['article', 'blog-post', 'product', 'company', 'person', 'listing'].map((name) =>
       fixture.url(`/pages/${name}.html`),
     );
+    // A Custom API the token defines is offered beside the built-in ones.
+    const ruleSet = {
+      api: '/api/consoleNews',
+      urlPattern: '127\\.0\\.0\\.1',
+      rules: [{ name: 'headline', selector: 'h1' }],
+    };
+    const json = { 'content-type': 'application/json' };
+    assert.equal(
+      (await api('/v3/custom', { method: 'POST', headers: json, body: JSON.stringify(ruleSet) })).status,
+      200,
+    );
     await go('/console/extract');
+    await page
+      .getByLabel('Extraction API')
+      .locator('option', { hasText: /^consoleNews$/ })
+      .waitFor({ state: 'attached', timeout: WAIT });
+    const { api: _api, urlPattern } = ruleSet;
+    await api('/v3/custom', {
+      method: 'DELETE',
+      headers: json,
+      body: JSON.stringify({ api: _api, urlPattern }),
+    });
     await page.getByLabel('Job name (letters, digits, _ and -)').fill('bad name!');
     await page.getByLabel('URLs (one per line)').fill(pages.join('\n'));
     await page.getByRole('button', { name: 'Create job' }).click();

@@ -18,7 +18,7 @@ export interface ConsoleAsset {
 export interface ConsoleBundle {
   /** The page every `/console` path answers (the app routes in the browser). */
   readonly html: string;
-  /** `app-<hash>.js`, `app-<hash>.css` and source maps, by file name. */
+  /** `app-<hash>.js`, `app-<hash>.css`, `chunk-<hash>.js` and source maps, by file name. */
   readonly assets: ReadonlyMap<string, ConsoleAsset>;
   /** How long the build took, in milliseconds. */
   readonly buildMs: number;
@@ -65,6 +65,9 @@ export async function buildConsole(): Promise<ConsoleBundle> {
     write: false,
     outdir: '/console-out',
     entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    // Code loaded only when needed (the CSV parser) goes to chunks of its own.
+    splitting: true,
     format: 'esm',
     platform: 'browser',
     target: ['es2022'],
@@ -87,7 +90,7 @@ export async function buildConsole(): Promise<ConsoleBundle> {
       body: Buffer.from(file.contents),
       contentType: CONTENT_TYPES[extension] ?? 'text/plain',
     });
-    if (extension === '.js') script = name;
+    if (extension === '.js' && name.startsWith('app-')) script = name;
     if (extension === '.css') stylesheet = name;
   }
   if (!script) throw new Error('the console build produced no script');

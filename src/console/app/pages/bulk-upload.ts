@@ -3,7 +3,6 @@
  * header row), a JSON array of objects, or JSON Lines; a mapping says which column holds each
  * query field, like the CLI's `--map` (`quarry bulk submit`).
  */
-import { parse } from 'csv-parse/browser/esm/sync';
 
 /** Query fields a bulk record may carry (docs/api.md#bulk-submission). */
 export const RECORD_FIELDS = [
@@ -45,8 +44,11 @@ function objectsOnly(values: unknown[], where: string): Record<string, unknown>[
   return values as Record<string, unknown>[];
 }
 
-/** Reads a file's text by its name: `.csv`, `.json`, `.jsonl`/`.ndjson`. */
-export function parseUpload(fileName: string, text: string): Table {
+/**
+ * Reads a file's text by its name: `.csv`, `.json`, `.jsonl`/`.ndjson`. The CSV parser is loaded
+ * only when a CSV file comes (it is most of the console's code).
+ */
+export async function parseUpload(fileName: string, text: string): Promise<Table> {
   const extension = fileName.toLowerCase().split('.').pop() ?? '';
   if (extension === 'json') {
     const value: unknown = JSON.parse(text);
@@ -69,6 +71,7 @@ export function parseUpload(fileName: string, text: string): Table {
     return { columns: columnsOf(rows), rows };
   }
   if (extension === 'csv' || extension === 'txt') {
+    const { parse } = await import('csv-parse/browser/esm/sync');
     const rows = parse(text, {
       columns: true,
       bom: true,

@@ -85,7 +85,7 @@ function SubmitForm(props: { token: string; onSubmitted: () => void }) {
     setStatus('');
     if (!file) return setUpload(undefined);
     try {
-      const table = parseUpload(file.name, await file.text());
+      const table = await parseUpload(file.name, await file.text());
       setUpload({ fileName: file.name, table });
       setMapping(defaultMapping(table.columns));
       if (!name) setName(file.name.replace(/\.[^.]+$/, '').replace(/[^\w-]+/g, '_'));

@@ -2,7 +2,7 @@
  * Bulk extract jobs (docs/api.md#area-c-bulk-extract-jobs): create one, follow its counters live,
  * pause, resume, restart or delete it, and download its objects and URL report.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { call, describeError, downloadUrl } from '../api.ts';
 import { Checkbox, ErrorMessage, Field, Select, Status, usePoll } from '../components.tsx';
 
@@ -58,7 +58,25 @@ export function ExtractPage(props: { token: string }) {
   );
 }
 
+const BUILT_IN_APIS = ['analyze', 'article', 'product', 'organization', 'person'];
+
+/** The built-in APIs and the new ones the token's Custom API rule sets define. */
+function useApis(token: string): string[] {
+  const [apis, setApis] = useState(BUILT_IN_APIS);
+  useEffect(() => {
+    call<{ api: string }[]>(token, '/v3/custom').then(
+      ({ body }) => {
+        const custom = body.map((ruleSet) => ruleSet.api.replace(/^\/?(api\/)?/, ''));
+        setApis([...new Set([...BUILT_IN_APIS, ...custom])]);
+      },
+      () => {}, // The built-in APIs still work.
+    );
+  }, [token]);
+  return apis;
+}
+
 function CreateForm(props: { token: string; onCreated: () => void }) {
+  const apis = useApis(props.token);
   const [name, setName] = useState('');
   const [urls, setUrls] = useState('');
   const [api, setApi] = useState('analyze');
@@ -90,12 +108,7 @@ function CreateForm(props: { token: string; onCreated: () => void }) {
       <h2 id="new-extract-heading">New bulk extract job</h2>
       <Field label="Job name (letters, digits, _ and -)" name="name" value={name} onInput={setName} />
       <Field label="URLs (one per line)" name="urls" multiline={4} value={urls} onInput={setUrls} />
-      <Select
-        label="Extraction API"
-        value={api}
-        options={['analyze', 'article', 'product', 'organization', 'person']}
-        onChange={setApi}
-      />
+      <Select label="Extraction API" value={api} options={apis} onChange={setApi} />
       <Field
         label="Crawl delay per host (seconds)"
         name="crawlDelay"
