@@ -237,6 +237,12 @@ function locationFeatures(query: AnalyzedQuery, profile: OrganizationProfile | P
     out.postcode = 1;
   places = comparePlaces(location, placesOf(profile));
   if (places.region) out.regionMatch = 1;
+  // One word the hierarchy reads as the entity's own division or city ("NSW", "RJ", "Calif."):
+  // its words name the entity's place as much as the division's full name would.
+  if (words.length === 1 && (places.region || places.city) && out.cover < 1) {
+    out.cover = 1;
+    out.tokensMatch = 1;
+  }
   return { ...out, places };
 }
 
