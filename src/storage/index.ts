@@ -2,6 +2,8 @@ export type { StoreLocator } from './locator.ts';
 export { storeLocator } from './locator.ts';
 export type { OpenStorageOptions, StoreMaintenance } from './open-storage.ts';
 export { migrateStore, openStorage, startStoreMaintenance } from './open-storage.ts';
+export type { CrawlCounterDelta } from './crawl-counters.ts';
+export { CrawlCounterDeltas } from './crawl-counters.ts';
 export { MemoryHostTurnStore } from './memory-host-turns.ts';
 export type {
   BulkJobPatch,

@@ -1,4 +1,5 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { CrawlCounterDeltas } from '../crawl-counters.ts';
 import type {
   ClaimedUrl,
   CrawlJobPatch,
@@ -88,15 +89,6 @@ interface UrlRow {
 }
 
 const STATE_NAMES = ['pending', 'in_progress', 'done'] as const;
-
-/** Per-job sums of one batch of outcomes, written with one UPDATE per job. */
-interface CounterDelta {
-  crawlAttempts: number;
-  crawlSuccesses: number;
-  processAttempts: number;
-  processSuccesses: number;
-  objects: number;
-}
 
 /** Bulk extract jobs in the embedded store (tables of migration 300). */
 export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
@@ -414,7 +406,8 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
   recordOutcomes(outcomes: readonly CrawlPageOutcome[]): boolean[] {
     if (outcomes.length === 0) return [];
     return this.#transaction(() => {
-      const deltas = new Map<number, CounterDelta>();
+      // The counting rule is `CrawlCounterDeltas`'; here, one UPDATE per job.
+      const deltas = new CrawlCounterDeltas();
       const applied = outcomes.map((outcome) => {
         const changes =
           outcome.kind === 'retry'
@@ -441,25 +434,10 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
               ).changes;
         if (Number(changes) !== 1) return false;
         for (const doc of outcome.objects) this.#insertObject.run(outcome.jobId, outcome.seq, doc);
-        let delta = deltas.get(outcome.jobId);
-        if (!delta) {
-          delta = {
-            crawlAttempts: 0,
-            crawlSuccesses: 0,
-            processAttempts: 0,
-            processSuccesses: 0,
-            objects: 0,
-          };
-          deltas.set(outcome.jobId, delta);
-        }
-        delta.crawlAttempts += outcome.crawlAttempts;
-        delta.crawlSuccesses += outcome.crawled ? 1 : 0;
-        delta.processAttempts += outcome.processAttempted ? 1 : 0;
-        delta.processSuccesses += outcome.processed ? 1 : 0;
-        delta.objects += outcome.objects.length;
+        deltas.add(outcome);
         return true;
       });
-      for (const [jobId, delta] of deltas) {
+      for (const [jobId, delta] of deltas.entries()) {
         this.#addCounters.run(
           delta.crawlAttempts,
           delta.crawlSuccesses,
