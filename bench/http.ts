@@ -1,19 +1,26 @@
 /**
  * HTTP throughput of enhance against the same server's /healthz, measured in one run.
  *
- *   npx node bench/http.ts --data DIR [--seconds 15] [--connections 32]
+ *   npx node bench/http.ts --data DIR [--seconds 15] [--connections 32] [--store sqlite,postgres]
  *
  * DIR is a data directory holding a graph (`npm run bench` builds the 1M + 1M one). The server
  * runs as its own process; autocannon drives it from this process over loopback, so the load
  * generator shares the 2 cores with the server: the healthz figure is the ceiling on this
  * machine, the ratio is what matters.
+ *
+ * `--store` runs the same measurement on each store in turn (bench/support/store.ts: on
+ * PostgreSQL a fresh database holding a copy of DIR's graph) and prints them side by side with
+ * the server's event-loop delay under the enhance load (issue 26: PostgreSQL ≥ 50% of SQLite's
+ * req/s, p99 delay ≤ 20 ms). The database server's CPU is counted in the CPU per request.
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import os from 'node:os';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { warmPageCache } from './support/page-cache.ts';
 import { mib, quarryCli, startServer } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';
+import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
 import { printTarget } from './support/targets.ts';
 
 interface LoadResult {
@@ -51,13 +58,29 @@ async function load(url: string, paths: string[], seconds: number, connections: 
   };
 }
 
-export async function benchHttp(dataDir: string, seconds: number, connections: number): Promise<void> {
-  const token = quarryCli(['token', 'create', '--unlimited'], dataDir).trim();
+/** What one store's run measured. */
+interface HttpFigures {
+  readonly store: string;
+  readonly enhance: LoadResult;
+  readonly health: LoadResult;
+  readonly cpuPerRequestUs: number;
+  readonly loop: { p50: number; p99: number; max: number } | undefined;
+  readonly load: number;
+}
+
+export async function benchHttp(
+  dataDir: string,
+  seconds: number,
+  connections: number,
+  store: BenchStore,
+): Promise<HttpFigures> {
+  const token = quarryCli(['token', 'create', '--unlimited'], dataDir, store.env).trim();
   const queries = sampleQueries(sqliteFileFor(dataDir), 20_000);
   const paths = queries.map((q) => `/kg/v3/enhance?${toQueryString(q)}&token=${token}`);
-  const server = await startServer(dataDir);
+  const server = await startServer(dataDir, { env: store.env, measureLoop: true });
+  const sampler = setInterval(() => void store.sample(), 250);
   try {
-    console.log(warmPageCache(sqliteFileFor(dataDir)));
+    if (store.kind === 'sqlite') console.log(warmPageCache(sqliteFileFor(dataDir)));
     // Warm the page cache and the JIT before measuring.
     await load(server.url, paths.slice(0, 2000), 3, connections);
     // Server CPU per request too: on a shared machine req/s depend on what else runs, CPU per
@@ -65,40 +88,90 @@ export async function benchHttp(dataDir: string, seconds: number, connections: n
     let cpu = server.cpuSeconds();
     const health = await load(server.url, ['/healthz'], seconds, connections);
     const healthCpu = server.cpuSeconds() - cpu;
-    cpu = server.cpuSeconds();
+    await store.sample();
+    cpu = server.cpuSeconds() + store.databaseCpuSeconds();
+    await server.loopDelay();
     const enhance = await load(server.url, paths, seconds, connections);
-    const enhanceCpu = server.cpuSeconds() - cpu;
+    const loop = await server.loopDelay();
+    await store.sample();
+    const enhanceCpu = server.cpuSeconds() + store.databaseCpuSeconds() - cpu;
     const perRequest = (cpuSeconds: number, result: LoadResult) =>
       `${((cpuSeconds * 1e6) / Math.max(1, result.requests)).toFixed(0)} µs server CPU/request`;
     console.log(
-      `http: ${connections} connections, ${seconds} s each, ${paths.length} distinct enhance queries`,
+      `http (${store.kind}): ${connections} connections, ${seconds} s each, ${paths.length} distinct enhance queries, load average ${os.loadavg()[0].toFixed(1)}`,
     );
     console.log(
       `  /healthz          ${health.rps.toFixed(0).padStart(7)} req/s   p50 ${health.p50} ms   p99 ${health.p99} ms   ${perRequest(healthCpu, health)}`,
     );
     console.log(
-      `  /kg/v3/enhance    ${enhance.rps.toFixed(0).padStart(7)} req/s   p50 ${enhance.p50} ms   p99 ${enhance.p99} ms   ${perRequest(enhanceCpu, enhance)}   (target ≥ 2,000 req/s)`,
+      `  /kg/v3/enhance    ${enhance.rps.toFixed(0).padStart(7)} req/s   p50 ${enhance.p50} ms   p99 ${enhance.p99} ms   ${perRequest(enhanceCpu, enhance)}${store.kind === 'postgres' ? ' (PostgreSQL backends included)' : ''}   (target ≥ 2,000 req/s)`,
     );
     console.log(`  enhance/healthz   ${((enhance.rps / health.rps) * 100).toFixed(1)} %`);
+    if (loop)
+      console.log(
+        `  event-loop delay under enhance load: p50 ${loop.p50} ms, p99 ${loop.p99} ms, max ${loop.max} ms`,
+      );
     console.log(`  errors ${enhance.errors + health.errors}, non-2xx ${enhance.non2xx + health.non2xx}`);
     console.log(`  server RSS now ${mib(server.rss())}, peak ${mib(server.peakRss())} (target ≤ 2 GiB)`);
-    printTarget({
-      name: 'HTTP enhance req/s (issue 2)',
-      value: enhance.rps,
-      bound: 'min',
-      limit: 2000,
-      unit: 'req/s',
-    });
-    printTarget({
-      name: 'server peak RSS under HTTP load (issue 2)',
-      value: server.peakRss() / 2 ** 20,
-      bound: 'max',
-      limit: 2048,
-      unit: 'MiB',
-    });
+    if (store.kind === 'sqlite') {
+      printTarget({
+        name: 'HTTP enhance req/s (issue 2)',
+        value: enhance.rps,
+        bound: 'min',
+        limit: 2000,
+        unit: 'req/s',
+      });
+      printTarget({
+        name: 'server peak RSS under HTTP load (issue 2)',
+        value: server.peakRss() / 2 ** 20,
+        bound: 'max',
+        limit: 2048,
+        unit: 'MiB',
+      });
+    }
+    if (loop) {
+      printTarget({
+        name: `event-loop delay p99 under HTTP enhance load, ${store.kind} (issue 26)`,
+        value: loop.p99,
+        bound: 'max',
+        limit: 20,
+        unit: 'ms',
+      });
+    }
+    return {
+      store: store.kind,
+      enhance,
+      health,
+      cpuPerRequestUs: (enhanceCpu * 1e6) / Math.max(1, enhance.requests),
+      loop,
+      load: os.loadavg()[0],
+    };
   } finally {
+    clearInterval(sampler);
     await server.stop();
   }
+}
+
+/** Both stores' figures side by side, and the issue's ratio. */
+function compareStores(figures: readonly HttpFigures[]): void {
+  const sqlite = figures.find((f) => f.store === 'sqlite');
+  const postgres = figures.find((f) => f.store === 'postgres');
+  if (!sqlite || !postgres) return;
+  console.log('http, side by side:        sqlite      postgres');
+  const row = (label: string, a: string, b: string) =>
+    console.log(`  ${label.padEnd(24)}${a.padStart(8)}  ${b.padStart(12)}`);
+  row('enhance req/s', sqlite.enhance.rps.toFixed(0), postgres.enhance.rps.toFixed(0));
+  row('enhance p99 ms', String(sqlite.enhance.p99), String(postgres.enhance.p99));
+  row('CPU µs/request', sqlite.cpuPerRequestUs.toFixed(0), postgres.cpuPerRequestUs.toFixed(0));
+  row('loop delay p99 ms', String(sqlite.loop?.p99), String(postgres.loop?.p99));
+  row('load average', sqlite.load.toFixed(1), postgres.load.toFixed(1));
+  printTarget({
+    name: 'HTTP enhance req/s on PostgreSQL, % of SQLite (issue 26)',
+    value: (100 * postgres.enhance.rps) / sqlite.enhance.rps,
+    bound: 'min',
+    limit: 50,
+    unit: '%',
+  });
 }
 
 if (import.meta.main) {
@@ -107,8 +180,18 @@ if (import.meta.main) {
       data: { type: 'string' },
       seconds: { type: 'string', default: '15' },
       connections: { type: 'string', default: '32' },
+      store: { type: 'string', default: 'sqlite' },
     },
   });
   if (!values.data) throw new Error('--data DIR is required');
-  await benchHttp(values.data, Number(values.seconds), Number(values.connections));
+  const figures: HttpFigures[] = [];
+  for (const kind of values.store.split(',').map((k) => parseStoreKind(k.trim()))) {
+    const store = await openBenchStore(kind, values.data);
+    try {
+      figures.push(await benchHttp(values.data, Number(values.seconds), Number(values.connections), store));
+    } finally {
+      await store.drop();
+    }
+  }
+  compareStores(figures);
 }

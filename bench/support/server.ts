@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 export const ROOT = path.join(import.meta.dirname, '..', '..');
@@ -12,6 +13,11 @@ export const MAIN = path.join(ROOT, 'src', 'main.ts');
 
 export interface BenchServer {
   readonly url: string;
+  /**
+   * The event-loop delay of the server since the previous call (ms); only when started with
+   * `measureLoop` (bench/support/loop-delay.ts), else undefined.
+   */
+  loopDelay(): Promise<{ p50: number; p99: number; max: number } | undefined>;
   readonly pid: number;
   readonly process: ChildProcess;
   /** Current resident set size of the server, bytes. */
@@ -78,17 +84,19 @@ export function quarryCli(args: string[], dataDir: string, env: Record<string, s
  */
 export async function startServer(
   dataDir: string,
-  options: { env?: Record<string, string>; logFile?: string } = {},
+  options: { env?: Record<string, string>; logFile?: string; measureLoop?: boolean } = {},
 ): Promise<BenchServer> {
   const port = await freePort();
   const out = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
   const nodeArgs = (process.env.QUARRY_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const loopFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-loop-')), 'loop.json');
+  if (options.measureLoop) nodeArgs.push('--import', path.join(ROOT, 'bench', 'support', 'loop-delay.ts'));
   const child = spawn(
     process.execPath,
     // --expose-gc as `npm start` passes it: the server's threads trim their heaps (src/threads/heap-trim.ts).
     ['--expose-gc', ...nodeArgs, MAIN, 'serve', '--port', String(port), '--data', dataDir],
     {
-      env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
+      env: { ...process.env, LOG_LEVEL: 'info', QUARRY_BENCH_LOOP_FILE: loopFile, ...options.env },
       stdio: ['ignore', out, out],
     },
   );
@@ -113,6 +121,13 @@ export async function startServer(
     rss: () => procStatusBytes(pid, 'VmRSS'),
     peakRss: () => procStatusBytes(pid, 'VmHWM'),
     cpuSeconds: () => procCpuSeconds(pid),
+    async loopDelay() {
+      if (!options.measureLoop) return undefined;
+      fs.rmSync(loopFile, { force: true });
+      child.kill('SIGUSR2');
+      for (let i = 0; i < 100 && !fs.existsSync(loopFile); i++) await new Promise((r) => setTimeout(r, 20));
+      return JSON.parse(fs.readFileSync(loopFile, 'utf8'));
+    },
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -126,4 +141,43 @@ export async function startServer(
 /** Formats bytes as MiB with one decimal. */
 export function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/**
+ * Starts `quarry worker` over `dataDir` (with `env`: the database a deployment shares) and waits
+ * until it works on jobs. Resolves with its pid and a way to stop it.
+ */
+export async function startWorker(
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<{ readonly pid: number; cpuSeconds(): number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--expose-gc', MAIN, 'worker', '--data', dataDir], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error('worker did not start in 120 s')), 120_000);
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen = (seen + chunk.toString()).slice(-10_000);
+      if (seen.includes('"msg":"quarry worker running"')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  child.removeAllListeners('exit');
+  const pid = child.pid!;
+  return {
+    pid,
+    cpuSeconds: () => procCpuSeconds(pid),
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
 }
