@@ -11,6 +11,13 @@
  * latency while the job runs. Then an xlsx of the first `--xlsx-rows` records. Figures only:
  * it never fails on timing. The job is deleted at the end.
  *
+ * `--store sqlite,postgres` runs it on each store (bench/support/store.ts: on PostgreSQL a fresh
+ * database with a copy of DIR's graph), `--processes 1,2,3` with that many processes working on
+ * the job (the server and `quarry worker`s; PostgreSQL only), then prints them side by side:
+ * records/s and CPU per record — the server's, the workers' and the database backends' (issue 26:
+ * PostgreSQL ≤ 1.5× SQLite's CPU per record). On 2 cores more processes show the overhead of
+ * spreading the work, not scaling.
+ *
  * `--mix sampled` (default) draws name/url/e-mail/employer queries from the graph, so the rate is
  * bound by the matcher; `--mix id` submits id records (`{"id": ...}`, answered by one lookup),
  * which measures the bulk machinery itself: upload, storage, threads, commits, export.
@@ -24,7 +31,8 @@ import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { DatabaseSync } from 'node:sqlite';
 import { type BenchQuery, sampleQueries, seededRandom, toQueryString } from './support/queries.ts';
 import { warmPageCache } from './support/page-cache.ts';
-import { type BenchServer, mib, quarryCli, startServer } from './support/server.ts';
+import { type BenchServer, mib, quarryCli, startServer, startWorker } from './support/server.ts';
+import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
 import { printTarget } from './support/targets.ts';
 
 interface Options {
@@ -107,8 +115,21 @@ function unfinishedJobs(file: string): string[] {
   }
 }
 
-export async function benchBulk(dataDir: string, options: Options): Promise<void> {
-  const leftovers = unfinishedJobs(sqliteFileFor(dataDir));
+/** What one run measured (for the side-by-side table). */
+interface BulkFigures {
+  readonly label: string;
+  readonly recordsPerSecond: number;
+  readonly cpuPerRecordUs: number;
+  readonly load: number;
+}
+
+export async function benchBulk(
+  dataDir: string,
+  options: Options,
+  store: BenchStore,
+  processes = 1,
+): Promise<BulkFigures> {
+  const leftovers = store.kind === 'sqlite' ? unfinishedJobs(sqliteFileFor(dataDir)) : [];
   if (leftovers.length > 0) {
     // An interrupted earlier run leaves its job behind; the server resumes it and the figures
     // would measure two jobs sharing the cores.
@@ -117,7 +138,7 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
         'beside the measured one; delete them (quarry bulk delete) or use a fresh graph for clean figures',
     );
   }
-  const token = quarryCli(['token', 'create', '--unlimited'], dataDir).trim();
+  const token = quarryCli(['token', 'create', '--unlimited'], dataDir, store.env).trim();
   const queries =
     options.mix === 'id'
       ? sampleIdRecords(sqliteFileFor(dataDir), 50_000)
@@ -125,8 +146,20 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
   const probes = sampleQueries(sqliteFileFor(dataDir), 2_000, 99).map(
     (q) => `/kg/v3/enhance?${toQueryString(q)}&token=${token}`,
   );
-  console.log(warmPageCache(sqliteFileFor(dataDir)));
-  const server = await startServer(dataDir, { logFile: path.join(os.tmpdir(), 'quarry-bench-bulk.log') });
+  if (store.kind === 'sqlite') console.log(warmPageCache(sqliteFileFor(dataDir)));
+  const server = await startServer(dataDir, {
+    env: store.env,
+    logFile: path.join(os.tmpdir(), 'quarry-bench-bulk.log'),
+  });
+  // More processes working on the job: workers of their own data directories, one database.
+  const workers = await Promise.all(
+    Array.from({ length: processes - 1 }, () =>
+      startWorker(fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-worker-')), store.env),
+    ),
+  );
+  const allCpu = () =>
+    server.cpuSeconds() + workers.reduce((sum, w) => sum + w.cpuSeconds(), 0) + store.databaseCpuSeconds();
+  const storeSampler = setInterval(() => void store.sample(), 250);
   let rssPeak = 0;
   const rssSamples: number[] = [];
   // The peak of each phase too: the whole run's peak alone does not say which phase to look at.
@@ -155,7 +188,8 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
       throw new Error(`submit answered ${submitted.status}: ${await submitted.text()}`);
     const { job_id: id } = (await submitted.json()) as { job_id: string };
     const tSubmitted = performance.now();
-    const cpuSubmitted = server.cpuSeconds();
+    await store.sample();
+    const cpuSubmitted = allCpu();
     phase('processing');
 
     // Single enhance requests, one at a time, while the job runs.
@@ -188,7 +222,8 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const tComplete = performance.now();
-    const cpuComplete = server.cpuSeconds();
+    await store.sample();
+    const cpuComplete = allCpu();
     probing = false;
     await prober;
 
@@ -215,7 +250,7 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
     console.log(`  submit (upload+store)  ${seconds(t0, tSubmitted).toFixed(1)} s`);
     console.log(
       `  processing             ${processing.toFixed(1)} s = ${(options.records / processing).toFixed(0)} records/s` +
-        `, server CPU ${((1e6 * (cpuComplete - cpuSubmitted)) / options.records).toFixed(0)} µs/record (all threads, probes included)`,
+        `, CPU ${((1e6 * (cpuComplete - cpuSubmitted)) / options.records).toFixed(0)} µs/record (all threads of ${processes} process(es)${store.kind === 'postgres' ? ' and the PostgreSQL backends' : ''}, probes included; ${store.kind}, load average ${os.loadavg()[0].toFixed(1)})`,
     );
     console.log(
       `  CSV download           ${csv.seconds.toFixed(1)} s, ${mib(csv.bytes)}, ${csv.lines - 1} rows = ${((csv.lines - 1) / csv.seconds).toFixed(0)} rows/s (target ≥ 100,000), server CPU ${((1e6 * csvCpuSeconds) / Math.max(1, csv.lines - 1)).toFixed(1)} µs/row  [HTTP ${csv.status}]`,
@@ -272,9 +307,39 @@ export async function benchBulk(dataDir: string, options: Options): Promise<void
       unit: 'MiB',
     });
     await fetch(`${server.url}/kg/v3/enhance/bulk/${id}/delete?token=${token}`);
+    return {
+      label: `${store.kind}, ${processes} process${processes > 1 ? 'es' : ''}`,
+      recordsPerSecond: options.records / processing,
+      cpuPerRecordUs: (1e6 * (cpuComplete - cpuSubmitted)) / options.records,
+      load: os.loadavg()[0],
+    };
   } finally {
     clearInterval(sampler);
+    clearInterval(storeSampler);
+    await Promise.all(workers.map((worker) => worker.stop()));
     await server.stop();
+  }
+}
+
+/** Every run side by side, and the issue's CPU ratio. */
+function compareRuns(runs: readonly BulkFigures[]): void {
+  if (runs.length < 2) return;
+  console.log('bulk, side by side:');
+  for (const run of runs) {
+    console.log(
+      `  ${run.label.padEnd(24)} ${run.recordsPerSecond.toFixed(0).padStart(7)} records/s  ${run.cpuPerRecordUs.toFixed(0).padStart(6)} µs CPU/record  load ${run.load.toFixed(1)}`,
+    );
+  }
+  const sqlite = runs.find((run) => run.label === 'sqlite, 1 process');
+  const postgres = runs.find((run) => run.label === 'postgres, 1 process');
+  if (sqlite && postgres) {
+    printTarget({
+      name: 'bulk CPU per record, PostgreSQL / SQLite (issue 26)',
+      value: postgres.cpuPerRecordUs / sqlite.cpuPerRecordUs,
+      bound: 'max',
+      limit: 1.5,
+      unit: '×',
+    });
   }
 }
 
@@ -287,6 +352,8 @@ if (import.meta.main) {
       mix: { type: 'string', default: 'sampled' },
       'xlsx-rows': { type: 'string', default: '200000' },
       'probe-ms': { type: 'string', default: '50' },
+      store: { type: 'string', default: 'sqlite' },
+      processes: { type: 'string', default: '1' },
     },
   });
   let dataDir = values.data;
@@ -297,10 +364,24 @@ if (import.meta.main) {
     console.error(`generating a ${n} + ${n} demo graph in ${dataDir} …`);
     quarryCli(['demo-data', '--organizations', n, '--persons', n, '--import'], dataDir);
   }
-  await benchBulk(dataDir, {
+  const options: Options = {
     records: Number(values.records),
     mix: values.mix === 'id' ? 'id' : 'sampled',
     xlsxRows: Number(values['xlsx-rows']),
     probeMs: Number(values['probe-ms']),
-  });
+  };
+  const runs: BulkFigures[] = [];
+  for (const kind of values.store.split(',').map((k) => parseStoreKind(k.trim()))) {
+    // Several processes on one store only where a store is shared.
+    const counts = kind === 'sqlite' ? [1] : values.processes.split(',').map(Number);
+    for (const processes of counts) {
+      const store = await openBenchStore(kind, dataDir);
+      try {
+        runs.push(await benchBulk(dataDir, options, store, processes));
+      } finally {
+        await store.drop();
+      }
+    }
+  }
+  compareRuns(runs);
 }

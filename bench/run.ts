@@ -59,6 +59,29 @@ const BENCHES: ReadonlyArray<{ name: string; file: string; args: string[] }> = [
       quick ? '20000' : '200000',
     ],
   },
+  // The same HTTP and bulk benchmarks on the embedded store and on PostgreSQL (a copy of the
+  // graph in a fresh database), side by side; bulk also with 1, 2 and 3 processes (issue 26).
+  {
+    name: 'stores-http',
+    file: 'http.ts',
+    args: ['--data', GRAPH, '--seconds', quick ? '3' : '15', '--store', 'sqlite,postgres'],
+  },
+  {
+    name: 'stores-bulk',
+    file: 'bulk.ts',
+    args: [
+      '--data',
+      GRAPH,
+      '--records',
+      quick ? '5000' : '100000',
+      '--xlsx-rows',
+      '1000',
+      '--store',
+      'sqlite,postgres',
+      '--processes',
+      '1,2,3',
+    ],
+  },
   {
     name: 'wikidata',
     file: 'wikidata.ts',

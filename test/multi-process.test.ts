@@ -39,6 +39,17 @@ const CREDITS = 1_000_000_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Polls `probe` until it returns a value, failing with `what` after `ms`. */
+async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
+    await sleep(50);
+  }
+}
+
 async function getJson(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -117,22 +128,17 @@ describe('two serve and one worker process on one PostgreSQL database', () => {
     const started = performance.now();
     const id = await submit(a, records(RECORDS));
     // Status from the other server; kill the one that took the job mid-way.
-    let before: Record<string, unknown>;
-    for (;;) {
-      before = await bulkStatus(b, id);
-      if ((before.jobs_completed as number) >= RECORDS / 5) break;
-      await sleep(50);
-    }
+    const before = await until('a fifth of the job done', 10 * 60_000, async () => {
+      const content = await bulkStatus(b, id);
+      return (content.jobs_completed as number) >= RECORDS / 5 ? content : undefined;
+    });
     await a.kill('SIGKILL');
     assert.ok((before.jobs_completed as number) < RECORDS, 'killed while the job was running');
     a = await start('serve');
-    let final: Record<string, unknown>;
-    for (;;) {
-      final = await bulkStatus(b, id);
-      if (final.status !== 'IN_PROCESS' && final.status !== 'NOT_STARTED') break;
-      assert.ok(performance.now() - started < 20 * 60_000, `job not done: ${JSON.stringify(final)}`);
-      await sleep(200);
-    }
+    const final = await until('the job done', 20 * 60_000, async () => {
+      const content = await bulkStatus(b, id);
+      return content.status !== 'IN_PROCESS' && content.status !== 'NOT_STARTED' ? content : undefined;
+    });
     console.log(
       `# ${RECORDS} records over 3 processes, one killed: ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
@@ -158,7 +164,9 @@ describe('two serve and one worker process on one PostgreSQL database', () => {
 
   test('a stop sent to one server is in force on every process once it answers', async () => {
     const id = await submit(b, records(Math.min(RECORDS, 60_000)));
-    while (((await bulkStatus(a, id)).jobs_completed as number) < 2_000) await sleep(20);
+    await until('2,000 records done', 5 * 60_000, async () =>
+      ((await bulkStatus(a, id)).jobs_completed as number) >= 2_000 ? true : undefined,
+    );
     const { status, body } = await getJson(`${a.url}/kg/v3/enhance/bulk/${id}/stop?token=${token}`);
     assert.equal(status, 200);
     assert.equal(body.status, 'STOPPED');
@@ -249,7 +257,7 @@ describe('two serve and one worker process on one PostgreSQL database', () => {
           ({ body }) => (body.jobs as CrawlJobRecord[])[0],
         );
       // Paused from the other server mid-way: no process starts a fetch a second later.
-      while (log.length < 12) await sleep(20);
+      await until('12 pages fetched', 60_000, async () => (log.length >= 12 ? true : undefined));
       await job(a, '&pause=1');
       const pausedAt = now();
       await sleep(1_500);
@@ -258,13 +266,10 @@ describe('two serve and one worker process on one PostgreSQL database', () => {
       const beforeResume = log.length;
       assert.ok(beforeResume < 2 * PAGES, 'paused before the end');
       await job(b, '&pause=0');
-      let record: CrawlJobRecord;
-      for (;;) {
-        record = await job(a);
-        if (record.jobStatus.status === 9) break;
-        assert.ok(now() - pausedAt < 60_000, `not done: ${JSON.stringify(record.jobStatus)}`);
-        await sleep(100);
-      }
+      const record = await until('the crawl done', 60_000, async () => {
+        const current = await job(a);
+        return current.jobStatus.status === 9 ? current : undefined;
+      });
       assert.equal(record.pageCrawlSuccesses, 2 * PAGES);
       // Each page once, by a process of the deployment; more than one process took part.
       const seen = new Set(log.map((entry) => `${entry.host}${entry.path}`));

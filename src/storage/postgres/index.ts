@@ -47,6 +47,9 @@ function takeOwnerNumber(db: SyncPostgres): number {
   }
 }
 
+/** Connections of the pool that the work queue's items never hold (the API's, the handlers'). */
+const POOL_RESERVE = 4;
+
 /** How a thread opens its PostgreSQL store. */
 export interface PostgresOpenOptions {
   /** Never writes and applies no migrations (reading threads). */
@@ -56,7 +59,10 @@ export interface PostgresOpenOptions {
    * while a transaction runs join it (the crawl writer thread). Blocks the thread per statement.
    */
   readonly synchronous?: boolean;
-  /** Connections of the pool at most (default 10: each queue worker holds one while it works). */
+  /**
+   * Connections of the pool at most (default 10). Each queue worker holds one while it works,
+   * so at most this less 4 items are worked on at once.
+   */
   readonly poolSize?: number;
   /** Told of the work queue's errors it recovers from (a lost connection). */
   readonly onQueueError?: (error: Error) => void;
@@ -74,8 +80,9 @@ export function openPostgresStorage(url: string, options: PostgresOpenOptions = 
     return bridge;
   };
   let pool: pg.Pool | undefined;
+  const poolSize = options.poolSize ?? 10;
   const poolExecutor = () => {
-    pool ??= createPool(url, options.poolSize ?? 10);
+    pool ??= createPool(url, poolSize);
     return new PoolExecutor(pool);
   };
   let owner = 0;
@@ -138,6 +145,7 @@ export function openPostgresStorage(url: string, options: PostgresOpenOptions = 
         ports,
         transaction: (fn) => poolExecutor().transaction(fn),
         onError: options.onQueueError,
+        maxWorkers: poolSize - POOL_RESERVE,
       });
       return queue;
     },

@@ -42,6 +42,7 @@ export class PgWorkQueue implements WorkQueue {
   readonly #ports: (db: PgExecutor) => StorageTransaction;
   readonly #transaction: <T>(fn: (db: PgExecutor) => Promise<T>) => Promise<T>;
   readonly #onError: (error: Error) => void;
+  readonly #maxWorkers: number;
   readonly #queues = new Map<string, Promise<void>>();
   readonly #loops = new Set<Promise<void>>();
   #started: Promise<unknown> | undefined;
@@ -54,6 +55,13 @@ export class PgWorkQueue implements WorkQueue {
     /** Runs `fn` in a transaction on a connection of the store's pool. */
     readonly transaction: <T>(fn: (db: PgExecutor) => Promise<T>) => Promise<T>;
     readonly onError?: (error: Error) => void;
+    /**
+     * Items worked on at once in this process at most, whatever `work()` asks: each holds a
+     * connection of the store's pool for its whole transaction, and the rest of the process
+     * (HTTP requests, the handlers' own statements outside their transaction) needs some too —
+     * with every connection held by handlers waiting for those, nothing would move.
+     */
+    readonly maxWorkers: number;
   }) {
     this.#boss = new PgBoss({
       connectionString: options.url,
@@ -67,6 +75,7 @@ export class PgWorkQueue implements WorkQueue {
     this.#executors = options.executors;
     this.#ports = options.ports;
     this.#transaction = options.transaction;
+    this.#maxWorkers = Math.max(1, options.maxWorkers);
   }
 
   #start(): Promise<unknown> {
@@ -105,7 +114,7 @@ export class PgWorkQueue implements WorkQueue {
     handler: (item: WorkItem, tx: StorageTransaction) => Promise<void>,
   ): Promise<void> {
     await this.#queue(queue);
-    for (let i = 0; i < options.concurrency; i++) {
+    for (let i = 0; i < Math.min(options.concurrency, this.#maxWorkers); i++) {
       const loop = this.#workLoop(queue, handler).finally(() => this.#loops.delete(loop));
       this.#loops.add(loop);
     }
