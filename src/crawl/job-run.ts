@@ -35,6 +35,11 @@ export interface JobRun {
   readonly userAgent: string;
   inflight: number;
   active: boolean;
+  /**
+   * Aborted when the run ends (paused, deleted, ended, stopping): its fetches still waiting for
+   * their host's turn give up, and their URLs go back to pending, never requested.
+   */
+  readonly ended: AbortController;
   /** The round's end is being recorded. */
   ending: boolean;
 }
@@ -72,6 +77,7 @@ export function newJobRun(
     robots: new Map(),
     userAgent: headerValue(job.settings.customHeaders, 'user-agent') ?? defaultUserAgent,
     inflight: 0,
+    ended: new AbortController(),
     active: true,
     ending: false,
   };

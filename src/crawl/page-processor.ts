@@ -12,7 +12,7 @@ import type { ExtractedObject, FetchedPageView, PageExtraction, PageExtractor } 
 import { matchesProcessPattern } from './job-settings.ts';
 import type { PendingOutcome } from './outcome-writer.ts';
 import { isMarkup } from './page-extraction.ts';
-import { type PoliteFetcher, RobotsDisallowedError } from './polite-fetcher.ts';
+import { type PoliteFetcher, RobotsDisallowedError, TurnCancelledError } from './polite-fetcher.ts';
 import {
   isTransientStatus,
   type RetryPolicy,
@@ -79,15 +79,17 @@ export class PageProcessor {
   }
 
   /**
-   * The outcome of fetching and extracting `url` for `job`, or `undefined` when `signal` was
-   * aborted (stopping: the URL stays claimed and is fetched again after the next start).
+   * The outcome of fetching and extracting `url` for `job`; `undefined` when `signal` was
+   * aborted (stopping: the URL stays claimed and is fetched again after the next start), and
+   * `'cancelled'` when `turnSignal` was before the request was made (the job stopped running).
    */
   async process(
     job: StoredCrawlJob,
     url: ClaimedUrl,
     userAgent: string,
     signal: AbortSignal,
-  ): Promise<ProcessedPage | undefined> {
+    turnSignal?: AbortSignal,
+  ): Promise<ProcessedPage | 'cancelled' | undefined> {
     const { settings } = job;
     let page: FetchedPageView;
     try {
@@ -97,9 +99,11 @@ export class PageProcessor {
         obeyRobots: settings.obeyRobots,
         crawlDelayMs: settings.crawlDelay * 1000,
         userAgent,
+        turnSignal,
       });
     } catch (error) {
       if (signal.aborted) return undefined;
+      if (error instanceof TurnCancelledError) return 'cancelled';
       return this.#fetchFailure(url, error);
     }
     if (page.status < 200 || page.status > 299) {

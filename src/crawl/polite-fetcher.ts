@@ -23,6 +23,19 @@ export interface PoliteFetchOptions {
   readonly userAgent: string;
   /** Time cap of the request, ms (default: the fetcher's). */
   readonly timeoutMs?: number;
+  /**
+   * Aborted: stop waiting for the host's turn and make no request (`TurnCancelledError`). A
+   * request already made (and its redirect hops) is not affected; `signal` aborts those.
+   */
+  readonly turnSignal?: AbortSignal;
+}
+
+/** A fetch given up before its request was made (`PoliteFetchOptions.turnSignal`). */
+export class TurnCancelledError extends Error {
+  constructor() {
+    super("Given up while waiting for the host's turn: no request was made");
+    this.name = 'TurnCancelledError';
+  }
 }
 
 /** A URL robots.txt rules out (`fetch_robots_disallowed`), the page asked for or a redirect hop. */
@@ -104,8 +117,21 @@ export class PoliteFetcher {
 
   async #fetchInTurn(url: string, options: PoliteFetchOptions): Promise<FetchedPageView> {
     let lease: HostLease | undefined;
-    const turn = this.#acquire(new URL(url), options);
-    lease = await turn;
+    const { turnSignal } = options;
+    try {
+      const signal =
+        turnSignal && options.signal
+          ? AbortSignal.any([options.signal, turnSignal])
+          : (turnSignal ?? options.signal);
+      lease = await this.#deps.politeness.acquire(new URL(url).host, this.ruleFor(url, options), signal);
+    } catch (error) {
+      if (turnSignal?.aborted && !options.signal?.aborted) throw new TurnCancelledError();
+      throw error;
+    }
+    if (turnSignal?.aborted) {
+      lease.release();
+      throw new TurnCancelledError();
+    }
     try {
       return await this.#deps.fetcher.fetch(url, {
         headers: options.headers,

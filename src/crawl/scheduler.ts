@@ -303,6 +303,8 @@ export class CrawlScheduler {
 
   #deactivate(run: JobRun): void {
     run.active = false;
+    // Fetches still waiting for their host's turn are not made (their URLs go back, below).
+    run.ended.abort();
     this.#runs.delete(run.job.id);
     const runs = this.#byToken.get(run.job.tokenId);
     if (runs) {
@@ -538,10 +540,11 @@ export class CrawlScheduler {
     run.inflight++;
     this.#inflight++;
     const work = this.#pages
-      .process(run.job, url, run.userAgent, this.#abort.signal)
+      .process(run.job, url, run.userAgent, this.#abort.signal, run.ended.signal)
       .then(
         (entry) => {
-          if (entry) this.#writer.add({ ...entry, hostId: lane.hostId });
+          if (entry === 'cancelled') this.#release([url]);
+          else if (entry) this.#writer.add({ ...entry, hostId: lane.hostId });
         },
         (error: unknown) => {
           // process() turns every failure into an outcome; reaching here is a bug. The URL stays
