@@ -47,6 +47,10 @@ function takeOwnerNumber(db: SyncPostgres): number {
   }
 }
 
+/** A read snapshot, opened with the graph version it sees (`PgEntityStore.version`). */
+const SNAPSHOT_BEGIN =
+  "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT value FROM meta WHERE key = 'kg_version'";
+
 /** Connections of the pool that the work queue's items never hold (the API's, the handlers'). */
 const POOL_RESERVE = 4;
 
@@ -155,7 +159,10 @@ export function openPostgresStorage(url: string, options: PostgresOpenOptions = 
     readSnapshot<T>(fn: () => T): T {
       const db = sync();
       if (db.inTransaction) return entities.pinnedVersion(fn);
-      return db.transaction(() => entities.pinnedVersion(fn), 'BEGIN ISOLATION LEVEL REPEATABLE READ');
+      // The snapshot and the graph version every matcher asks first, in one round trip.
+      return db.readTransaction(SNAPSHOT_BEGIN, (rows) =>
+        entities.pinnedVersion(fn, (rows[0]?.value as string | undefined) ?? 'empty'),
+      );
     },
     async close() {
       await queue?.close();

@@ -373,11 +373,14 @@ export class PgEntityStore implements EntityStore {
     return version;
   }
 
-  /** Runs `fn` with `version()` read at most once (inside a read snapshot). */
-  pinnedVersion<T>(fn: () => T): T {
+  /**
+   * Runs `fn` with `version()` read at most once (inside a read snapshot); `known` is the
+   * version the snapshot already read (`VERSION_QUERY` in its first round trip).
+   */
+  pinnedVersion<T>(fn: () => T, known?: string): T {
     if (this.#pinned) return fn();
     this.#pinned = true;
-    this.#pinnedVersion = undefined;
+    this.#pinnedVersion = known;
     try {
       return fn();
     } finally {

@@ -18,23 +18,35 @@ function answer(reply: unknown): void {
   Atomics.notify(flag, 0);
 }
 
-port.on('message', async (message: { sql?: string; params?: unknown[]; connect?: true; end?: true }) => {
-  try {
-    if (lost) throw lost;
-    if (message.connect) {
-      await client.connect();
-      answer({ ok: true, result: { rows: [], rowCount: 0 } });
-    } else if (message.end) {
-      await client.end();
-      answer({ ok: true, result: { rows: [], rowCount: 0 } });
-      port.close();
-    } else {
-      const result = (await client.query(message.sql!, message.params)) as pg.QueryResult | pg.QueryResult[];
-      const last = Array.isArray(result) ? result[result.length - 1] : result;
-      answer({ ok: true, result: { rows: last.rows, rowCount: last.rowCount ?? 0 } });
+port.on(
+  'message',
+  async (message: { sql?: string; params?: unknown[]; connect?: true; end?: true; noReply?: true }) => {
+    if (message.noReply) {
+      // Nobody waits: a failure is the next call's (the connection runs statements in order).
+      await client.query(message.sql!, message.params).catch((error: Error) => {
+        lost ??= error;
+      });
+      return;
     }
-  } catch (error) {
-    const e = error as Error & { code?: string };
-    answer({ ok: false, error: e.message, code: e.code });
-  }
-});
+    try {
+      if (lost) throw lost;
+      if (message.connect) {
+        await client.connect();
+        answer({ ok: true, result: { rows: [], rowCount: 0 } });
+      } else if (message.end) {
+        await client.end();
+        answer({ ok: true, result: { rows: [], rowCount: 0 } });
+        port.close();
+      } else {
+        const result = (await client.query(message.sql!, message.params)) as
+          | pg.QueryResult
+          | pg.QueryResult[];
+        const last = Array.isArray(result) ? result[result.length - 1] : result;
+        answer({ ok: true, result: { rows: last.rows, rowCount: last.rowCount ?? 0 } });
+      }
+    } catch (error) {
+      const e = error as Error & { code?: string };
+      answer({ ok: false, error: e.message, code: e.code });
+    }
+  },
+);

@@ -40,6 +40,8 @@ export class SyncPostgres {
   #depth = 0;
   /** A nested part rolled back: the outermost commit rolls back instead. */
   #doomed = false;
+  /** A statement of the open transaction was not a `SELECT` (see `readTransaction`). */
+  #wrote = false;
 
   /** Connects to `url` (blocking until connected). */
   constructor(url: string) {
@@ -61,6 +63,7 @@ export class SyncPostgres {
 
   /** Runs one statement (or several, without parameters) and returns its rows. */
   query(sql: string, params: readonly unknown[] = []): BridgeResult {
+    if (this.#depth > 0 && !this.#wrote && !/^\s*select\b/i.test(sql)) this.#wrote = true;
     return this.#call({ sql, params });
   }
 
@@ -84,6 +87,39 @@ export class SyncPostgres {
     else this.#doomed = true;
   }
 
+  /**
+   * Runs `fn` in a read-only transaction opened by `begin` (statements without parameters, the
+   * last one's rows handed to `fn`): a read snapshot in one round trip with what it reads first.
+   * When `fn` only read (every statement a `SELECT`), its `COMMIT` is sent without waiting for
+   * the answer: a read-only commit has nothing to report, and the next statement on the
+   * connection runs after it. One that wrote commits as `transaction` does. Not nested.
+   */
+  readTransaction<T>(begin: string, fn: (rows: Record<string, unknown>[]) => T): T {
+    if (this.#depth > 0) throw new Error('readTransaction does not nest');
+    const { rows } = this.query(begin);
+    this.#depth = 1;
+    this.#wrote = false;
+    let value: T;
+    try {
+      value = fn(rows as Record<string, unknown>[]);
+    } catch (error) {
+      this.rollback();
+      throw error;
+    }
+    if (this.#doomed) {
+      this.#doomed = false;
+      this.rollback();
+      throw new Error('a nested part of the transaction failed: rolled back');
+    }
+    if (this.#wrote) {
+      this.commit();
+      return value;
+    }
+    this.#depth = 0;
+    this.#send('COMMIT');
+    return value;
+  }
+
   /** Runs `fn` in a transaction on this connection (joining an open one); rolls back on throw. */
   transaction<T>(fn: () => T, sql = 'BEGIN'): T {
     this.begin(sql);
@@ -101,6 +137,12 @@ export class SyncPostgres {
     }
     this.commit();
     return value;
+  }
+
+  /** Posts a statement whose answer nobody waits for; a failure is reported by the next call. */
+  #send(sql: string): void {
+    if (this.#closed) throw new Error('the PostgreSQL connection is closed');
+    this.#port.postMessage({ sql, params: [], noReply: true });
   }
 
   #call(message: Record<string, unknown>): BridgeResult {
