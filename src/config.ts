@@ -64,6 +64,11 @@ export interface Config {
   readonly web: WebEvidenceConfig;
   /** Request timeouts of the HTTP server (milliseconds; 408 and the connection closed). */
   readonly timeouts: Timeouts;
+  /**
+   * The secret a scraper must send to read `GET /metrics` (`QUARRY_METRICS_TOKEN`, bearer or
+   * `token` parameter); `undefined`: the metrics are open (docs/metrics.md).
+   */
+  readonly metricsToken: string | undefined;
 }
 
 /** How long the server waits for a client (milliseconds). */
@@ -357,6 +362,14 @@ export const ENV = {
     '30000',
     'Longest silence within a request body (then 408; 0: no limit)',
   ),
+  metricsToken: variable(
+    'QUARRY_METRICS_TOKEN',
+    'metricsToken',
+    () => undefined as string | undefined,
+    (raw) => raw.trim(),
+    'unset (open)',
+    '`GET /metrics` answers only requests sending this secret (bearer or `token` parameter)',
+  ),
   clientUrl: variable(
     'QUARRY_URL',
     'url (CLI clients)',
@@ -414,6 +427,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       requestMs: ENV.requestTimeoutMs.read(env),
       bodyIdleMs: ENV.bodyIdleTimeoutMs.read(env),
     }),
+    metricsToken: ENV.metricsToken.read(env),
     ...overrides,
   };
   if (overrides.dataDir !== undefined) {

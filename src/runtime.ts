@@ -28,6 +28,7 @@ import {
   ExtractionService,
   ExtractionThreads,
   type Fetcher,
+  observedFetcher,
 } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
 import { createLogger, type Logger } from './logging.ts';
@@ -37,6 +38,7 @@ import {
   createVocabularyShareData,
   VocabularyShare,
 } from './match/index.ts';
+import { type Metrics, MetricsRegistry, type QueueDepths } from './metrics/index.ts';
 import { builtInPageReader, PoliteOriginFetcher, RefreshService } from './refresh/index.ts';
 import { LaggingVersionSource, SearchService, SearxngProvider, WebEnhancer } from './search/index.ts';
 import {
@@ -91,6 +93,8 @@ export interface Runtime {
   readonly storage: Storage;
   readonly services: Services;
   readonly app: App;
+  /** This process's metrics (`GET /metrics`, docs/metrics.md). */
+  readonly metrics: MetricsRegistry;
   /** Bulk extract jobs; processing starts with `listen()` (or `crawl.start()`) and stops on `close()`. */
   readonly crawl: CrawlService;
   /** Starts listening; resolves with the address once `/healthz` can answer. */
@@ -112,7 +116,11 @@ export function configuredStore(config: Config): StoreLocator {
 export function openServices(
   config: Config,
   logger?: Logger,
-  options: Pick<RuntimeOptions, 'extraction'> & { readonly exclusive?: boolean } = {},
+  options: Pick<RuntimeOptions, 'extraction'> & {
+    readonly exclusive?: boolean;
+    /** Where the services report (docs/metrics.md); default: nowhere. */
+    readonly metrics?: Metrics;
+  } = {},
 ): { storage: Storage; services: Services } {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const store = configuredStore(config);
@@ -137,8 +145,9 @@ export function openServices(
   };
   const fetcher = createFetcher(addressPolicy);
   // Several processes on one store: hosts' turns are taken there (crawl, refresh and search alike).
+  const { metrics } = options;
   const politeness = createProcessPoliteness({
-    fetcher,
+    fetcher: observedFetcher(fetcher, metrics, 'robots'),
     politeness: storage.hostTurns
       ? new SharedHostPoliteness({
           turns: storage.hostTurns,
@@ -147,9 +156,15 @@ export function openServices(
         })
       : undefined,
   });
-  const extracting = openExtraction(config, storage, fetcher, bulkLogger, options);
+  const extracting = openExtraction(
+    config,
+    storage,
+    observedFetcher(fetcher, metrics, 'extract'),
+    bulkLogger,
+    options,
+  );
   const matcher = createMatcher(storage.entities, { share: vocabularies });
-  const web = openWebEvidence(config, storage, addressPolicy, extracting.pageExtractor, politeness);
+  const web = openWebEvidence(config, storage, addressPolicy, extracting.pageExtractor, politeness, metrics);
   const enhance = new EnhanceService({
     entities: storage.entities,
     matcher,
@@ -157,6 +172,7 @@ export function openServices(
     credits: config.credits,
     readSnapshot: (fn) => storage.readSnapshot(fn),
     threads: enhanceThreads,
+    metrics,
     web: (enhancer) =>
       new WebEnhancer({
         enhancer,
@@ -166,7 +182,15 @@ export function openServices(
         search: web.search,
       }),
   });
-  const bulking = openBulk(config, { storage, store, enhance, vocabularies, fetcher, logger: bulkLogger });
+  const bulking = openBulk(config, {
+    storage,
+    store,
+    enhance,
+    vocabularies,
+    fetcher,
+    logger: bulkLogger,
+    metrics,
+  });
   const services: Services = {
     tokens,
     enhance,
@@ -215,6 +239,7 @@ function openWebEvidence(
   },
   pageExtractor: Services['pageExtractor'],
   politeness: ProcessPoliteness,
+  metrics: Metrics | undefined,
 ): {
   readonly webFetcher: Fetcher;
   readonly refresh: RefreshService;
@@ -223,7 +248,7 @@ function openWebEvidence(
 } {
   const webFetcher = createFetcher({ ...addressPolicy, maxBodyBytes: WEB_PAGE_MAX_BYTES });
   const originFetcher = new PoliteOriginFetcher({
-    fetcher: webFetcher,
+    fetcher: observedFetcher(webFetcher, metrics, 'web'),
     politeness,
     crawlDelayMs: config.web.crawlDelayMs,
   });
@@ -264,9 +289,10 @@ function openBulk(
     readonly vocabularies: VocabularyShare;
     readonly fetcher: Fetcher;
     readonly logger: Logger;
+    readonly metrics: Metrics | undefined;
   },
 ): Pick<Services, 'bulk' | 'bulkExports'> {
-  const { storage, store, enhance, vocabularies, logger } = deps;
+  const { storage, store, enhance, vocabularies, logger, metrics } = deps;
   const bulk = new BulkService({
     store: storage.bulkJobs,
     transaction: (fn) => storage.transaction(fn),
@@ -286,6 +312,7 @@ function openBulk(
     webhookPost: createWebhookPost(deps.fetcher),
     allowPrivateNetwork: config.allowPrivateNetwork,
     retentionMs: config.bulkRetentionMs,
+    metrics,
   });
   const bulkExports = new BulkExports({
     service: bulk,
@@ -315,6 +342,7 @@ function createCrawlService(
   storage: Storage,
   services: Services,
   tuning: CrawlTuning | undefined,
+  metrics: Metrics,
 ): CrawlService {
   const extractor = services.pageExtractor;
   const sink =
@@ -327,7 +355,7 @@ function createCrawlService(
       : undefined;
   return new CrawlService({
     storage,
-    fetcher: services.fetcher,
+    fetcher: observedFetcher(services.fetcher, metrics, 'crawl'),
     webhookPost: createWebhookPost(services.fetcher),
     extractor,
     // In this thread when there is no writer thread (which builds its own).
@@ -345,7 +373,19 @@ function createCrawlService(
       allowedAddresses: config.allowedAddresses,
     },
     tuning,
+    metrics,
   });
+}
+
+/** How much work waits, for the metrics (read at each scrape). */
+async function queueDepths(services: Services, crawl: CrawlService): Promise<QueueDepths> {
+  const [bulk, crawling] = await Promise.all([services.bulk.pendingWork(), crawl.pendingWork()]);
+  return {
+    bulkJobs: bulk.jobs,
+    bulkRecords: bulk.records,
+    crawlJobs: crawling.jobs,
+    crawlUrls: crawling.urls,
+  };
 }
 
 /** The composition root: config → storage → services → app. */
@@ -354,9 +394,10 @@ export async function createRuntime(
   logger: Logger,
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
-  const { storage, services } = openServices(config, logger, { ...options, exclusive: true });
-  const crawl = createCrawlService(config, logger, storage, services, options.crawl);
-  const app = await buildApp({ config, logger, storage, ...services, crawl });
+  const metrics = new MetricsRegistry({ depths: () => queueDepths(services, crawl) });
+  const { storage, services } = openServices(config, logger, { ...options, exclusive: true, metrics });
+  const crawl = createCrawlService(config, logger, storage, services, options.crawl, metrics);
+  const app = await buildApp({ config, logger, storage, ...services, crawl, metrics });
   // Checkpoints off the main thread: bulk jobs write results at tens of MB/s.
   const checkpointer = startStoreMaintenance(configuredStore(config), {
     onFailure: (error) =>
@@ -372,6 +413,7 @@ export async function createRuntime(
     storage,
     services,
     app,
+    metrics,
     crawl,
     async listen() {
       // Ready means ready to answer fast: the first enhance would otherwise load the vocabularies.

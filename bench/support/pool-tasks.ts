@@ -5,7 +5,7 @@
  * (worker threads inherit the environment), so no pool-specific `workerData` is needed.
  */
 import { HeapTrimmer, WORKER_HEAP_TRIM } from '../../src/threads/index.ts';
-import { matchedCount, openThreadEnhancer } from '../../src/enhance/index.ts';
+import { matchedCount, matchSummary, openThreadEnhancer } from '../../src/enhance/index.ts';
 import type { AnswerTask, EncodedAnswer } from '../../src/enhance/enhance-threads.ts';
 
 export type PoolTask =
@@ -25,7 +25,11 @@ export function openTasks(): (task: PoolTask) => PoolResult {
     const { storage, enhancer } = opened;
     return storage.readSnapshot(() => {
       const response = enhancer.enhance(task.request, task.queryCtx);
-      return { json: JSON.stringify(response), matched: matchedCount(response) };
+      return {
+        json: JSON.stringify(response),
+        matched: matchedCount(response),
+        summary: matchSummary(response),
+      };
     });
   };
 }

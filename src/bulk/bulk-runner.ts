@@ -2,6 +2,7 @@ import type { CreditCosts } from '../config.ts';
 import { creditCost } from '../enhance/index.ts';
 import { InsufficientCreditsError, outcomeOf } from '../errors.ts';
 import type { Logger } from '../logging.ts';
+import type { BulkMetrics } from '../metrics/index.ts';
 import type {
   BulkJobRow,
   BulkJobState,
@@ -59,6 +60,8 @@ export interface BulkRunnerDeps {
   readonly batchSize: number;
   /** Called once when a job reaches a final state (complete, with failures, or stopped). */
   readonly onFinal: (job: BulkJobRow) => void;
+  /** Where stored records and their charges are reported (docs/metrics.md); default: nowhere. */
+  readonly metrics?: BulkMetrics;
   readonly now?: () => number;
 }
 
@@ -333,11 +336,13 @@ export class BulkRunner implements BulkJobRunner {
 
   /** Charges and stores a batch's results with the job's progress, in one transaction. */
   async #commit(job: ActiveJob, results: readonly BulkResult[]): Promise<void> {
-    await this.#deps.transaction(async ({ tokens, bulkJobs }) => {
-      const stored = await chargeResults(tokens, job.tokenId, results, this.#deps.credits);
-      await bulkJobs.saveResults(job.id, stored);
-      await bulkJobs.update(job.id, { estimateSec: this.#estimate(job, stored.length) });
+    const paid = await this.#deps.transaction(async ({ tokens, bulkJobs }) => {
+      const charged = await chargeResults(tokens, job.tokenId, results, this.#deps.credits);
+      await bulkJobs.saveResults(job.id, charged.results);
+      await bulkJobs.update(job.id, { estimateSec: this.#estimate(job, charged.results.length) });
+      return charged;
     });
+    reportStored(this.#deps.metrics, paid);
     job.done += results.length;
     job.runDone += results.length;
   }
@@ -426,9 +431,23 @@ export class BulkRunner implements BulkJobRunner {
   }
 }
 
+/** Reports a committed batch: its records and the credits they took. */
+export function reportStored(metrics: BulkMetrics | undefined, paid: ChargedResults): void {
+  if (!metrics) return;
+  const failed = paid.results.reduce((n, r) => n + (r.failed ? 1 : 0), 0);
+  metrics.bulkRecordsStored(paid.results.length - failed, failed);
+  metrics.creditsCharged('bulk', paid.charged);
+}
+
+/** A batch's results as they are stored, and the credits taken for them. */
+export interface ChargedResults {
+  readonly results: readonly BulkResult[];
+  readonly charged: number;
+}
+
 /**
  * Charges the token for a batch's results (in the caller's transaction) and returns the results
- * to store: one charge for the whole batch when the balance covers it (the usual case);
+ * to store with the credits taken: one charge for the whole batch when the balance covers it (the usual case);
  * otherwise record by record, in order, so every record that can be paid is, and the others
  * carry the 429 message. The refresh price for the entities web work was done for
  * (docs/api.md#credits).
@@ -438,16 +457,20 @@ export async function chargeResults(
   tokenId: string,
   results: readonly BulkResult[],
   credits: CreditCosts,
-): Promise<readonly BulkResult[]> {
+): Promise<ChargedResults> {
   const cost = (r: BulkResult) => (r.failed ? 0 : creditCost(r.hits, r.premium ?? 0, credits));
   const total = results.reduce((sum, r) => sum + cost(r), 0);
-  if (total === 0 || (await tokens.charge(tokenId, total))) return results;
+  if (total === 0 || (await tokens.charge(tokenId, total))) return { results, charged: total };
   const paid: BulkResult[] = [];
+  let charged = 0;
   for (const r of results) {
     const price = cost(r);
-    paid.push(price === 0 || (await tokens.charge(tokenId, price)) ? r : unpaid(r));
+    if (price === 0 || (await tokens.charge(tokenId, price))) {
+      paid.push(r);
+      charged += price;
+    } else paid.push(unpaid(r));
   }
-  return paid;
+  return { results: paid, charged };
 }
 
 /** The result of a record that could not be paid: no data, and the 429 message. */

@@ -9,6 +9,7 @@ import {
 } from '../errors.ts';
 import { MAX_JSON_DEPTH } from '../json-depth.ts';
 import type { Logger } from '../logging.ts';
+import type { BulkMetrics } from '../metrics/index.ts';
 import type { BulkJobRow, BulkJobStore, StorageTransaction, WorkQueue } from '../storage/index.ts';
 import { type BatchExecutor, type BulkJobRunner, BulkRunner } from './bulk-runner.ts';
 import { QueueBulkRunner } from './queue-runner.ts';
@@ -71,6 +72,8 @@ export interface BulkServiceDeps {
   readonly retentionMs?: number;
   /** Records per batch handed to a worker thread. */
   readonly batchSize?: number;
+  /** Where stored records and their charges are reported (docs/metrics.md); default: nowhere. */
+  readonly metrics?: BulkMetrics;
   readonly now?: () => number;
 }
 
@@ -137,6 +140,7 @@ export class BulkService {
       batchSize: this.#deps.batchSize ?? 256,
       now: this.#now,
       onFinal: (job: BulkJobRow) => this.#final(job),
+      metrics: this.#deps.metrics,
     };
     const queue = this.#deps.workQueue;
     this.#runner = queue
@@ -176,6 +180,12 @@ export class BulkService {
   /** Resolves once deleted and refused jobs are purged (tests). */
   async purged(): Promise<void> {
     while (this.#purging) await this.#purging;
+  }
+
+  /** Jobs queued or in process, and their records without a result (the metrics' queue depth). */
+  async pendingWork(): Promise<{ jobs: number; records: number }> {
+    const running = await this.#deps.store.listByState(['NOT_STARTED', 'IN_PROCESS']);
+    return { jobs: running.length, records: running.reduce((n, job) => n + job.total - job.completed, 0) };
   }
 
   /** Resolves when the runner has no active job (tests and benchmarks). */

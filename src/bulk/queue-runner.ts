@@ -11,6 +11,7 @@
  */
 import type { CreditCosts } from '../config.ts';
 import type { Logger } from '../logging.ts';
+import type { BulkMetrics } from '../metrics/index.ts';
 import type {
   BulkJobRow,
   BulkJobState,
@@ -21,7 +22,13 @@ import type {
   WorkQueue,
 } from '../storage/index.ts';
 import { answerBatch } from './answer-batch.ts';
-import { type BatchExecutor, type BulkJobRunner, chargeResults } from './bulk-runner.ts';
+import {
+  type BatchExecutor,
+  type BulkJobRunner,
+  type ChargedResults,
+  chargeResults,
+  reportStored,
+} from './bulk-runner.ts';
 import { type BulkJobOptions, stateMessage } from './job-record.ts';
 
 /** The queue of bulk enhance batches. */
@@ -49,6 +56,8 @@ export interface QueueBulkRunnerDeps {
   readonly batchSize: number;
   /** Called once, in the process that finished it, when a job reaches a final state. */
   readonly onFinal: (job: BulkJobRow) => void;
+  /** Where stored records and their charges are reported (docs/metrics.md); default: nowhere. */
+  readonly metrics?: BulkMetrics;
   readonly now?: () => number;
 }
 
@@ -155,7 +164,10 @@ export class QueueBulkRunner implements BulkJobRunner {
         { jobId: job.id, options, records },
         this.#deps.logger,
       );
-      await this.#commit(tx, job.id, results);
+      const paid = await this.#commit(tx, job.id, results);
+      // The queue commits the handler's transaction as it returns; a commit that fails after
+      // this (rare: the batch is then answered again) is counted twice.
+      if (paid) reportStored(this.#deps.metrics, paid);
     } finally {
       this.#handling--;
     }
@@ -163,17 +175,22 @@ export class QueueBulkRunner implements BulkJobRunner {
     setTimeout(() => void this.#finishDone(item.jobId), 20);
   }
 
-  async #commit(tx: StorageTransaction, jobId: string, results: readonly BulkResult[]): Promise<void> {
+  async #commit(
+    tx: StorageTransaction,
+    jobId: string,
+    results: readonly BulkResult[],
+  ): Promise<ChargedResults | undefined> {
     const job = await tx.bulkJobs.lockRunning(jobId);
     // Stopped or deleted while the batch was answered: its results are not stored.
-    if (!job) return;
-    const stored = await chargeResults(tx.tokens, job.tokenId, results, this.#deps.credits);
-    await tx.bulkJobs.saveResults(jobId, stored);
-    const done = job.completed + stored.length;
+    if (!job) return undefined;
+    const paid = await chargeResults(tx.tokens, job.tokenId, results, this.#deps.credits);
+    await tx.bulkJobs.saveResults(jobId, paid.results);
+    const done = job.completed + paid.results.length;
     const elapsed = (this.#now() - (job.startTime ?? this.#now())) / 1000;
     const estimateSec =
       done > 0 && elapsed > 0 ? Math.ceil(Math.max(0, job.total - done) / (done / elapsed)) : null;
     await tx.bulkJobs.update(jobId, { estimateSec });
+    return paid;
   }
 
   /** Finishes the running jobs (or `jobId`) whose every record has a result. */

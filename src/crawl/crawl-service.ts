@@ -11,6 +11,8 @@ import { ConflictError, InvalidParameterError, NotFoundError } from '../errors.t
 import type { WebhookPost } from '../bulk/index.ts';
 import { type AddressPolicy, checkUrlAllowed } from '../extract/index.ts';
 import type { Logger } from '../logging.ts';
+import { RUNNING_STATUSES } from './job-status.ts';
+import type { CrawlMetrics } from '../metrics/index.ts';
 import type { CrawlJobStore, Storage, StoredCrawlJob } from '../storage/index.ts';
 import { exportObjects, type ExportFormat, exportUrlReport } from './data-export.ts';
 import type { GraphIngester, PageExtractor, PageFetcher } from './dependencies.ts';
@@ -64,6 +66,8 @@ export interface CrawlServiceDeps {
   /** Which addresses webhooks may reach (as the fetcher's); private networks refused by default. */
   readonly addressPolicy?: AddressPolicy;
   readonly tuning?: CrawlTuning;
+  /** Where page outcomes are reported (docs/metrics.md); default: nowhere. */
+  readonly metrics?: CrawlMetrics;
   readonly now?: () => number;
 }
 
@@ -107,7 +111,17 @@ export class CrawlService {
       tuning: deps.tuning?.scheduler,
       now: this.#now,
       onRoundEnded: () => this.webhooks.poke(),
+      metrics: deps.metrics,
     });
+  }
+
+  /** Jobs crawling and their URLs not yet done this round (the metrics' queue depth). */
+  async pendingWork(): Promise<{ jobs: number; urls: number }> {
+    const store = this.#deps.storage.crawlJobs;
+    const running = await store.jobsWithStatus(RUNNING_STATUSES);
+    let urls = 0;
+    for (const job of running) urls += await store.unfinishedCount(job.id);
+    return { jobs: running.length, urls };
   }
 
   /**

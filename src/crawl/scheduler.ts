@@ -17,6 +17,7 @@
  *   running gets no new fetch from that moment on (in-flight fetches finish and count).
  */
 import type { Logger } from '../logging.ts';
+import type { CrawlMetrics } from '../metrics/index.ts';
 import type { ClaimedUrl, CrawlJobStore, Storage, StoredCrawlJob } from '../storage/index.ts';
 import type { GraphIngester, PageExtractor, PageFetcher } from './dependencies.ts';
 import { type HostPoliteness, InProcessHostPoliteness, type PolitenessRule } from './host-politeness.ts';
@@ -89,6 +90,8 @@ export interface CrawlSchedulerDeps {
    * URLs claimed by those of them that died, are looked for every `sharedSweepMs`.
    */
   readonly shared?: boolean;
+  /** Where applied page outcomes are reported (docs/metrics.md); default: nowhere. */
+  readonly metrics?: CrawlMetrics;
 }
 
 /** Runs the fetching of every job in status 0 or 7. */
@@ -568,6 +571,10 @@ export class CrawlScheduler {
     const touched = new Set<number>();
     written.forEach((entry, i) => {
       touched.add(entry.outcome.jobId);
+      if (applied[i]) {
+        const { outcome } = entry;
+        this.#deps.metrics?.pageOutcome(outcome.kind === 'retry' ? 'retry' : (outcome.outcome ?? 'unknown'));
+      }
       if (!applied[i] || entry.outcome.kind !== 'retry') return;
       // A URL went back to the frontier: its host has work again at `notBefore`.
       const lane = this.#runs.get(entry.outcome.jobId)?.lanesById.get(entry.hostId);

@@ -4,10 +4,17 @@ import { InsufficientCreditsError } from '../errors.ts';
 import { applyEntityFilter, type EntityFilter, parseEntityFilter } from '../export/index.ts';
 import { type Entity, type EntityType, type FactLedger, factOriginsOf } from '../kg/index.ts';
 import type { Matcher, MatchQuery, ScoredCandidate } from '../match/index.ts';
+import type { ChargedOperation, EnhanceMetrics } from '../metrics/index.ts';
 import type { EntityStore, StoredEntity } from '../storage/index.ts';
 import type { AnswerKind, EncodedAnswer, EnhanceThreads } from './enhance-threads.ts';
 import { type EnhanceOptions, type EnhanceQuery, echoQuery, type ParsedEnhanceRequest } from './query.ts';
-import { type EnhanceHit, type EnhanceResponse, RESPONSE_VERSION, type SearchCandidate } from './response.ts';
+import {
+  type EnhanceHit,
+  type EnhanceResponse,
+  matchSummary,
+  RESPONSE_VERSION,
+  type SearchCandidate,
+} from './response.ts';
 import type { WebEvidence } from './web-evidence.ts';
 
 /** Candidates listed in `searchInfo` below this score are noise, not explanation. */
@@ -42,6 +49,8 @@ export interface EnhanceDeps extends EnhancerDeps {
    * from the graph alone.
    */
   readonly web?: (enhancer: Enhancer) => WebEvidence;
+  /** Where answers and charges are reported (docs/metrics.md); default: nowhere. */
+  readonly metrics?: EnhanceMetrics;
 }
 
 /** Per-call context: who pays and what was submitted (echoed in `request_ctx.query_ctx`). */
@@ -78,8 +87,10 @@ export class EnhanceService {
   readonly #snapshot: <T>(fn: () => T) => T;
   readonly #threads: EnhanceThreads | undefined;
   readonly #web: WebEvidence | undefined;
+  readonly #metrics: EnhanceMetrics | undefined;
 
   constructor(deps: EnhanceDeps) {
+    this.#metrics = deps.metrics;
     this.#enhancer = new Enhancer(deps);
     this.#tokens = deps.tokens;
     this.#credits = deps.credits;
@@ -109,7 +120,8 @@ export class EnhanceService {
       return kind === 'combine' ? this.combine(request, context) : this.enhance(request, context);
     this.#enhancer.checkOptions(request.options);
     const answer = await this.#threads.answer({ kind, request, queryCtx: context.queryCtx });
-    await this.#charge(creditCost(answer.matched, 0, this.#credits), context);
+    await this.#charge(kind, creditCost(answer.matched, 0, this.#credits), context);
+    this.#metrics?.matchAnswered(kind, answer.summary.candidates, answer.summary.bestScore);
     return answer;
   }
 
@@ -131,7 +143,8 @@ export class EnhanceService {
             : this.#enhancer.enhance(request, context.queryCtx),
         );
     const { response, premium } = await web.complete(kind, request, graph, { priority: 'interactive' });
-    await this.#charge(creditCost(matchedCount(response), premium, this.#credits), context);
+    await this.#charge(kind, creditCost(matchedCount(response), premium, this.#credits), context);
+    this.#reportMatch(kind, response);
     return response;
   }
 
@@ -149,7 +162,7 @@ export class EnhanceService {
 
   /** Charges `cost` credits to the token, atomically; throws 429, charging nothing, when it cannot pay. */
   charge(tokenId: string, cost: number): Promise<void> {
-    return this.#charge(cost, { tokenId, queryCtx: {} });
+    return this.#charge('reconcile', cost, { tokenId, queryCtx: {} });
   }
 
   /** The answering part, without payment (bulk jobs charge per record themselves). */
@@ -160,27 +173,35 @@ export class EnhanceService {
   /** `GET`/`POST /kg/v3/enhance`. */
   enhance(request: ParsedEnhanceRequest, context: EnhanceContext): Promise<EnhanceResponse> {
     const answer = this.#snapshot(() => this.#enhancer.enhance(request, context.queryCtx));
-    return this.#paid(answer, request, context);
+    return this.#paid('enhance', answer, context);
   }
 
   /** `GET /kg/v3/enhance/combine`. */
   combine(request: ParsedEnhanceRequest, context: EnhanceContext): Promise<EnhanceResponse> {
     const answer = this.#snapshot(() => this.#enhancer.combine(request, context.queryCtx));
-    return this.#paid(answer, request, context);
+    return this.#paid('combine', answer, context);
   }
 
   async #paid(
+    kind: AnswerKind,
     response: EnhanceResponse,
-    _request: ParsedEnhanceRequest,
     context: EnhanceContext,
   ): Promise<EnhanceResponse> {
-    await this.#charge(creditCost(matchedCount(response), 0, this.#credits), context);
+    await this.#charge(kind, creditCost(matchedCount(response), 0, this.#credits), context);
+    this.#reportMatch(kind, response);
     return response;
   }
 
-  async #charge(cost: number, context: EnhanceContext): Promise<void> {
+  async #charge(kind: ChargedOperation, cost: number, context: EnhanceContext): Promise<void> {
     if (cost > 0 && !(await this.#tokens.tryCharge(context.tokenId, cost)))
       throw new InsufficientCreditsError();
+    this.#metrics?.creditsCharged(kind, cost);
+  }
+
+  #reportMatch(kind: AnswerKind, response: EnhanceResponse): void {
+    if (!this.#metrics) return;
+    const { candidates, bestScore } = matchSummary(response);
+    this.#metrics.matchAnswered(kind, candidates, bestScore);
   }
 }
 

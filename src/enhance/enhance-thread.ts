@@ -6,6 +6,7 @@
 import { workerData } from 'node:worker_threads';
 import { HeapTrimmer, serveTasks, WORKER_HEAP_TRIM } from '../threads/index.ts';
 import { matchedCount } from './enhance-service.ts';
+import { matchSummary } from './response.ts';
 import type { AnswerTask, AnswerThreadData, EncodedAnswer } from './enhance-threads.ts';
 import { openThreadEnhancer } from './thread-enhancer.ts';
 
@@ -16,7 +17,7 @@ setInterval(() => heap.maybeTrim(), 1000).unref();
 function answer({ kind, request, queryCtx }: AnswerTask): EncodedAnswer {
   const response =
     kind === 'combine' ? enhancer.combine(request, queryCtx) : enhancer.enhance(request, queryCtx);
-  return { json: JSON.stringify(response), matched: matchedCount(response) };
+  return { json: JSON.stringify(response), matched: matchedCount(response), summary: matchSummary(response) };
 }
 
 serveTasks((task: AnswerTask) => storage.readSnapshot(() => answer(task)));

@@ -7,6 +7,7 @@
 import type { VocabularyShareData } from '../match/index.ts';
 import type { StoreLocator } from '../storage/index.ts';
 import { WorkerPool } from '../threads/index.ts';
+import type { MatchSummary } from './response.ts';
 import type { ParsedEnhanceRequest } from './query.ts';
 
 /** Which answer a request asks for. */
@@ -19,10 +20,14 @@ export interface AnswerTask {
   readonly queryCtx: Record<string, unknown>;
 }
 
-/** A thread's answer: the response as JSON, and how many matched entities it returns (cost). */
+/**
+ * A thread's answer: the response as JSON, how many matched entities it returns (cost), and its
+ * candidates for the metrics.
+ */
 export interface EncodedAnswer {
   readonly json: string;
   readonly matched: number;
+  readonly summary: MatchSummary;
 }
 
 /** What an answering thread is started with. */

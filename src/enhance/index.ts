@@ -27,7 +27,8 @@ export type {
   RefreshDeltaInfo,
   SearchCandidate,
 } from './response.ts';
-export { RESPONSE_VERSION } from './response.ts';
+export type { MatchSummary } from './response.ts';
+export { matchSummary, RESPONSE_VERSION } from './response.ts';
 export type { AnswerKind, EncodedAnswer, EnhanceThreads } from './enhance-threads.ts';
 export { createEnhanceThreads } from './enhance-threads.ts';
 export { openThreadEnhancer } from './thread-enhancer.ts';

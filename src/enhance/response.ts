@@ -56,3 +56,23 @@ export interface EnhanceResponse {
 
 /** Version of the response format (the enhance interface is 3.0.0). */
 export const RESPONSE_VERSION = 3;
+
+/**
+ * What an answer tells the metrics: the candidates it lists in `searchInfo` and the best one's
+ * score (`undefined` without candidates, as for an answer by id).
+ */
+export function matchSummary(response: EnhanceResponse): MatchSummary {
+  let best: number | undefined;
+  let candidates = 0;
+  for (const candidate of Object.values(response.searchInfo)) {
+    candidates++;
+    if (best === undefined || candidate.mlScore > best) best = candidate.mlScore;
+  }
+  return { candidates, bestScore: best };
+}
+
+/** See `matchSummary`. */
+export interface MatchSummary {
+  readonly candidates: number;
+  readonly bestScore: number | undefined;
+}

@@ -1,5 +1,6 @@
 import { type Agent, request } from 'undici';
 import { FetchError, isRetryableHttpStatus } from '../errors.ts';
+import type { FetchMetrics } from '../metrics/index.ts';
 import {
   AddressGuard,
   type AddressPolicy,
@@ -222,4 +223,31 @@ export function ensureSuccess(page: FetchedPage): FetchedPage {
     httpStatus: page.status,
     transient: isRetryableHttpStatus(page.status),
   });
+}
+
+/**
+ * `fetcher` with each fetch's time and result reported to `metrics` under `purpose`
+ * (docs/metrics.md): `response` for any HTTP answer, else the `FetchError`'s code.
+ */
+export function observedFetcher(
+  fetcher: Fetcher,
+  metrics: FetchMetrics | undefined,
+  purpose: string,
+): Fetcher {
+  if (!metrics) return fetcher;
+  return {
+    async fetch(url, options) {
+      const start = performance.now();
+      let result = 'response';
+      try {
+        return await fetcher.fetch(url, options);
+      } catch (error) {
+        result = error instanceof FetchError ? error.code : 'error';
+        throw error;
+      } finally {
+        metrics.fetchFinished(purpose, result, (performance.now() - start) / 1000);
+      }
+    },
+    close: () => fetcher.close(),
+  };
 }

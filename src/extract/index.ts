@@ -47,6 +47,7 @@ export {
   DEFAULT_TIMEOUT_MS,
   DEFAULT_USER_AGENT,
   ensureSuccess,
+  observedFetcher,
 } from './fetcher.ts';
 export type { CompiledSelector } from './jsoup-selector.ts';
 export { compileSelector, SelectorError } from './jsoup-selector.ts';

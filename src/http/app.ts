@@ -9,6 +9,7 @@ import type { CrawlService } from '../crawl/index.ts';
 import type { EnhanceService } from '../enhance/index.ts';
 import type { CustomApiService, ExtractionService } from '../extract/index.ts';
 import { ReconcileService } from '../reconcile/index.ts';
+import type { MetricsRegistry } from '../metrics/index.ts';
 import type { Storage } from '../storage/index.ts';
 import { answerClientError, installBodyIdleTimeout } from './client-errors.ts';
 import { answerFrameworkError, installErrorMapping } from './error-mapping.ts';
@@ -21,6 +22,7 @@ import { enhanceRoutes } from './routes-enhance.ts';
 import { extractRoutes } from './routes-extract.ts';
 import { reconcileRoutes } from './routes-reconcile.ts';
 import { healthRoutes } from './routes-health.ts';
+import { metricsRoutes } from './routes-metrics.ts';
 import { installUnreadBodyGuard } from './unread-body.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -36,6 +38,8 @@ export interface AppDeps {
   readonly extraction: ExtractionService;
   readonly customApis: CustomApiService;
   readonly crawl: CrawlService;
+  /** The process's metrics: every request is counted, and `GET /metrics` serves them. */
+  readonly metrics: MetricsRegistry;
 }
 
 export type App = FastifyInstance;
@@ -83,6 +87,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
       'request',
     );
+    // The route's pattern, never the URL: a label per job id or 404 path would grow unbounded.
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.requestAnswered(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
 
   await app.register(swagger, {
@@ -105,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(healthRoutes, { storage: deps.storage });
+  await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken });
   await app.register(enhanceRoutes, deps);
   await app.register(bulkRoutes, deps);
   await app.register(customRoutes, {
