@@ -271,7 +271,11 @@ export class InsufficientStorageError extends QuarryError {
 
 /** True when `message` (a stored error or an errno message) says the disk was full. */
 export function isDiskFull(message: string | null | undefined): boolean {
-  return message != null && /ENOSPC|no space left on device|EDQUOT|quota exceeded/i.test(message);
+  // SQLite says `database or disk is full` (SQLITE_FULL); PostgreSQL and the OS, ENOSPC's text.
+  return (
+    message != null &&
+    /ENOSPC|no space left on device|EDQUOT|quota exceeded|database or disk is full|SQLITE_FULL/i.test(message)
+  );
 }
 
 /** 414: a path parameter is longer than the router accepts. */

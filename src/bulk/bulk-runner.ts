@@ -1,6 +1,6 @@
 import type { CreditCosts } from '../config.ts';
 import { creditCost } from '../enhance/index.ts';
-import { InsufficientCreditsError, outcomeOf } from '../errors.ts';
+import { InsufficientCreditsError, isDiskFull, outcomeOf } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { BulkMetrics } from '../metrics/index.ts';
 import type {
@@ -43,6 +43,11 @@ export interface BulkJobRunner {
   stop(jobId: string): Promise<BulkJobRow | undefined>;
   /** Drops a job being deleted. */
   forget(jobId: string): void;
+  /**
+   * Why the job's results cannot be stored right now, while this runner waits to try again
+   * (docs/api.md#bulk-job-status); `undefined` when nothing holds it up.
+   */
+  storageFault(jobId: string): StorageFault | undefined;
   /** Resolves when no job is being worked on (tests, shutdown). */
   idle(): Promise<void>;
   /** Stops working; unfinished work resumes at the next start (or in another process). */
@@ -73,6 +78,31 @@ const RUNNING: readonly BulkJobState[] = ['NOT_STARTED', 'IN_PROCESS'];
 
 /** Tries to store a batch's results before the job is left until the next start. */
 const STORE_TRIES = 3;
+/**
+ * Waits before writing again what the store refused (a full disk), ms: doubling from the first
+ * to the last, then the last again for as long as it takes. Short enough to resume soon after
+ * space returns, long enough not to flood the log.
+ */
+const STORE_RETRY_MS = { first: 500, max: 30_000 } as const;
+
+/** A job's results the store refused, and when the runner tries again. */
+export interface StorageFault {
+  /** `disk_full` when the store said so, else `write_failed`. */
+  readonly reason: 'disk_full' | 'write_failed';
+  /** When the first refusal of this episode happened (ms since the epoch). */
+  readonly since: number;
+  /** When the runner tries again (ms since the epoch). */
+  readonly retryAt: number;
+}
+
+/** A job's storage fault as the runner tracks it. */
+interface FaultState {
+  reason: StorageFault['reason'];
+  readonly since: number;
+  retryAt: number;
+  tries: number;
+  timer: NodeJS.Timeout | undefined;
+}
 
 interface Retry {
   readonly records: readonly BulkRecord[];
@@ -96,6 +126,10 @@ interface ActiveJob {
   /** When this run of the job (since submission or restart) began, and how many it did. */
   readonly runStart: number;
   runDone: number;
+  /** Answered batches the store refused, in order, kept to be stored when it can (not answered again). */
+  readonly unstored: (readonly BulkResult[])[];
+  /** Set while the store refuses the job's writes: nothing more is dispatched until it is cleared. */
+  fault: FaultState | undefined;
 }
 
 /**
@@ -174,6 +208,11 @@ export class BulkRunner implements BulkJobRunner {
     this.#forget(jobId);
   }
 
+  storageFault(jobId: string): StorageFault | undefined {
+    const fault = this.#jobs.get(jobId)?.fault;
+    return fault && { reason: fault.reason, since: fault.since, retryAt: fault.retryAt };
+  }
+
   /** Resolves when no batch is in flight and no job is active (tests, shutdown). */
   idle(): Promise<void> {
     if (this.#inFlight === 0 && this.#jobs.size === 0 && !this.#pumping) return Promise.resolve();
@@ -183,6 +222,7 @@ export class BulkRunner implements BulkJobRunner {
   /** Stops dispatching and closes the executor; unfinished work resumes at the next start. */
   async close(): Promise<void> {
     this.#closed = true;
+    for (const job of this.#jobs.values()) clearTimeout(job.fault?.timer);
     this.#jobs.clear();
     this.#turns.clear();
     await this.#deps.executor.close();
@@ -202,6 +242,8 @@ export class BulkRunner implements BulkJobRunner {
       done: row.completed,
       runStart: this.#now(),
       runDone: 0,
+      unstored: [],
+      fault: undefined,
     };
     this.#jobs.set(row.id, job);
     const turn = this.#turns.get(row.tokenId);
@@ -212,6 +254,7 @@ export class BulkRunner implements BulkJobRunner {
   #forget(jobId: string): boolean {
     const job = this.#jobs.get(jobId);
     if (!job) return false;
+    clearTimeout(job.fault?.timer);
     this.#jobs.delete(jobId);
     const turn = this.#turns.get(job.tokenId);
     if (turn) {
@@ -248,7 +291,7 @@ export class BulkRunner implements BulkJobRunner {
       if (!job) break;
       const batch = await this.#claim(job);
       if (!batch || this.#jobs.get(job.id) !== job) continue;
-      if (job.inFlight === 0 && job.runDone === 0) await this.#markStarted(job);
+      if (job.inFlight === 0 && job.runDone === 0 && !(await this.#markStarted(job, batch))) continue;
       if (this.#jobs.get(job.id) === job) this.#dispatch(job, batch);
     }
   }
@@ -263,7 +306,7 @@ export class BulkRunner implements BulkJobRunner {
         const jobId = turn.shift()!;
         turn.push(jobId);
         const job = this.#jobs.get(jobId)!;
-        if (!job.exhausted || job.retries.length > 0) {
+        if ((!job.exhausted || job.retries.length > 0) && !job.fault) {
           this.#tokenTurn = (this.#tokenTurn + t + 1) % tokens.length;
           return job;
         }
@@ -292,7 +335,7 @@ export class BulkRunner implements BulkJobRunner {
       .run({ jobId: job.id, options: job.options, records: batch.records })
       .then(
         async (answer) => {
-          if (this.#jobs.get(job.id) === job) await this.#commit(job, answer.results);
+          if (this.#jobs.get(job.id) === job) await this.#commitOrKeep(job, answer.results);
         },
         async (error: Error) => {
           if (this.#jobs.get(job.id) === job) await this.#retry(job, batch, error);
@@ -319,19 +362,101 @@ export class BulkRunner implements BulkJobRunner {
       });
   }
 
-  async #markStarted(job: ActiveJob): Promise<void> {
+  /**
+   * Marks the job `IN_PROCESS` before its first batch; false when the store refused (the batch
+   * goes back to the job's retries, and the job waits for its storage fault to clear).
+   */
+  async #markStarted(job: ActiveJob, batch: Retry): Promise<boolean> {
     const row = await this.#deps.store.get(job.id);
     if (row && row.state === 'NOT_STARTED') {
-      await this.#deps.store.update(
-        job.id,
-        {
-          state: 'IN_PROCESS',
-          startTime: row.startTime ?? this.#now(),
-          message: stateMessage({ ...row, state: 'IN_PROCESS' }),
-        },
-        ['NOT_STARTED'],
-      );
+      try {
+        await this.#deps.store.update(
+          job.id,
+          {
+            state: 'IN_PROCESS',
+            startTime: row.startTime ?? this.#now(),
+            message: stateMessage({ ...row, state: 'IN_PROCESS' }),
+          },
+          ['NOT_STARTED'],
+        );
+      } catch (error) {
+        job.retries.unshift(batch);
+        this.#storeRefused(job, error as Error);
+        return false;
+      }
     }
+    return true;
+  }
+
+  /** Stores answered results, or keeps them to store once the store accepts writes again. */
+  async #commitOrKeep(job: ActiveJob, results: readonly BulkResult[]): Promise<void> {
+    if (job.fault) {
+      job.unstored.push(results);
+      return;
+    }
+    try {
+      await this.#commit(job, results);
+    } catch (error) {
+      job.unstored.push(results);
+      this.#storeRefused(job, error as Error);
+    }
+  }
+
+  /**
+   * The store refused a write of `job` (a full disk, most often): the job says so in its status
+   * (`storageFault`), dispatches nothing more, and tries again after a wait that doubles up to
+   * `STORE_RETRY_MS.max`, for as long as it takes; nothing answered is answered again or lost.
+   */
+  #storeRefused(job: ActiveJob, error: Error): void {
+    if (this.#jobs.get(job.id) !== job) return;
+    const reason = isDiskFull(error.message) ? 'disk_full' : 'write_failed';
+    job.fault ??= { reason, since: this.#now(), retryAt: 0, tries: 0, timer: undefined };
+    const fault = job.fault;
+    fault.reason = reason;
+    fault.tries++;
+    const wait = Math.min(STORE_RETRY_MS.first * 2 ** (fault.tries - 1), STORE_RETRY_MS.max);
+    fault.retryAt = this.#now() + wait;
+    this.#deps.logger.warn(
+      {
+        err: error,
+        jobId: job.id,
+        reason,
+        tries: fault.tries,
+        retryInMs: wait,
+        unstored: job.unstored.length,
+      },
+      'bulk results cannot be stored; trying again',
+    );
+    clearTimeout(fault.timer);
+    fault.timer = setTimeout(() => void this.#storeAgain(job), wait);
+  }
+
+  /** Writes what the store refused, then lets the job go on (or finish). */
+  async #storeAgain(job: ActiveJob): Promise<void> {
+    const fault = job.fault;
+    if (!fault || this.#jobs.get(job.id) !== job) return;
+    fault.timer = undefined;
+    try {
+      while (job.unstored.length > 0) {
+        await this.#commit(job, job.unstored[0]);
+        job.unstored.shift();
+      }
+    } catch (error) {
+      this.#storeRefused(job, error as Error);
+      return;
+    }
+    this.#deps.logger.info(
+      { jobId: job.id, stalledMs: this.#now() - fault.since },
+      'bulk results stored again; the job goes on',
+    );
+    job.fault = undefined;
+    try {
+      await this.#finishIfDone(job);
+    } catch (error) {
+      this.#storeRefused(job, error as Error);
+      return;
+    }
+    this.#pump();
   }
 
   /** Charges and stores a batch's results with the job's progress, in one transaction. */
@@ -385,15 +510,16 @@ export class BulkRunner implements BulkJobRunner {
       return;
     }
     const [record] = batch.records;
-    await this.#commit(job, [failureResult(record, job.id, failedRecordMessage(error, outcome))]);
+    await this.#commitOrKeep(job, [failureResult(record, job.id, failedRecordMessage(error, outcome))]);
   }
 
   async #finishIfDone(job: ActiveJob): Promise<void> {
-    if (!job.exhausted || job.inFlight > 0 || job.retries.length > 0) return;
+    const busy = () =>
+      !job.exhausted || job.inFlight > 0 || job.retries.length > 0 || job.unstored.length > 0 || !!job.fault;
+    if (busy()) return;
     const row = await this.#deps.store.get(job.id);
     // Looked at meanwhile by another caller (a batch came back as the last claim ran dry).
-    if (this.#jobs.get(job.id) !== job || !job.exhausted || job.inFlight > 0 || job.retries.length > 0)
-      return;
+    if (this.#jobs.get(job.id) !== job || busy()) return;
     if (!row) {
       this.#forget(job.id);
       return;
@@ -408,19 +534,27 @@ export class BulkRunner implements BulkJobRunner {
       job.exhausted = false;
       return;
     }
-    this.#forget(job.id);
     const state = row.failed > 0 ? 'COMPLETE_WITH_FAILURES' : 'COMPLETE';
-    const finished = await this.#deps.store.update(
-      job.id,
-      {
-        state,
-        startTime: row.startTime ?? this.#now(),
-        completedTime: this.#now(),
-        estimateSec: null,
-        message: stateMessage({ ...row, state }),
-      },
-      RUNNING,
-    );
+    let finished: BulkJobRow | undefined;
+    try {
+      // Conditional: a second caller finishing meanwhile, or a stop, changes nothing more.
+      finished = await this.#deps.store.update(
+        job.id,
+        {
+          state,
+          startTime: row.startTime ?? this.#now(),
+          completedTime: this.#now(),
+          estimateSec: null,
+          message: stateMessage({ ...row, state }),
+        },
+        RUNNING,
+      );
+    } catch (error) {
+      // The job stays active: it finishes once the store accepts the write.
+      this.#storeRefused(job, error as Error);
+      return;
+    }
+    this.#forget(job.id);
     // Stopped or deleted meanwhile: that change stands.
     if (finished) this.#deps.onFinal(finished);
   }

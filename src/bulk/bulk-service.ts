@@ -20,6 +20,7 @@ import {
   parseSubmitParams,
   stateMessage,
   statusRecord,
+  storageFaultMessage,
 } from './job-record.ts';
 import {
   JsonArraySyntaxError,
@@ -395,7 +396,12 @@ export class BulkService {
   }
 
   async #record(job: BulkJobRow): Promise<BulkJobStatusRecord> {
-    return statusRecord(job, await this.#deps.store.reports(job.id));
+    const record = statusRecord(job, await this.#deps.store.reports(job.id));
+    // Held in memory: while the store refuses writes, the status cannot be written there.
+    const fault = this.#runner?.storageFault(job.id);
+    if (fault && (record.status === 'IN_PROCESS' || record.status === 'NOT_STARTED'))
+      record.message = storageFaultMessage(job.id, fault, this.#now());
+    return record;
   }
 
   #final(job: BulkJobRow): void {

@@ -243,6 +243,20 @@ export function statusRecord(job: BulkJobRow, reports: readonly BulkReportRow[])
   };
 }
 
+/**
+ * The status message of a running job whose results the store refuses (docs/api.md#bulk-job-status):
+ * why, and when the runner tries again.
+ */
+export function storageFaultMessage(
+  jobId: string,
+  fault: { readonly reason: 'disk_full' | 'write_failed'; readonly retryAt: number },
+  now: number,
+): string {
+  const why = fault.reason === 'disk_full' ? "the server's disk is full" : 'the store refuses to write them';
+  const seconds = Math.max(1, Math.ceil((fault.retryAt - now) / 1000));
+  return `Bulkjob [${jobId}] is in process; its results cannot be stored: ${why}. Trying again in ${seconds} s; nothing is lost`;
+}
+
 /** The status message stored with a job when it changes state. */
 export function stateMessage(
   job: Pick<BulkJobRow, 'id' | 'state' | 'total' | 'completed' | 'failed'>,

@@ -117,6 +117,11 @@ export class QueueBulkRunner implements BulkJobRunner {
     // The job's state (DELETING) tells every process's batches to store nothing.
   }
 
+  storageFault(): undefined {
+    // A batch the store refuses rolls back and goes back to the queue, which retries it later.
+    return undefined;
+  }
+
   /** Resolves when no job is running in the store and no batch is being answered here. */
   async idle(): Promise<void> {
     for (;;) {
