@@ -97,6 +97,12 @@ const BENCHES: ReadonlyArray<{ name: string; file: string; args: string[] }> = [
     file: 'extract-isolation.ts',
     args: quick ? ['--seconds', '5', '--kb', '300'] : [],
   },
+  // /healthz p99 during the fuzz and during the ReDoS corpus (issue 28), against a real server.
+  {
+    name: 'healthz-fuzz',
+    file: 'healthz-fuzz.ts',
+    args: quick ? ['--requests', '2000', '--idle-seconds', '5'] : [],
+  },
   { name: 'crawl', file: 'crawl.ts', args: quick ? ['--pages', '1000'] : [] },
   {
     name: 'refresh',

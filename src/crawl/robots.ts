@@ -9,6 +9,7 @@
  * Successful verdicts are cached for `ttlMs` (default one hour; §2.4 allows at most 24 h).
  */
 import robotsParserModule from 'robots-parser';
+import { ByteBoundedCache } from '../byte-bounded-cache.ts';
 import { FetchError, isRetryableHttpStatus } from '../errors.ts';
 import type { PageFetcher } from './dependencies.ts';
 
@@ -40,8 +41,12 @@ export interface RobotsCacheOptions {
   readonly fetcher: PageFetcher;
   /** How long a fetched robots.txt (or its absence) is trusted, ms. Default one hour. */
   readonly ttlMs?: number;
-  /** Origins remembered at most (least recently used dropped first). Default 10,000. */
-  readonly maxEntries?: number;
+  /**
+   * Memory the remembered verdicts may take, bytes (least recently used dropped first): a
+   * robots.txt of up to 500 KiB is parsed into rules, so a count of origins says little. Default
+   * 32 MiB.
+   */
+  readonly maxBytes?: number;
   /** Time cap of one robots.txt fetch, ms. Default 10 s. */
   readonly timeoutMs?: number;
   readonly now?: () => number;
@@ -108,14 +113,20 @@ export function verdictOf(
   return { kind: 'allow-all', reason: `robots.txt unavailable (HTTP ${status})` };
 }
 
+/** A remembered verdict, its expiry and its estimated size in memory. */
+interface CachedVerdict {
+  readonly verdict: RobotsVerdict;
+  readonly expiresAt: number;
+  readonly bytes: number;
+}
+
 /** robots.txt verdicts per origin, shared by every job; concurrent lookups share one fetch. */
 export class RobotsCache {
   readonly #fetcher: PageFetcher;
   readonly #ttlMs: number;
-  readonly #maxEntries: number;
   readonly #timeoutMs: number;
   readonly #now: () => number;
-  readonly #entries = new Map<string, { verdict: RobotsVerdict; expiresAt: number }>();
+  readonly #entries: ByteBoundedCache<string, CachedVerdict>;
   readonly #pending = new Map<string, Promise<RobotsVerdict>>();
   /** robots.txt fetches made (for tests and metrics). */
   fetches = 0;
@@ -123,27 +134,23 @@ export class RobotsCache {
   constructor(options: RobotsCacheOptions) {
     this.#fetcher = options.fetcher;
     this.#ttlMs = options.ttlMs ?? 3_600_000;
-    this.#maxEntries = options.maxEntries ?? 10_000;
+    this.#entries = new ByteBoundedCache(options.maxBytes ?? 32 * 1024 * 1024, (entry) => entry.bytes);
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#now = options.now ?? Date.now;
   }
 
   /** The cached verdict for the origin of `pageUrl`, when there is a fresh one; never fetches. */
   cached(pageUrl: string): RobotsVerdict | undefined {
-    const entry = this.#entries.get(new URL(pageUrl).origin);
+    const entry = this.#entries.peek(new URL(pageUrl).origin);
     return entry && entry.expiresAt > this.#now() ? entry.verdict : undefined;
   }
 
   /** The verdict for the origin of `pageUrl`, fetching robots.txt when not cached. Never throws. */
   async verdict(pageUrl: string): Promise<RobotsVerdict> {
     const origin = new URL(pageUrl).origin;
+    // Reading it makes it the most recently used.
     const cached = this.#entries.get(origin);
-    if (cached && cached.expiresAt > this.#now()) {
-      // Refresh its place in the LRU order.
-      this.#entries.delete(origin);
-      this.#entries.set(origin, cached);
-      return cached.verdict;
-    }
+    if (cached && cached.expiresAt > this.#now()) return cached.verdict;
     const pending = this.#pending.get(origin);
     if (pending) return pending;
     const lookup = this.#fetch(origin).finally(() => this.#pending.delete(origin));
@@ -155,19 +162,20 @@ export class RobotsCache {
     const robotsUrl = `${origin}/robots.txt`;
     this.fetches++;
     let verdict: RobotsVerdict;
+    let textLength = 0;
     try {
       const page = await this.#fetcher.fetch(robotsUrl, { timeoutMs: this.#timeoutMs });
-      verdict = verdictOf(robotsUrl, { status: page.status, text: page.text() });
+      const text = page.text();
+      textLength = Math.min(text.length, ROBOTS_PARSE_LIMIT);
+      verdict = verdictOf(robotsUrl, { status: page.status, text });
     } catch (error) {
       verdict = verdictOf(robotsUrl, { error });
     }
     if (verdict.kind === 'rules' || verdict.kind === 'allow-all') {
-      this.#entries.delete(origin);
-      this.#entries.set(origin, { verdict, expiresAt: this.#now() + this.#ttlMs });
-      if (this.#entries.size > this.#maxEntries) {
-        const oldest = this.#entries.keys().next().value;
-        if (oldest !== undefined) this.#entries.delete(oldest);
-      }
+      // The parsed rules hold about four times the text they come from (measured roughly with
+      // robots-parser: each line becomes a rule object with its pattern).
+      const bytes = 256 + 2 * origin.length + (verdict.kind === 'rules' ? 4 * textLength : 0);
+      this.#entries.set(origin, { verdict, expiresAt: this.#now() + this.#ttlMs, bytes });
     }
     return verdict;
   }

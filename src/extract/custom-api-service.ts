@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { approximateBytes } from '../approximate-bytes.ts';
+import { ByteBoundedCache } from '../byte-bounded-cache.ts';
 import { InvalidParameterError, NotFoundError } from '../errors.ts';
 import type { CustomApiRecord, CustomApiStore } from '../storage/index.ts';
 import { ALL_APIS } from './extract-page.ts';
@@ -22,7 +24,14 @@ function newHash(): string {
 export class CustomApiService {
   readonly #store: CustomApiStore;
   /** Compiled rule sets by hash, valid while `updatedAt` is unchanged. */
-  readonly #compiled = new Map<string, { updatedAt: number; ruleset: CompiledRuleset }>();
+  /**
+   * Compiled rule sets by hash, bounded by memory (a rule set may be a few hundred bytes or
+   * megabytes): the compiled form is counted as four times the stored JSON's size.
+   */
+  readonly #compiled = new ByteBoundedCache<
+    string,
+    { updatedAt: number; ruleset: CompiledRuleset; bytes: number }
+  >(32 * 1024 * 1024, (entry) => entry.bytes);
 
   constructor(store: CustomApiStore) {
     this.#store = store;
@@ -128,9 +137,8 @@ export class CustomApiService {
         `The Custom API ${record.api} with urlPattern "${record.urlPattern}", saved earlier, is no longer valid: ${(error as Error).message}. Save it again corrected, or delete it`,
       );
     }
-    // Bounded: a busy server with many tokens recompiles rather than growing without limit.
-    if (this.#compiled.size >= 5_000) this.#compiled.clear();
-    this.#compiled.set(record.hash, { updatedAt: record.updatedAt, ruleset });
+    const bytes = 4 * approximateBytes(record.ruleset);
+    this.#compiled.set(record.hash, { updatedAt: record.updatedAt, ruleset, bytes });
     return ruleset;
   }
 }

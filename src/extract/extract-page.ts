@@ -3,6 +3,7 @@
  * that apply in, the API response (or the stored documents of a crawled page) out. It runs in
  * the extraction threads (`extraction-threads.ts`); nothing here does I/O.
  */
+import { ByteBoundedCache } from '../byte-bounded-cache.ts';
 import { BUILT_IN_APIS, type BuiltInApi, isBuiltInApi, runBuiltInApi } from './built-in-apis.ts';
 import { decodeHtml, decodeText } from './charset.ts';
 import { documentLanguage } from './html-document.ts';
@@ -56,15 +57,20 @@ export interface PageInput {
 /** The name under which rule sets apply to every API (the reference service's `all`). */
 export const ALL_APIS = 'all';
 
-/** Compiled rule sets by their JSON; a thread sees the same few rule sets page after page. */
-const compiledCache = new Map<string, CompiledRuleset>();
+/**
+ * Compiled rule sets by their JSON; a thread sees the same few rule sets page after page. Bounded
+ * by memory (16 MiB per thread), the compiled form counted as four times its JSON.
+ */
+const compiledCache = new ByteBoundedCache<string, CompiledRuleset>(
+  16 * 1024 * 1024,
+  (_, key) => 4 * key.length,
+);
 
 function compiled(definition: Ruleset): CompiledRuleset {
   const key = JSON.stringify(definition);
   let ruleset = compiledCache.get(key);
   if (!ruleset) {
     ruleset = compileRuleset(definition);
-    if (compiledCache.size >= 1_000) compiledCache.clear();
     compiledCache.set(key, ruleset);
   }
   return ruleset;

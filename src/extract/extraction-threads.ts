@@ -18,6 +18,11 @@ import type { ExtractionResponse, PageInput, StoredDocuments } from './extract-p
 export const DEFAULT_EXTRACTION_BUDGET_MS = 10_000;
 /** Default heap of one extraction thread, MiB: a 10 MB page's DOM needs about 150. */
 export const DEFAULT_EXTRACTION_HEAP_MB = 512;
+/**
+ * An extraction thread with no page for this long ends (its heap, up to `heapMb`, goes back to the
+ * system); the next page starts another (~50 ms). As the bulk pool's idle threads do.
+ */
+export const DEFAULT_EXTRACTION_IDLE_MS = 60_000;
 /** Interactive tasks queued at most; more are refused as 503 (the service is saturated). */
 const MAX_INTERACTIVE_QUEUE = 256;
 
@@ -71,6 +76,8 @@ export interface ExtractionThreadsOptions {
   readonly heapMb?: number;
   /** Told when a thread is replaced, and why. */
   readonly onReplace?: (reason: string) => void;
+  /** An idle thread ends after this long, ms (default `DEFAULT_EXTRACTION_IDLE_MS`). */
+  readonly idleMs?: number;
 }
 
 /** Who is waiting: interactive (a request) or background (a crawl). */
@@ -87,6 +94,8 @@ interface Slot {
   worker: Worker;
   task: Task | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** Ends the idle thread (see `DEFAULT_EXTRACTION_IDLE_MS`). */
+  idle: NodeJS.Timeout | undefined;
   id: number;
 }
 
@@ -98,6 +107,7 @@ export class ExtractionThreads {
   readonly #budgetMs: number;
   readonly #heapMb: number;
   readonly #onReplace: ((reason: string) => void) | undefined;
+  readonly #idleMs: number;
   readonly #slots: Slot[] = [];
   readonly #interactive: Task[] = [];
   readonly #background: Task[] = [];
@@ -105,12 +115,20 @@ export class ExtractionThreads {
   #closed = false;
   /** Threads replaced after a budget overrun or a crash (for tests and metrics). */
   replaced = 0;
+  /** Threads ended for being idle (for tests). */
+  retired = 0;
 
   constructor(options: ExtractionThreadsOptions) {
     this.#size = Math.max(1, Math.floor(options.size));
     this.#budgetMs = options.budgetMs ?? DEFAULT_EXTRACTION_BUDGET_MS;
     this.#heapMb = options.heapMb ?? DEFAULT_EXTRACTION_HEAP_MB;
     this.#onReplace = options.onReplace;
+    this.#idleMs = options.idleMs ?? DEFAULT_EXTRACTION_IDLE_MS;
+  }
+
+  /** Threads running now (idle ones end after `idleMs`). */
+  get threads(): number {
+    return this.#slots.length;
   }
 
   /** The time budget of one page, ms. */
@@ -170,6 +188,8 @@ export class ExtractionThreads {
 
   #start(slot: Slot, task: Task): void {
     slot.task = task;
+    clearTimeout(slot.idle);
+    slot.idle = undefined;
     slot.id = ++this.#nextId;
     slot.worker.ref();
     const request: ExtractionThreadRequest = { id: slot.id, job: task.job };
@@ -191,7 +211,7 @@ export class ExtractionThreads {
     const worker = new Worker(THREAD_URL, {
       resourceLimits: { maxOldGenerationSizeMb: this.#heapMb, maxYoungGenerationSizeMb: 48 },
     });
-    const slot: Slot = { worker, task: undefined, timer: undefined, id: 0 };
+    const slot: Slot = { worker, task: undefined, timer: undefined, idle: undefined, id: 0 };
     worker.on('message', (reply: ExtractionThreadReply) => {
       if (reply.id !== slot.id || !slot.task) return;
       const task = slot.task;
@@ -230,6 +250,21 @@ export class ExtractionThreads {
     slot.timer = undefined;
     slot.task = undefined;
     slot.worker.unref();
+    if (!this.#closed && slot.idle === undefined) {
+      slot.idle = setTimeout(() => this.#retire(slot), this.#idleMs);
+      slot.idle.unref();
+    }
+  }
+
+  /** Ends an idle thread (the next page starts another). */
+  #retire(slot: Slot): void {
+    slot.idle = undefined;
+    const index = this.#slots.indexOf(slot);
+    if (index < 0 || slot.task) return;
+    this.#slots.splice(index, 1);
+    slot.worker.removeAllListeners('exit');
+    slot.worker.terminate().catch(() => undefined);
+    this.retired++;
   }
 
   /** Fails the slot's task with `error`, terminates its thread and starts another in its place. */
@@ -238,6 +273,7 @@ export class ExtractionThreads {
     if (index < 0) return;
     const task = slot.task;
     this.#finish(slot);
+    clearTimeout(slot.idle);
     this.#slots.splice(index, 1);
     slot.worker.removeAllListeners('exit');
     slot.worker.terminate().catch(() => undefined);
@@ -257,6 +293,7 @@ export class ExtractionThreads {
     for (const slot of slots) {
       slot.task?.reject(closed);
       this.#finish(slot);
+      clearTimeout(slot.idle);
     }
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }

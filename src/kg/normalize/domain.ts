@@ -38,7 +38,8 @@ const BARE_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)+\.?$/;
 // need no lookup, `TWO_LABELS`). Its size was chosen when every host went through it: 100k
 // entries held the hosts of a 100k-organization graph, whose people's e-mail domains then hit
 // (3% less import preparation CPU on a 50k + 50k demo graph than 4,096 entries).
-const registrables = new BoundedMemo<string>(100_000);
+// 16 MiB: about 100,000 hosts of ordinary length.
+const registrables = new BoundedMemo<string>(16 * 1024 * 1024);
 
 /**
  * Two labels of letters, digits and hyphens (`acme.example`, most organizations' hosts): the host

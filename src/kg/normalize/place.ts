@@ -141,7 +141,7 @@ function cities(): CityTables {
 // Names of places
 // ---------------------------------------------------------------------------------------------
 
-const countryMemo = new BoundedMemo<string | undefined>(10_000);
+const countryMemo = new BoundedMemo<string | undefined>(2 * 1024 * 1024, () => 8);
 
 /** ISO 3166-1 alpha-2 code for a country name in a common spelling, else `undefined`. */
 export function countryCode(name: string): string | undefined {
@@ -162,8 +162,8 @@ function lookUpCountry(name: string): string | undefined {
 
 // Place names repeat across a graph (a few thousand cities and regions for millions of
 // entities): an import folds each once instead of once per entity.
-const cityMemo = new BoundedMemo<string>(10_000);
-const regionMemo = new BoundedMemo<string>(10_000);
+const cityMemo = new BoundedMemo<string>(2 * 1024 * 1024);
+const regionMemo = new BoundedMemo<string>(2 * 1024 * 1024);
 
 /** The folded tokens of a city name, space-joined (`São Paulo` → `sao paulo`). */
 export function cityName(name: string): string {
@@ -390,7 +390,14 @@ export interface EntityPlaces {
   readonly cityCountries: ReadonlySet<string>;
 }
 
-const entityMemo = new BoundedMemo<EntityPlaces>(20_000);
+// 8 MiB: about 20,000 entities' places (six small sets each, ~64 bytes per member).
+const entityMemo = new BoundedMemo<EntityPlaces>(8 * 1024 * 1024, placesBytes);
+function placesBytes(places: EntityPlaces): number {
+  let members = 0;
+  for (const set of Object.values(places) as ReadonlySet<string>[]) members += set.size;
+  return 6 * 64 + members * 64;
+}
+
 const NO_PLACES: EntityPlaces = {
   countries: new Set(),
   regions: new Set(),
