@@ -74,7 +74,9 @@ export async function benchHttp(
   connections: number,
   store: BenchStore,
 ): Promise<HttpFigures> {
-  const token = quarryCli(['token', 'create', '--unlimited'], dataDir, store.env).trim();
+  // A token with a balance, as clients have: each answer's charge is written (an unlimited
+  // token's is only read).
+  const token = quarryCli(['token', 'create', '--credits', '1000000000'], dataDir, store.env).trim();
   const queries = sampleQueries(sqliteFileFor(dataDir), 20_000);
   const paths = queries.map((q) => `/kg/v3/enhance?${toQueryString(q)}&token=${token}`);
   const server = await startServer(dataDir, { env: store.env, measureLoop: true });

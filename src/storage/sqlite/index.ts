@@ -9,6 +9,7 @@ import type {
   TokenStore,
 } from '../ports.ts';
 import { asynchronous, TransactionGate } from './asynchronous.ts';
+import { groupedCharges } from './grouped-charges.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { lockDataDirectory } from './process-lock.ts';
 import {
@@ -85,7 +86,7 @@ export function openSqliteStorage(
     workQueue: undefined,
     // One process runs jobs on the embedded store: the politeness it keeps in memory is exact.
     hostTurns: undefined,
-    tokens: asynchronous<TokenStore>(stores.tokens, gate),
+    tokens: groupedCharges(asynchronous<TokenStore>(stores.tokens, gate), stores.tokens, db, gate),
     bulkJobs: asynchronous<BulkJobStore>(stores.bulkJobs, gate),
     customApis: asynchronous<CustomApiStore>(stores.customApis, gate),
     crawlJobs: asynchronous<CrawlJobStore>(stores.crawlJobs, gate),
