@@ -32,13 +32,9 @@ import {
 } from './extract/index.ts';
 import { type App, buildApp } from './http/index.ts';
 import { createLogger, type Logger } from './logging.ts';
-import {
-  type CandidateSource,
-  createMatcher,
-  createVocabularyShareData,
-  VocabularyShare,
-} from './match/index.ts';
+import { type CandidateSource, createMatcher } from './match/index.ts';
 import { type Metrics, MetricsRegistry, type QueueDepths } from './metrics/index.ts';
+import { createVocabularyShareData, VocabularyShare } from './threads/index.ts';
 import { builtInPageReader, PoliteOriginFetcher, RefreshService } from './refresh/index.ts';
 import { LaggingVersionSource, SearchService, SearxngProvider, WebEnhancer } from './search/index.ts';
 import {

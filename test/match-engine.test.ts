@@ -3,15 +3,14 @@ import { after, before, test } from 'node:test';
 import type { Entity } from '../src/kg/index.ts';
 import {
   createMatcher,
-  createVocabularyShareData,
   DEFAULT_LIMITS,
   indexEntity,
   type Matcher,
   type MatchQuery,
-  VocabularyShare,
 } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
+import { createVocabularyShareData, VocabularyShare } from '../src/threads/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
 const ENTITIES: Entity[] = [

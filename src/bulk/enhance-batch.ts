@@ -1,4 +1,4 @@
-import type { VocabularyShareData } from '../match/index.ts';
+import type { VocabularyShareData } from '../threads/index.ts';
 import type { BulkRecord, BulkResult, StoreLocator } from '../storage/index.ts';
 import type { BulkJobOptions } from './job-record.ts';
 

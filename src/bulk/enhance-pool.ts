@@ -1,4 +1,4 @@
-import type { VocabularyShareData } from '../match/index.ts';
+import type { VocabularyShareData } from '../threads/index.ts';
 import type { StoreLocator } from '../storage/index.ts';
 import type { BatchExecutor } from './bulk-runner.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';

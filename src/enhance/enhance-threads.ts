@@ -4,7 +4,7 @@
  * JSON. Each thread reads the store over its own read-only connection, inside one read snapshot
  * per request, and shares the main thread's vocabularies (one copy in memory).
  */
-import type { VocabularyShareData } from '../match/index.ts';
+import type { VocabularyShareData } from '../threads/index.ts';
 import type { StoreLocator } from '../storage/index.ts';
 import { WorkerPool } from '../threads/index.ts';
 import type { MatchSummary } from './response.ts';

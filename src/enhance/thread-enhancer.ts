@@ -1,4 +1,5 @@
-import { createMatcher, VocabularyShare, type VocabularyShareData } from '../match/index.ts';
+import { createMatcher } from '../match/index.ts';
+import { VocabularyShare, type VocabularyShareData } from '../threads/index.ts';
 import { openStorage, type Storage, type StoreLocator } from '../storage/index.ts';
 import { Enhancer } from './enhance-service.ts';
 

@@ -59,6 +59,6 @@ export {
   runLabelledQueries,
 } from './evaluation.ts';
 export { TermTable, type TermTableData } from './term-table.ts';
-export { createVocabularyShareData, VocabularyShare, type VocabularyShareData } from './vocabulary-share.ts';
+export type { TermTableShare } from './vocabularies.ts';
 /** Retrieval key prefixes (`ot:` organization name tokens…), for prefix search over the index. */
 export { KEY as RETRIEVAL_KEYS } from './profile.ts';

@@ -23,8 +23,7 @@ import { KEY } from './profile.ts';
 import { ipInRanges, ipKeysForAddress } from './ip.ts';
 import { type AnalyzedQuery, analyzeQuery, type MatchQuery } from './query-analysis.ts';
 import { DEFAULT_LIMITS, type RetrievalLimits, retrieveCandidates } from './retrieval.ts';
-import { type Vocabularies, VocabularyCache } from './vocabularies.ts';
-import type { VocabularyShare } from './vocabulary-share.ts';
+import { type TermTableShare, type Vocabularies, VocabularyCache } from './vocabularies.ts';
 
 /** Why a candidate scored what it did: per-feature values and their contributions. */
 export interface Explanation {
@@ -84,7 +83,7 @@ export interface MatcherOptions {
   readonly model?: ModelFile;
   readonly limits?: RetrievalLimits;
   /** Vocabularies shared with the other threads matching against the same store. */
-  readonly share?: VocabularyShare;
+  readonly share?: TermTableShare;
   /**
    * Bounds of the postings and profiles kept between queries (`CachingCandidateSource`), or
    * `false` to read every query from the source.

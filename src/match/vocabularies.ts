@@ -1,14 +1,21 @@
 /**
  * The term vocabularies retrieval and features weigh tokens by, per graph version: built from
  * the source's term counts once (shared with the other matching threads through a
- * `VocabularyShare`) and rebuilt after a write.
+ * `TermTableShare`, which the threads layer provides) and rebuilt after a write.
  */
 import type { EntityType } from '../kg/index.ts';
 import type { CandidateSource, EntityCounts } from './candidate-source.ts';
 import { KEY } from './profile.ts';
 import { TermTable } from './term-table.ts';
 import { Vocabulary } from './vocabulary.ts';
-import type { VocabularyShare } from './vocabulary-share.ts';
+
+/**
+ * Term tables shared between the threads that match against one store: the first to need the
+ * table of `prefix` at `version` builds it, the others get that copy (threads/vocabulary-share.ts).
+ */
+export interface TermTableShare {
+  table(prefix: string, version: string, build: () => TermTable): TermTable;
+}
 
 /** The vocabularies of one query type. */
 export interface Vocabularies {
@@ -23,12 +30,12 @@ export interface Vocabularies {
 /** Vocabularies per key prefix, following the source's graph version. */
 export class VocabularyCache {
   readonly #source: CandidateSource;
-  readonly #share: VocabularyShare | undefined;
+  readonly #share: TermTableShare | undefined;
   #version: string | undefined;
   #vocabularies = new Map<string, Vocabulary>();
   #counts: EntityCounts | undefined;
 
-  constructor(source: CandidateSource, share?: VocabularyShare) {
+  constructor(source: CandidateSource, share?: TermTableShare) {
     this.#source = source;
     this.#share = share;
   }

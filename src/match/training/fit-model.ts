@@ -9,7 +9,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { demoRecords, type Entity, type EntityType } from '../../kg/index.ts';
-import type { EntityStore } from '../../storage/index.ts';
 import { bestThreshold, type EvaluationMetrics, evaluateOutcomes, type QueryOutcome } from '../evaluation.ts';
 import {
   type FeatureVector,
@@ -26,6 +25,7 @@ import { readEntities, writeEntities } from './graph-loader.ts';
 import { type ChoiceExample, fitChoiceModel } from './choice.ts';
 import { featureArray } from './logistic.ts';
 import { generateQuery, rememberRanges } from './query-generator.ts';
+import type { ScratchEntityStore } from './scratch-store.ts';
 import { Random, stableFraction } from '../../random.ts';
 
 export interface FitInputs {
@@ -52,7 +52,7 @@ export interface FitInputs {
    * Opens an empty, throwaway entity store to index the training graph in (the caller picks the
    * adapter: `match/` opens no storage of its own); closed when the examples are built.
    */
-  readonly scratchStore: () => { readonly entities: EntityStore; close(): void };
+  readonly scratchStore: () => { readonly entities: ScratchEntityStore; close(): void };
 }
 
 export interface FitResult {

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { type Entity, isEntityType } from '../../kg/index.ts';
-import type { EntityStore, EntityWrite } from '../../storage/index.ts';
 import { indexEntity } from '../profile.ts';
+import type { EntityBatchWriter, IndexedEntityWrite } from './scratch-store.ts';
 
 /** Entities of a JSON Lines file, in file order; throws naming the line of a malformed entity. */
 export function readEntities(file: string): Entity[] {
@@ -23,9 +23,9 @@ export function readEntities(file: string): Entity[] {
 }
 
 /** Indexes and writes `entities` in batches of 2,000 (ledger `null`). */
-export function writeEntities(store: Pick<EntityStore, 'writeBatch'>, entities: readonly Entity[]): void {
+export function writeEntities(store: EntityBatchWriter, entities: readonly Entity[]): void {
   for (let i = 0; i < entities.length; i += 2000) {
-    const batch: EntityWrite[] = entities.slice(i, i + 2000).map((doc) => {
+    const batch: IndexedEntityWrite[] = entities.slice(i, i + 2000).map((doc) => {
       const { profile, keys } = indexEntity(doc);
       return { id: doc.id, type: doc.type, doc, ledger: null, profile, keys };
     });

@@ -5,11 +5,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createTransactionRunner, openSqliteDatabase } from './sqlite-database.ts';
-import { SqliteEntityStore } from './sqlite-entity-store.ts';
+import { type KeyPassAnswer, SqliteEntityStore } from './sqlite-entity-store.ts';
 
 /** The thread's answer. */
-export type KeyPassAnswer = { readonly indexed: number } | { readonly error: string };
-
 const port = parentPort;
 if (port === null) throw new Error('key-pass-worker.ts runs only as a worker thread');
 // The connection and the entity store alone: the other stores' statements are not needed here.

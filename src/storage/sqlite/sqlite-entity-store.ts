@@ -12,7 +12,6 @@ import type {
   StoredEntity,
   WriteBatchOptions,
 } from '../ports.ts';
-import type { KeyPassAnswer } from './key-pass-worker.ts';
 import { withPragmas } from './sqlite-database.ts';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.ts';
 
@@ -40,6 +39,8 @@ function toStored(row: EntityRow): StoredEntity {
   };
 }
 
+/** What the key pass's thread (key-pass-worker.ts) answers: entities indexed, or why it failed. */
+export type KeyPassAnswer = { readonly indexed: number } | { readonly error: string };
 /** A key and its refs as a JSON array (`refsForKeys`). */
 type Posting = [key: string, refs: string];
 /** Keys whose postings one statement reads (`refsForKeys`). */

@@ -1,4 +1,4 @@
-import type { Migration } from './index.ts';
+import type { Migration } from './migration.ts';
 
 /**
  * Bulk extract jobs (versions 300–399). The frontier lives in `crawl_urls`: one row per submitted

@@ -1,4 +1,4 @@
-import type { Migration } from './index.ts';
+import type { Migration } from './migration.ts';
 
 /** Extraction and Custom APIs: versions 200–299. */
 export const EXTRACT_MIGRATIONS: readonly Migration[] = [

@@ -9,13 +9,10 @@ import { CORE_MIGRATIONS } from './core.ts';
 import { CRAWL_MIGRATIONS } from './crawl.ts';
 import { EXTRACT_MIGRATIONS } from './extract.ts';
 import { KG_IMPORT_MIGRATIONS } from './kg-import.ts';
+import type { Migration } from './migration.ts';
 import { REFRESH_MIGRATIONS } from './refresh.ts';
 
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
+export type { Migration } from './migration.ts';
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   ...CORE_MIGRATIONS,

@@ -1,4 +1,4 @@
-import type { Migration } from './index.ts';
+import type { Migration } from './migration.ts';
 
 /** Knowledge-graph import (kg/import): bulk loading with deferred key indexing. */
 export const KG_IMPORT_MIGRATIONS: readonly Migration[] = [

@@ -1,4 +1,4 @@
-import type { Migration } from './index.ts';
+import type { Migration } from './migration.ts';
 
 /** Refresh and search (docs/api.md#refresh-and-search): the last fetch of each origin URL. */
 export const REFRESH_MIGRATIONS: readonly Migration[] = [

@@ -16,7 +16,7 @@
  * such a slot itself it asks the others to post again what they know, and waits a little.
  */
 import { BroadcastChannel, receiveMessageOnPort } from 'node:worker_threads';
-import { TermTable, type TermTableData } from './term-table.ts';
+import { TermTable, type TermTableData } from '../match/index.ts';
 
 /** What a thread needs to join the share: plain data, passed to worker threads as is. */
 export interface VocabularyShareData {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { TermTable } from './term-table.ts';
+import { TermTable } from '../match/index.ts';
 import { createVocabularyShareData, VocabularyShare } from './vocabulary-share.ts';
 
 const SHARE_URL = new URL('./vocabulary-share.ts', import.meta.url).href;
-const TABLE_URL = new URL('./term-table.ts', import.meta.url).href;
+const TABLE_URL = new URL('../match/term-table.ts', import.meta.url).href;
 
 /**
  * A worker that asks the share for `prefix` at `version`, building (slowly) if it has to. With a
