@@ -140,12 +140,14 @@ describe('two serve and one worker process on one PostgreSQL database', () => {
     console.log(
       `# ${RECORDS} records over 3 processes, one killed: ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-    assert.equal(final.status, 'COMPLETE');
     assert.equal(final.jobs_completed, RECORDS);
     // Downloaded from the restarted server: one line per record, in input order.
     const res = await fetch(`${a.url}/kg/v3/enhance/bulk/${id}?token=${token}&wait=60`);
     assert.equal(res.status, 200);
     const lines = (await res.text()).split('\n').filter((line) => line !== '');
+    // A failed record says why: name the first few, so a failure here can be diagnosed.
+    const failures = lines.filter((line) => line.includes('"errors":["')).slice(0, 3);
+    assert.equal(final.status, 'COMPLETE', `records failed, e.g.: ${failures.join(' | ')}`);
     assert.equal(lines.length, RECORDS);
     let matched = 0;
     lines.forEach((line, i) => {
