@@ -11,7 +11,11 @@ import type {
   Storage,
   StoredCrawlJob,
 } from '../src/storage/index.ts';
+import { CRAWL_WEBHOOK_LEASE_MS } from '../src/storage/index.ts';
 import type { OpenStorage } from './storage-contract.ts';
+import type { StoragePair } from './support/store-adapters.ts';
+
+type OpenPair = () => Promise<StoragePair>;
 
 const SETTINGS: CrawlJobSettings = {
   apiUrl: '/v3/article',
@@ -46,7 +50,7 @@ function done(url: ClaimedUrl, patch: Partial<CrawlPageOutcome> = {}): CrawlPage
   };
 }
 
-export function runCrawlStorageContract(adapter: string, open: OpenStorage): void {
+export function runCrawlStorageContract(adapter: string, open: OpenStorage, openPair: OpenPair): void {
   describe(`storage contract (bulk extract jobs): ${adapter}`, () => {
     let storage: Storage;
     let cleanup: () => Promise<void>;
@@ -359,16 +363,17 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
         at: 50,
       });
       assert.equal(await storage.crawlJobs.nextWebhookAt(), 50);
-      assert.deepEqual(
-        (await storage.crawlJobs.dueWebhooks(100, 10)).map((w) => w.url),
-        ['https://hook.example/b', 'https://hook.example/a'],
-      );
       assert.equal((await storage.crawlJobs.dueWebhooks(49, 10)).length, 0);
       const [b, a] = await storage.crawlJobs.dueWebhooks(100, 10);
+      assert.deepEqual([b.url, a.url], ['https://hook.example/b', 'https://hook.example/a']);
       assert.deepEqual(a.headers, { 'X-Crawl-Name': 'news' });
+      // Handed out once: claimed until reported on (or the lease runs out).
+      assert.equal((await storage.crawlJobs.dueWebhooks(100, 10)).length, 0);
+      assert.equal(await storage.crawlJobs.nextWebhookAt(), 100 + CRAWL_WEBHOOK_LEASE_MS);
       await storage.crawlJobs.webhookFailed(b.id, 'HTTP 500', 400);
-      assert.equal((await storage.crawlJobs.dueWebhooks(100, 10)).length, 1);
-      assert.equal((await storage.crawlJobs.dueWebhooks(400, 10)).find((w) => w.id === b.id)?.attempts, 1);
+      assert.equal((await storage.crawlJobs.dueWebhooks(399, 10)).length, 0);
+      const [retried] = await storage.crawlJobs.dueWebhooks(400, 10);
+      assert.deepEqual([retried.id, retried.attempts], [b.id, 1]);
       await storage.crawlJobs.webhookFailed(b.id, 'HTTP 500', undefined);
       await storage.crawlJobs.webhookDelivered(a.id);
       assert.equal(await storage.crawlJobs.nextWebhookAt(), undefined);
@@ -398,6 +403,7 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
       // Finishing the superseded delivery (it was in flight) changes nothing.
       await storage.crawlJobs.webhookFailed(first.id, 'HTTP 500', 6_000);
       await storage.crawlJobs.webhookDelivered(first.id);
+      await storage.crawlJobs.webhookFailed(due[0].id, 'HTTP 500', 9_000);
       assert.deepEqual(
         (await storage.crawlJobs.dueWebhooks(10_000, 10)).map((w) => w.payload),
         ['{"round":2}'],
@@ -411,6 +417,107 @@ export function runCrawlStorageContract(adapter: string, open: OpenStorage): voi
       await storage.crawlJobs.setSwitch('maintenance', 'on', 1);
       await storage.crawlJobs.setSwitch('maintenance', 'off', 2);
       assert.equal(await storage.crawlJobs.getSwitch('maintenance'), 'off');
+    });
+  });
+
+  runWebhookClaimContract(adapter, openPair);
+}
+
+const hook = (jobId: number, n: number, at: number) => ({
+  jobId,
+  url: 'https://hook.example/claims',
+  payload: `{"n":${n}}`,
+  headers: {},
+  at,
+});
+
+function runWebhookClaimContract(adapter: string, openPair: OpenPair): void {
+  describe(`storage contract (crawl webhooks claimed by one process): ${adapter}`, () => {
+    let pair: StoragePair;
+    const jobIds: number[] = [];
+    before(async () => {
+      pair = await openPair();
+      for (let i = 0; i < 30; i++) {
+        const job = await pair.first.crawlJobs.createJob({
+          tokenId: 'tok_claims',
+          name: `job-${i}`,
+          settings: SETTINGS,
+          status: 7,
+          resumeStatus: null,
+          now: 1,
+          urls: [{ url: `https://c${i}.example/`, host: `c${i}.example` }],
+        });
+        jobIds.push(job!.id);
+      }
+    });
+    after(async () => pair.cleanup());
+
+    test('two processes polling at once never both get a notification', async () => {
+      for (const [i, id] of jobIds.entries()) await pair.first.crawlJobs.enqueueWebhook(hook(id, i, 10 + i));
+      const got = { first: [] as number[], second: [] as number[] };
+      // Each process polls as its sender does, a few at a time, both at once until the outbox is empty.
+      const poll = async (name: 'first' | 'second') => {
+        for (let round = 0; round < jobIds.length; round++) {
+          const due = await pair[name].crawlJobs.dueWebhooks(1_000, 4);
+          if (due.length === 0) return;
+          got[name].push(...due.map((w) => w.id));
+        }
+      };
+      await Promise.all([poll('first'), poll('second'), poll('first'), poll('second')]);
+      const all = [...got.first, ...got.second];
+      assert.equal(new Set(all).size, all.length, `a notification went to two pollers: ${all}`);
+      assert.equal(all.length, jobIds.length);
+      // Claimed: neither process gets them again while the lease lasts; both see the lease's end.
+      assert.equal(
+        (await pair.second.crawlJobs.dueWebhooks(1_000 + CRAWL_WEBHOOK_LEASE_MS - 1, 50)).length,
+        0,
+      );
+      assert.equal(await pair.second.crawlJobs.nextWebhookAt(), 1_000 + CRAWL_WEBHOOK_LEASE_MS);
+      for (const id of all) await pair.first.crawlJobs.webhookDelivered(id);
+      assert.equal(await pair.second.crawlJobs.nextWebhookAt(), undefined);
+    });
+
+    test("a newer notification waits for the job's delivery in flight, then supersedes older ones", async () => {
+      const [job, other] = jobIds;
+      await pair.first.crawlJobs.enqueueWebhook(hook(job, 1, 100));
+      const [inFlight] = await pair.first.crawlJobs.dueWebhooks(100, 10);
+      assert.equal(inFlight.payload, '{"n":1}');
+      await pair.first.crawlJobs.enqueueWebhook(hook(job, 2, 200));
+      await pair.first.crawlJobs.enqueueWebhook(hook(other, 3, 200));
+      // Job's second notification is not handed out while its first is being delivered.
+      const [third] = await pair.second.crawlJobs.dueWebhooks(300, 10);
+      assert.equal(third.payload, '{"n":3}');
+      assert.equal((await pair.second.crawlJobs.dueWebhooks(300, 10)).length, 0);
+      await pair.second.crawlJobs.webhookDelivered(third.id);
+      await pair.first.crawlJobs.webhookDelivered(inFlight.id);
+      const [next] = await pair.second.crawlJobs.dueWebhooks(300, 10);
+      assert.equal(next.payload, '{"n":2}');
+      // A delivery that fails after a newer notification was queued is superseded by it.
+      await pair.second.crawlJobs.enqueueWebhook(hook(job, 4, 300));
+      await pair.second.crawlJobs.webhookFailed(next.id, 'HTTP 500', 400);
+      const last = await pair.first.crawlJobs.dueWebhooks(10_000, 10);
+      assert.deepEqual(
+        last.map((w) => w.payload),
+        ['{"n":4}'],
+      );
+      await pair.first.crawlJobs.webhookDelivered(last[0].id);
+      assert.equal(await pair.first.crawlJobs.nextWebhookAt(), undefined);
+    });
+
+    test("a claim outlives no lease: a dead process's notification goes to another", async () => {
+      const job = jobIds[5];
+      await pair.first.crawlJobs.enqueueWebhook(hook(job, 5, 20_000));
+      const [claimed] = await pair.first.crawlJobs.dueWebhooks(20_000, 10);
+      assert.equal(claimed.payload, '{"n":5}');
+      assert.equal(
+        (await pair.second.crawlJobs.dueWebhooks(20_000 + CRAWL_WEBHOOK_LEASE_MS - 1, 10)).length,
+        0,
+      );
+      const again = await pair.second.crawlJobs.dueWebhooks(20_000 + CRAWL_WEBHOOK_LEASE_MS, 10);
+      assert.deepEqual(
+        again.filter((w) => w.jobId === job).map((w) => [w.id, w.payload]),
+        [[claimed.id, '{"n":5}']],
+      );
     });
   });
 }

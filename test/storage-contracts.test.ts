@@ -19,7 +19,7 @@ for (const adapter of STORE_ADAPTERS) {
   runMatchStoreContract(adapter.name, adapter.open);
   runOriginFetchStoreContract(adapter.name, adapter.open);
   runBulkStorageContract(adapter.name, adapter.open);
-  runCrawlStorageContract(adapter.name, adapter.open);
+  runCrawlStorageContract(adapter.name, adapter.open, adapter.openPair);
 }
 
 // Turns of hosts: a store one process uses keeps them in memory (`Storage.hostTurns` undefined).

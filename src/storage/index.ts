@@ -5,6 +5,7 @@ export { migrateStore, openStorage, startStoreMaintenance } from './open-storage
 export type { CrawlCounterDelta } from './crawl-counters.ts';
 export { CrawlCounterDeltas } from './crawl-counters.ts';
 export { MemoryHostTurnStore } from './memory-host-turns.ts';
+export { CRAWL_WEBHOOK_LEASE_MS } from './ports.ts';
 export type {
   BulkJobPatch,
   BulkJobRow,

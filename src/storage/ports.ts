@@ -584,6 +584,12 @@ export interface CrawlUrlReport {
   readonly finishedAt: number | null;
 }
 
+/**
+ * How long a webhook handed out by `dueWebhooks` stays claimed by its process, ms: six times
+ * a delivery's request timeout, so a live process always finishes first.
+ */
+export const CRAWL_WEBHOOK_LEASE_MS = 60_000;
+
 /** A webhook delivery waiting in the outbox. */
 export interface CrawlWebhook {
   readonly id: number;
@@ -694,9 +700,15 @@ export interface CrawlJobStore {
     headers: Readonly<Record<string, string>>;
     at: number;
   }): Promise<void>;
-  /** Webhooks due at `now`, oldest first. */
+  /**
+   * Claims the webhooks due at `now` and returns them, oldest first: of processes polling at
+   * once, one gets each. Only the newest notification of a job is handed out, and none of a job
+   * whose delivery is claimed (one delivery per job at a time, in order). A claim lasts until
+   * `webhookDelivered`/`webhookFailed`, or `CRAWL_WEBHOOK_LEASE_MS` after `now` (a process that
+   * died mid-delivery): then the notification is due again.
+   */
   dueWebhooks(now: number, limit: number): Promise<CrawlWebhook[]>;
-  /** Earliest `nextAttemptAt` in the outbox; `undefined` when empty. */
+  /** Earliest time a webhook is due (its claim's end when claimed); `undefined` when empty. */
   nextWebhookAt(): Promise<number | undefined>;
   /** Removes a delivered webhook and marks its job's notification as sent. */
   webhookDelivered(id: number): Promise<void>;

@@ -235,6 +235,15 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
         last_end BIGINT NOT NULL
       );`,
   },
+  {
+    version: 302,
+    name: 'crawl webhook deliveries claimed by one process at a time',
+    // claimed_until 0: nobody is delivering it. A claim is a lease: the notification of a process
+    // that died mid-delivery is due again once its lease has run out.
+    sql: `
+      ALTER TABLE crawl_webhooks ADD COLUMN claimed_by BIGINT;
+      ALTER TABLE crawl_webhooks ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;`,
+  },
 ]);
 
 /** The newest schema version this build knows. */

@@ -10,6 +10,7 @@ import type {
   NewCrawlUrl,
   StoredCrawlJob,
 } from '../ports.ts';
+import { CRAWL_WEBHOOK_LEASE_MS } from '../ports.ts';
 import type { PgExecutor } from './pg-executor.ts';
 
 const PENDING = 0;
@@ -539,12 +540,20 @@ export class PgCrawlJobStore implements CrawlJobStore {
          RETURNING id`,
         [input.jobId, input.url, input.payload, JSON.stringify(input.headers), ms(input.at)],
       );
-      // A newer status supersedes the job's notifications not yet delivered.
-      await db.query('DELETE FROM crawl_webhooks WHERE job_id = $1 AND id < $2', [input.jobId, rows[0].id]);
+      // A newer status supersedes the job's notifications not yet delivered. One being delivered
+      // stays until its delivery ends (the newer one waits for it: notifications stay in order).
+      await db.query('DELETE FROM crawl_webhooks WHERE job_id = $1 AND id < $2 AND claimed_until <= $3', [
+        input.jobId,
+        rows[0].id,
+        ms(input.at),
+      ]);
     });
   }
 
   async dueWebhooks(now: number, limit: number): Promise<CrawlWebhook[]> {
+    // Claimed in one statement: rows another process is claiming are skipped (SKIP LOCKED), and
+    // a row claimed meanwhile fails the re-checked condition. Eligible: due, unclaimed (or its
+    // lease run out), the newest of its job, and no delivery of its job claimed.
     const { rows } = await this.#db.query<{
       id: number;
       job_id: number;
@@ -554,24 +563,35 @@ export class PgCrawlJobStore implements CrawlJobStore {
       attempts: number;
       next_attempt_at: number;
     }>(
-      `SELECT id, job_id, url, payload, headers, attempts, next_attempt_at FROM crawl_webhooks
-       WHERE next_attempt_at <= $1 ORDER BY next_attempt_at, id LIMIT $2`,
-      [ms(now), limit],
+      `UPDATE crawl_webhooks w SET claimed_by = $3, claimed_until = $4
+       FROM (
+         SELECT c.id FROM crawl_webhooks c
+         WHERE c.next_attempt_at <= $1 AND c.claimed_until <= $1
+           AND NOT EXISTS (SELECT 1 FROM crawl_webhooks o
+             WHERE o.job_id = c.job_id AND (o.id > c.id OR o.claimed_until > $1))
+         ORDER BY c.next_attempt_at, c.id LIMIT $2
+         FOR UPDATE OF c SKIP LOCKED
+       ) due
+       WHERE w.id = due.id AND w.claimed_until <= $1
+       RETURNING w.id, w.job_id, w.url, w.payload, w.headers, w.attempts, w.next_attempt_at`,
+      [ms(now), limit, this.#owner, ms(now + CRAWL_WEBHOOK_LEASE_MS)],
     );
-    return rows.map((row) => ({
-      id: row.id,
-      jobId: row.job_id,
-      url: row.url,
-      payload: row.payload,
-      headers: JSON.parse(row.headers) as Record<string, string>,
-      attempts: row.attempts,
-      nextAttemptAt: row.next_attempt_at,
-    }));
+    return rows
+      .map((row) => ({
+        id: row.id,
+        jobId: row.job_id,
+        url: row.url,
+        payload: row.payload,
+        headers: JSON.parse(row.headers) as Record<string, string>,
+        attempts: row.attempts,
+        nextAttemptAt: row.next_attempt_at,
+      }))
+      .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
   }
 
   async nextWebhookAt(): Promise<number | undefined> {
     const { rows } = await this.#db.query<{ at: number | null }>(
-      'SELECT min(next_attempt_at) AS at FROM crawl_webhooks',
+      'SELECT min(GREATEST(next_attempt_at, claimed_until)) AS at FROM crawl_webhooks',
     );
     return rows[0]?.at ?? undefined;
   }
@@ -584,17 +604,24 @@ export class PgCrawlJobStore implements CrawlJobStore {
       );
       if (rows[0]) {
         await db.query('UPDATE crawl_jobs SET sent_done_notification = TRUE WHERE id = $1', [rows[0].job_id]);
+        // Older ones it superseded while they were claimed (by a process that died since).
+        await db.query('DELETE FROM crawl_webhooks WHERE job_id = $1 AND id < $2', [rows[0].job_id, id]);
       }
     });
   }
 
   async webhookFailed(id: number, error: string, nextAttemptAt: number | undefined): Promise<void> {
-    if (nextAttemptAt === undefined) {
-      await this.#db.query('DELETE FROM crawl_webhooks WHERE id = $1', [id]);
-      return;
-    }
+    // Given up, or superseded by a newer notification of its job (queued while it was claimed).
     await this.#db.query(
-      'UPDATE crawl_webhooks SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2 WHERE id = $3',
+      `DELETE FROM crawl_webhooks w WHERE w.id = $1 AND ($2 OR EXISTS (
+         SELECT 1 FROM crawl_webhooks o WHERE o.job_id = w.job_id AND o.id > w.id))`,
+      [id, nextAttemptAt === undefined],
+    );
+    if (nextAttemptAt === undefined) return;
+    await this.#db.query(
+      `UPDATE crawl_webhooks SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2,
+         claimed_by = NULL, claimed_until = 0
+       WHERE id = $3`,
       [ms(nextAttemptAt), error, id],
     );
   }

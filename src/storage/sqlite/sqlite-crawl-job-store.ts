@@ -12,6 +12,7 @@ import type {
   NewCrawlUrl,
   StoredCrawlJob,
 } from '../ports.ts';
+import { CRAWL_WEBHOOK_LEASE_MS } from '../ports.ts';
 import type { Synchronous } from './asynchronous.ts';
 
 const PENDING = 0;
@@ -111,6 +112,11 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
   readonly #addCounters: StatementSync;
   readonly #listObjects: StatementSync;
   readonly #listUrls: StatementSync;
+  /**
+   * Webhooks handed out by `dueWebhooks` and not yet reported on, by id: one process writes
+   * this store, so its claims live in memory (a restart drops them, as a lease running out).
+   */
+  readonly #webhookClaims = new Map<number, { jobId: number; until: number }>();
 
   constructor(db: DatabaseSync, transaction: <T>(fn: () => T) => T) {
     this.#db = db;
@@ -498,11 +504,22 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
   }
 
   dueWebhooks(now: number, limit: number): CrawlWebhook[] {
+    for (const [id, claim] of this.#webhookClaims) if (claim.until <= now) this.#webhookClaims.delete(id);
+    const claimedJobs = new Set([...this.#webhookClaims.values()].map((claim) => claim.jobId));
+    // A job has one row at most (a newer one deletes the older, in flight or not).
     const rows = this.#db
       .prepare(`
         SELECT id, job_id, url, payload, headers, attempts, next_attempt_at FROM crawl_webhooks
-        WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`)
-      .all(now, limit);
+        WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id`)
+      .all(now)
+      .filter((row) => !claimedJobs.has(Number(row.job_id)))
+      .slice(0, limit);
+    for (const row of rows) {
+      this.#webhookClaims.set(Number(row.id), {
+        jobId: Number(row.job_id),
+        until: now + CRAWL_WEBHOOK_LEASE_MS,
+      });
+    }
     return rows.map((row) => ({
       id: Number(row.id),
       jobId: Number(row.job_id),
@@ -515,13 +532,16 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
   }
 
   nextWebhookAt(): number | undefined {
-    const row = this.#db.prepare('SELECT min(next_attempt_at) AS at FROM crawl_webhooks').get() as {
-      at: number | null;
-    };
-    return row.at ?? undefined;
+    let next: number | undefined;
+    for (const row of this.#db.prepare('SELECT id, next_attempt_at FROM crawl_webhooks').all()) {
+      const at = Math.max(Number(row.next_attempt_at), this.#webhookClaims.get(Number(row.id))?.until ?? 0);
+      if (next === undefined || at < next) next = at;
+    }
+    return next;
   }
 
   webhookDelivered(id: number): void {
+    this.#webhookClaims.delete(id);
     this.#transaction(() => {
       const row = this.#db.prepare('DELETE FROM crawl_webhooks WHERE id = ? RETURNING job_id').get(id);
       if (row) {
@@ -533,6 +553,7 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
   }
 
   webhookFailed(id: number, error: string, nextAttemptAt: number | undefined): void {
+    this.#webhookClaims.delete(id);
     if (nextAttemptAt === undefined) {
       this.#db.prepare('DELETE FROM crawl_webhooks WHERE id = ?').run(id);
       return;
