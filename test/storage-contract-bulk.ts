@@ -190,6 +190,25 @@ export function runBulkStorageContract(adapter: string, open: OpenStorage): void
       assert.deepEqual(await jobs.listFinishedBefore(5000, 10), []);
     });
 
+    test('replaceWebhook changes the webhook state only while it is the one expected', async () => {
+      const jobs = storage.bulkJobs;
+      const pending = (await jobs.get('bj_b'))!.webhook!;
+      const claimed = { ...pending, nextAt: 66_000 };
+      // Two processes read the same state and claim it at once: one wins.
+      const won = await Promise.all([
+        jobs.replaceWebhook('bj_b', pending, claimed),
+        jobs.replaceWebhook('bj_b', pending, { ...pending, nextAt: 77_000 }),
+      ]);
+      assert.deepEqual(won.filter(Boolean).length, 1, `exactly one claim wins: ${won}`);
+      const now = (await jobs.get('bj_b'))!.webhook!;
+      assert.equal(now.nextAt, won[0] ? 66_000 : 77_000);
+      assert.equal(await jobs.replaceWebhook('bj_b', pending, claimed), false);
+      assert.equal(await jobs.replaceWebhook('bj_nope', pending, claimed), false);
+      const delivered = { state: 'delivered' as const, attempts: 2, nextAt: null, lastError: null };
+      assert.equal(await jobs.replaceWebhook('bj_b', now, delivered), true);
+      assert.deepEqual((await jobs.get('bj_b'))!.webhook, delivered);
+    });
+
     test('reports: one per job and key, listed in creation order, patched', async () => {
       const jobs = storage.bulkJobs;
       const base = {

@@ -7,6 +7,8 @@ import { createLogger } from '../logging.ts';
 import type { Storage } from '../storage/index.ts';
 import { openSqliteStorage } from '../storage/sqlite/index.ts';
 import { tempDir } from '../../test/support/temp-dir.ts';
+import { createTempDatabase } from '../../test/support/temp-postgres.ts';
+import { openStorage } from '../storage/index.ts';
 import { newJobId } from './ids.ts';
 import { statusRecord } from './job-record.ts';
 import { createFetcher } from '../extract/index.ts';
@@ -167,5 +169,86 @@ describe('WebhookSender', () => {
     assert.equal((await storage.bulkJobs.get(job.id))?.webhook?.state, 'delivered');
     await second.close();
     await hook.close();
+  });
+});
+
+/**
+ * Processes sharing a store that each resume a pending delivery (every process re-arms them at
+ * its start) send it once: PostgreSQL opened twice as two processes do, and the embedded store
+ * with two senders on it.
+ */
+describe('WebhookSender: one delivery over processes sharing a store', () => {
+  const logger = createLogger({ level: 'silent' });
+  const fetcher = createFetcher({ allowPrivateNetwork: true });
+  after(() => fetcher.close());
+
+  async function deliverFromTwo(first: Storage, second: Storage, script: number[]) {
+    const hook = await receiver(script);
+    const senders = [first, second].map(
+      (storage) =>
+        new WebhookSender({
+          store: storage.bulkJobs,
+          post: createWebhookPost(fetcher, { timeoutMs: 2_000 }),
+          statusRecord: async (job) => statusRecord(job, []),
+          logger,
+          delaysMs: [20, 40],
+        }),
+    );
+    try {
+      const id = newJobId();
+      await first.bulkJobs.create({
+        id,
+        tokenId: 'tok_w',
+        name: 'w',
+        options: {},
+        webhookUrl: hook.url,
+        submitTime: 1,
+      });
+      await first.bulkJobs.publish(id, 0);
+      await first.bulkJobs.update(id, {
+        state: 'COMPLETE',
+        completedTime: 2,
+        webhook: { state: 'pending', attempts: 0, nextAt: Date.now(), lastError: null },
+      });
+      // Both processes start at once and find the delivery pending.
+      const job = (await second.bulkJobs.get(id))!;
+      for (const sender of senders) sender.resume([job]);
+      await Promise.all(senders.map((sender) => sender.settled()));
+      return { received: hook.received.length, webhook: (await first.bulkJobs.get(id))?.webhook };
+    } finally {
+      await Promise.all(senders.map((sender) => sender.close()));
+      await hook.close();
+    }
+  }
+
+  test('postgres: two stores resuming one delivery POST it once, retries included', async () => {
+    const database = await createTempDatabase();
+    const first = openStorage({ adapter: 'postgres', url: database.url });
+    const second = openStorage({ adapter: 'postgres', url: database.url });
+    try {
+      const once = await deliverFromTwo(first, second, []);
+      assert.equal(once.received, 1);
+      assert.deepEqual(once.webhook, { state: 'delivered', attempts: 1, nextAt: null, lastError: null });
+      // A failed try is retried once per try, not once per process.
+      const retried = await deliverFromTwo(first, second, [500, 500]);
+      assert.equal(retried.received, 3);
+      assert.deepEqual(retried.webhook, { state: 'delivered', attempts: 3, nextAt: null, lastError: null });
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      await database.drop();
+    }
+  });
+
+  test('sqlite: two senders on one store POST a delivery once', async () => {
+    const dir = tempDir();
+    const storage = openSqliteStorage(path.join(dir.path, 'quarry.sqlite'));
+    try {
+      const once = await deliverFromTwo(storage, storage, []);
+      assert.equal(once.received, 1);
+      assert.deepEqual(once.webhook, { state: 'delivered', attempts: 1, nextAt: null, lastError: null });
+    } finally {
+      await storage.close();
+      dir.remove();
+    }
   });
 });

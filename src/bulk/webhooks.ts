@@ -18,6 +18,13 @@ export type WebhookPost = (
  */
 export const DEFAULT_WEBHOOK_DELAYS_MS: readonly number[] = [5_000, 15_000, 45_000, 135_000, 405_000];
 
+/**
+ * How long a delivery claimed by a process stays its own, ms: six times a request's timeout, so
+ * a live process always finishes first. A process that dies mid-delivery leaves it to the next
+ * process that looks after the lease (a retry elsewhere, or any process's start).
+ */
+export const WEBHOOK_LEASE_MS = 60_000;
+
 export interface WebhookSenderDeps {
   readonly store: BulkJobStore;
   readonly post: WebhookPost;
@@ -108,9 +115,31 @@ export class WebhookSender {
     this.#timers.set(jobId, timer);
   }
 
+  /**
+   * The job if this process may deliver its webhook now: claimed in the store (its `nextAt`
+   * moved a lease ahead) so that no other process sharing the store attempts it meanwhile. A
+   * delivery claimed elsewhere or due later is looked at again when due.
+   */
+  async #claim(jobId: string): Promise<BulkJobRow | undefined> {
+    const { store } = this.#deps;
+    const job = await store.get(jobId);
+    const pending = job?.webhook;
+    if (!job?.webhookUrl || pending?.state !== 'pending') return undefined;
+    const now = this.#now();
+    if (pending.nextAt !== null && pending.nextAt > now) {
+      this.#arm(jobId, pending.nextAt - now);
+      return undefined;
+    }
+    if (await store.replaceWebhook(jobId, pending, { ...pending, nextAt: now + WEBHOOK_LEASE_MS }))
+      return job;
+    // Another process changed it first: see what it did.
+    this.#arm(jobId, 0);
+    return undefined;
+  }
+
   async #attempt(jobId: string): Promise<void> {
     const { store, logger } = this.#deps;
-    const job = await store.get(jobId);
+    const job = await this.#claim(jobId);
     if (!job?.webhookUrl || job.webhook?.state !== 'pending') return;
     const attempts = job.webhook.attempts + 1;
     let error: string | null = null;

@@ -346,6 +346,11 @@ export interface BulkJobStore {
     ifState?: readonly BulkJobState[],
   ): Promise<BulkJobRow | undefined>;
   /**
+   * Replaces the job's webhook state with `to` only while it is still `from` (as stored): of
+   * processes starting a delivery at once, one succeeds. Returns whether it changed.
+   */
+  replaceWebhook(jobId: string, from: BulkWebhookState, to: BulkWebhookState): Promise<boolean>;
+  /**
    * Inside a transaction: the job if it is being worked on (`NOT_STARTED` or `IN_PROCESS`),
    * locked so that no other transaction changes it (a stop, a delete, another batch's commit)
    * until this one ends; `undefined` otherwise. Results are committed under it: a stop that

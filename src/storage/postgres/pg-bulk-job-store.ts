@@ -237,6 +237,14 @@ export class PgBulkJobStore implements BulkJobStore {
     return rows.map(toJob);
   }
 
+  async replaceWebhook(jobId: string, from: BulkWebhookState, to: BulkWebhookState): Promise<boolean> {
+    const { rowCount } = await this.#db.query(
+      'UPDATE bulk_jobs SET webhook = $1 WHERE id = $2 AND webhook = $3',
+      [JSON.stringify(to), jobId, JSON.stringify(from)],
+    );
+    return rowCount === 1;
+  }
+
   async update(
     jobId: string,
     patch: BulkJobPatch,

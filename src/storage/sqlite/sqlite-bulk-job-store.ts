@@ -311,6 +311,13 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
     return rows.map(toJob);
   }
 
+  replaceWebhook(jobId: string, from: BulkWebhookState, to: BulkWebhookState): boolean {
+    const result = this.#db
+      .prepare('UPDATE bulk_jobs SET webhook = ? WHERE id = ? AND webhook = ?')
+      .run(JSON.stringify(to), jobId, JSON.stringify(from));
+    return Number(result.changes) === 1;
+  }
+
   update(jobId: string, patch: BulkJobPatch, ifState?: readonly BulkJobState[]): BulkJobRow | undefined {
     const sets: string[] = [];
     const values: (string | number | null)[] = [];
