@@ -11,6 +11,7 @@ import type {
   StoredCrawlJob,
 } from '../ports.ts';
 import { CRAWL_WEBHOOK_LEASE_MS } from '../ports.ts';
+import { CrawlCounterDeltas } from '../crawl-counters.ts';
 import type { PgExecutor } from './pg-executor.ts';
 
 const PENDING = 0;
@@ -421,7 +422,8 @@ export class PgCrawlJobStore implements CrawlJobStore {
   recordOutcomes(outcomes: readonly CrawlPageOutcome[]): Promise<boolean[]> {
     if (outcomes.length === 0) return Promise.resolve([]);
     return this.#db.atomically(async (db) => {
-      const deltas = new Map<number, [number, number, number, number, number]>();
+      // The counting rule is `CrawlCounterDeltas`'; here, one UPDATE per job.
+      const deltas = new CrawlCounterDeltas();
       const applied: boolean[] = [];
       for (const outcome of outcomes) {
         const { rowCount } =
@@ -469,15 +471,9 @@ export class PgCrawlJobStore implements CrawlJobStore {
             [outcome.jobId, outcome.seq, outcome.objects],
           );
         }
-        const delta = deltas.get(outcome.jobId) ?? [0, 0, 0, 0, 0];
-        delta[0] += outcome.crawlAttempts;
-        delta[1] += outcome.crawled ? 1 : 0;
-        delta[2] += outcome.processAttempted ? 1 : 0;
-        delta[3] += outcome.processed ? 1 : 0;
-        delta[4] += outcome.objects.length;
-        deltas.set(outcome.jobId, delta);
+        deltas.add(outcome);
       }
-      for (const [jobId, [attempts, successes, processAttempts, processSuccesses, objects]] of deltas) {
+      for (const [jobId, delta] of deltas.entries()) {
         await db.query(
           `UPDATE crawl_jobs SET
              page_crawl_attempts = page_crawl_attempts + $1,
@@ -488,7 +484,14 @@ export class PgCrawlJobStore implements CrawlJobStore {
              page_process_successes_round = page_process_successes_round + $4,
              objects_found = objects_found + $5
            WHERE id = $6`,
-          [attempts, successes, processAttempts, processSuccesses, objects, jobId],
+          [
+            delta.crawlAttempts,
+            delta.crawlSuccesses,
+            delta.processAttempts,
+            delta.processSuccesses,
+            delta.objects,
+            jobId,
+          ],
         );
       }
       return applied;
