@@ -383,7 +383,7 @@ describe('enhance API (GET/POST /kg/v3/enhance, combine)', () => {
 test('500: an unexpected failure answers the general error body', async () => {
   const t = await startTestRuntime();
   const token = await t.token(null);
-  t.runtime.storage.close(); // the store goes away under the server: a real internal failure
+  await t.runtime.storage.close(); // the store goes away under the server: a real internal failure
   const res = await t.runtime.app.inject({
     method: 'GET',
     url: `/kg/v3/enhance?token=${token}&type=Organization&name=Acme`,
