@@ -213,8 +213,15 @@ describe('WebhookSender: one delivery over processes sharing a store', () => {
       // Both processes start at once and find the delivery pending.
       const job = (await second.bulkJobs.get(id))!;
       for (const sender of senders) sender.resume([job]);
-      await Promise.all(senders.map((sender) => sender.settled()));
-      return { received: hook.received.length, webhook: (await first.bulkJobs.get(id))?.webhook };
+      // Not `settled()`: the process that lost a claim looks again only when its lease ends (60 s).
+      let webhook = (await first.bulkJobs.get(id))?.webhook;
+      while (webhook?.state === 'pending') {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        webhook = (await first.bulkJobs.get(id))?.webhook;
+      }
+      // Time for a second POST to arrive, were one made.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { received: hook.received.length, webhook };
     } finally {
       await Promise.all(senders.map((sender) => sender.close()));
       await hook.close();
