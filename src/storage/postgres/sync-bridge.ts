@@ -149,14 +149,27 @@ export class SyncPostgres {
     if (this.#closed) throw new Error('the PostgreSQL connection is closed');
     Atomics.store(this.#flag, 0, 0);
     this.#port.postMessage(message);
-    if (Atomics.wait(this.#flag, 0, 0, CALL_TIMEOUT_MS) === 'timed-out') {
-      throw new Error(`PostgreSQL did not answer within ${CALL_TIMEOUT_MS / 1000} s`);
-    }
-    const received = receiveMessageOnPort(this.#port);
-    if (!received) throw new Error('the PostgreSQL helper thread answered nothing');
-    const reply = received.message as Reply;
+    const reply = this.#awaitReply();
     if (!reply.ok) throw new PostgresBridgeError(reply.error, reply.code);
     return reply.result;
+  }
+
+  /**
+   * The helper's answer to the call just posted. A wake-up is not an answer: the helper stores
+   * the flag, then notifies, and a notify that comes late for the previous call (the helper
+   * descheduled between the two) wakes this one before its answer is posted. Taking a message
+   * only once it is there keeps each answer with its own call.
+   */
+  #awaitReply(): Reply {
+    const deadline = performance.now() + CALL_TIMEOUT_MS;
+    for (;;) {
+      const received = receiveMessageOnPort(this.#port);
+      if (received) return received.message as Reply;
+      const left = deadline - performance.now();
+      if (left <= 0 || Atomics.wait(this.#flag, 0, 0, left) === 'timed-out') {
+        throw new Error(`PostgreSQL did not answer within ${CALL_TIMEOUT_MS / 1000} s`);
+      }
+    }
   }
 
   /** Ends the connection and its thread. Idempotent. */
