@@ -154,3 +154,39 @@ test('after a write, the caching source reads the new graph', () => {
   const [ref] = cached.refsForKeys([key], 10).get(key) ?? [];
   assert.equal(cached.profiles([ref])[0]?.id, 'PER-zebediah');
 });
+
+test('a query reads the graph version once; the next query sees a write made in between', () => {
+  const entities = storage.entities;
+  let versionReads = 0;
+  const counting: CandidateSource = {
+    refsForKeys: (keys, limit) => entities.refsForKeys(keys, limit),
+    profiles: (refs) => entities.profiles(refs),
+    termCounts: (prefix) => entities.termCounts(prefix),
+    counts: () => entities.counts(),
+    version: () => {
+      versionReads++;
+      return entities.version();
+    },
+  };
+  write([{ id: 'PER-yolanda', type: 'Person', name: 'Yolanda Przybylski', emails: ['yolanda@example.com'] }]);
+  const matcher = createMatcher(counting);
+  matcher.warmUp();
+  // A name and an e-mail at a company domain: postings and profiles are read several times.
+  const query: MatchQuery = {
+    type: 'Person',
+    names: ['Yolanda Przybylski'],
+    urls: [],
+    emails: ['yolanda.przybylski@example.com'],
+    phones: [],
+  };
+  versionReads = 0;
+  assert.deepEqual(
+    matcher.match(query).map((c) => c.id),
+    ['PER-yolanda'],
+  );
+  assert.equal(versionReads, 1, 'one version read for the whole query');
+  write([{ id: 'PER-yolanda-2', type: 'Person', name: 'Yolanda Przybylski' }]);
+  const after = matcher.match(query).map((c) => c.id);
+  assert.ok(after.includes('PER-yolanda-2'), `the write is seen by the next query: ${after}`);
+  assert.equal(versionReads, 2);
+});

@@ -351,7 +351,7 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
   const limits = options.limits ?? DEFAULT_LIMITS;
   const cached = options.cache === false ? source : new CachingCandidateSource(source, options.cache);
   const vocabularies = new VocabularyCache(cached, options.share);
-  const search = (query: MatchQuery, matchOptions: MatchOptions = {}): MatchResult => {
+  const searchAtVersion = (query: MatchQuery, matchOptions: MatchOptions = {}): MatchResult => {
     const limit = matchOptions.limit ?? 10;
     const analyzed = withQueryOrganizations(analyzeQuery(query), cached);
     if (!hasEvidence(analyzed)) return { candidates: [], notes: analyzed.notes };
@@ -362,6 +362,10 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
       notes: analyzed.notes,
     };
   };
+  const search = (query: MatchQuery, matchOptions?: MatchOptions): MatchResult =>
+    cached instanceof CachingCandidateSource
+      ? cached.withVersionRead(() => searchAtVersion(query, matchOptions))
+      : searchAtVersion(query, matchOptions);
   return {
     defaultThresholdFor: (type) => defaultThresholdOf(model, type),
     warmUp() {

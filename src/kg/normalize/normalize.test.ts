@@ -5,7 +5,15 @@ import { hostAncestors, normalizeDomain, sharedHostProfile } from './domain.ts';
 import { isFreeMailDomain, normalizeEmail } from './email.ts';
 import { looksLikeAcronym, normalizeOrganizationName, organizationAcronyms } from './organization-name.ts';
 import { canonicalGivenName, normalizePersonName } from './person-name.ts';
-import { normalizePhone, readPhone } from './phone.ts';
+import {
+  type CountryCode,
+  getCountries,
+  getExampleNumber,
+  parsePhoneNumberFromString,
+} from 'libphonenumber-js';
+import examples from 'libphonenumber-js/mobile/examples';
+import { Random } from '../../random.ts';
+import { GUESSED_COUNTRIES, normalizePhone, readPhone } from './phone.ts';
 import { cityName, comparePlaces, countryCode, entityPlaces, parseLocation, regionName } from './place.ts';
 
 test('organization names: abbreviations, translations, legal suffixes and order normalise alike', () => {
@@ -217,6 +225,44 @@ test('phones without + and without a location are read every plausible way', () 
   assert.ok(national.numbers.includes('+16502530000'), national.numbers.join());
   // Too few digits for any reading: no number, nothing guessed.
   assert.deepEqual(readPhone('12-34'), { numbers: [] });
+});
+
+/** The readings of a number without `+` by parsing it in every guessed country (no pre-test). */
+function readEveryCountry(digits: string): string[] {
+  const out: string[] = [];
+  const international = parsePhoneNumberFromString(`+${digits}`);
+  if (international?.isValid()) out.push(international.number);
+  for (const country of GUESSED_COUNTRIES) {
+    const national = parsePhoneNumberFromString(digits, country);
+    if (national?.isValid() && !out.includes(national.number)) out.push(national.number);
+  }
+  return out;
+}
+
+test('the countries a number is not tried in are those it cannot be valid in', () => {
+  // Mobile numbers of every country written the ways people leave out the +: national, with
+  // the trunk 0, with the calling code, with an international call prefix; and digit runs.
+  const random = new Random(5);
+  const written: string[] = [];
+  const digit = () => String(random.int(10));
+  for (const country of getCountries()) {
+    const example = getExampleNumber(country as CountryCode, examples);
+    if (!example) continue;
+    const head = example.nationalNumber.slice(0, 2);
+    const nsn = head + Array.from({ length: example.nationalNumber.length - 2 }, digit).join('');
+    const code = example.countryCallingCode;
+    written.push(nsn, `0${nsn}`, `${code}${nsn}`, `${code}0${nsn}`, `011${code}${nsn}`, `0111${code}${nsn}`);
+  }
+  for (let i = 0; i < 300; i++) written.push(Array.from({ length: 6 + random.int(11) }, digit).join(''));
+  let several = 0;
+  // Shorter runs and a leading 00 have one reading, without guessing.
+  for (const digits of written.filter((w) => w.length >= 6 && !w.startsWith('00'))) {
+    const want = readEveryCountry(digits);
+    const got = readPhone(digits).numbers;
+    if (want.length) assert.deepEqual(got, want, digits);
+    if (got.length > 1) several++;
+  }
+  assert.ok(several > written.length / 4, `${several} of ${written.length} read several ways`);
 });
 
 test('places: country spellings, state abbreviations, free-text locations', () => {
