@@ -6,111 +6,25 @@ import type {
   BulkRecord,
   BulkReportPatch,
   BulkReportRow,
-  BulkReportStatus,
   BulkResult,
   BulkWebhookState,
   NewBulkJob,
   NewBulkReport,
 } from '../ports.ts';
+import {
+  JOB_COLUMNS,
+  type JobRow,
+  jsonLineBytes,
+  REPORT_COLUMNS,
+  type ReportRow,
+  toJob,
+  toReport,
+} from '../bulk-rows.ts';
 import type { PgExecutor } from './pg-executor.ts';
 
 /** Highest record position plus one (as the embedded store: far above the 1,000,000-record cap). */
 const MAX_POSITIONS = 2 ** 24;
 
-interface JobRow {
-  seq: number;
-  id: string;
-  token_id: string;
-  name: string;
-  options: string;
-  webhook_url: string | null;
-  state: BulkJobState;
-  message: string;
-  total: number;
-  completed: number;
-  failed: number;
-  hits: number;
-  result_bytes: number;
-  submit_time: number;
-  start_time: number | null;
-  completed_time: number | null;
-  estimate_sec: number | null;
-  webhook: string | null;
-  pages_fetched: number;
-  pages_failed: number;
-  pages_fresh: number;
-}
-
-interface ReportRow {
-  id: string;
-  job_id: string;
-  key: string;
-  format: string;
-  spec: string;
-  export_file: string;
-  separator: string;
-  filter: string;
-  status: BulkReportStatus;
-  export_status: BulkReportStatus;
-  export_bytes: number | null;
-  error: string | null;
-  created_at: number;
-}
-
-function toJob(row: JobRow): BulkJobRow {
-  return Object.freeze({
-    id: row.id,
-    tokenId: row.token_id,
-    name: row.name,
-    options: JSON.parse(row.options) as Record<string, unknown>,
-    webhookUrl: row.webhook_url,
-    state: row.state,
-    message: row.message,
-    total: row.total,
-    completed: row.completed,
-    failed: row.failed,
-    hits: row.hits,
-    resultBytes: row.result_bytes,
-    submitTime: row.submit_time,
-    startTime: row.start_time,
-    completedTime: row.completed_time,
-    estimateSec: row.estimate_sec,
-    webhook: row.webhook === null ? null : (JSON.parse(row.webhook) as BulkWebhookState),
-    pages: { fetched: row.pages_fetched, failed: row.pages_failed, fresh: row.pages_fresh },
-  });
-}
-
-function toReport(row: ReportRow): BulkReportRow {
-  return Object.freeze({
-    id: row.id,
-    jobId: row.job_id,
-    key: row.key,
-    format: row.format,
-    spec: row.spec,
-    exportFile: row.export_file,
-    separator: row.separator,
-    filter: row.filter,
-    status: row.status,
-    exportStatus: row.export_status,
-    exportBytes: row.export_bytes,
-    error: row.error,
-    createdAt: row.created_at,
-  });
-}
-
-/** `,"searchInfo":` joins the two parts of a stored response (see `BulkResult`). */
-const SEARCH_INFO_JOINT = Buffer.byteLength(',"searchInfo":');
-
-/** UTF-8 bytes of a result as one JSON Lines line: the full response and its newline. */
-function jsonLineBytes(result: BulkResult): number {
-  return Buffer.byteLength(result.response) + SEARCH_INFO_JOINT + Buffer.byteLength(result.searchInfo) + 1;
-}
-
-const JOB_COLUMNS = `seq, id, token_id, name, options, webhook_url, state, message, total, completed, failed,
-  hits, result_bytes, submit_time, start_time, completed_time, estimate_sec, webhook, pages_fetched,
-  pages_failed, pages_fresh`;
-const REPORT_COLUMNS = `r.id, j.id AS job_id, r.key, r.format, r.spec, r.export_file, r.separator, r.filter,
-  r.status, r.export_status, r.export_bytes, r.error, r.created_at`;
 const REPORT_SELECT = `SELECT ${REPORT_COLUMNS} FROM bulk_reports r JOIN bulk_jobs j ON j.seq = r.job_seq`;
 
 const PATCH_COLUMNS: Record<keyof BulkJobPatch, string> = {
