@@ -256,10 +256,12 @@ describe('bulk extract job control', () => {
     const paused = await control(t.runtime, token, 'pausable', 'pause', '1');
     assert.deepEqual(paused.jobs[0].jobStatus, { status: 6, message: 'Job paused.' });
     const countAtPause = site.requests().filter((r) => r.path.startsWith('/p/')).length;
-    // In-flight fetches finish (each page takes 40 ms) and count; no new one starts.
+    // In-flight fetches finish (each page takes 40 ms) and count; no new one starts. The job
+    // fetches one page at a time, so at most one fetch was in flight at the pause: on a loaded
+    // host its request can reach the site after the pause was answered.
     await sleep(300);
     const settled = site.requests().filter((r) => r.path.startsWith('/p/')).length;
-    assert.ok(settled === countAtPause, `${settled - countAtPause} fetches started after the pause`);
+    assert.ok(settled - countAtPause <= 1, `${settled - countAtPause} fetches started after the pause`);
     const whilePaused = await jobNamed(t.runtime, token, 'pausable');
     await sleep(1_000);
     assert.equal(site.requests().filter((r) => r.path.startsWith('/p/')).length, settled);
