@@ -150,6 +150,12 @@ export const ERROR_CODES = {
     outcome: 'fail-record',
     meaning: "Extracting the page needed more memory than a thread's heap; its thread was replaced.",
   },
+  extraction_failed: {
+    status: 500,
+    outcome: 'fail-record',
+    meaning:
+      'Extracting the page failed inside its thread (the extractor threw, or the thread died and was replaced); logged.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -360,4 +366,14 @@ export class ExtractionTimeoutError extends QuarryError {
 export class ExtractionTooLargeError extends QuarryError {
   readonly code = 'extraction_too_large';
   readonly status = 422;
+}
+
+/**
+ * 500, outcome fail-record: extracting a page failed inside its extraction thread — the extractor
+ * threw an error of its own (a bug, logged) or the thread died and was replaced. The page (or
+ * request) fails; a crawl goes on with its other pages.
+ */
+export class ExtractionFailedError extends QuarryError {
+  readonly code = 'extraction_failed';
+  readonly status = 500;
 }

@@ -5,7 +5,6 @@
  * to retry later, or ruled out by robots.txt.
  */
 import { FetchError, outcomeOf } from '../errors.ts';
-import { ExtractionFailed } from '../extract/index.ts';
 import type { Logger } from '../logging.ts';
 import type { ClaimedUrl, CrawlPageOutcome, StoredCrawlJob } from '../storage/index.ts';
 import type { ExtractedObject, FetchedPageView, PageExtraction, PageExtractor } from './dependencies.ts';
@@ -127,15 +126,7 @@ export class PageProcessor {
     try {
       extraction = await this.#extract(job, url, page);
     } catch (error) {
-      // Registered errors (a timeout, too much memory, not HTML) and a replaced thread are the
-      // page's; anything else is worth a look.
-      if (outcomeOf(error) === undefined && !(error instanceof ExtractionFailed)) {
-        this.#deps.logger.warn({ err: error, url: url.url }, 'crawl: extraction failed unexpectedly');
-      }
-      const outcome = { ...crawled, processAttempted: true, processed: false, objects: [], finalUrl };
-      return {
-        outcome: { ...outcome, outcome: 'process_failed', error: errorMessage(error), at: this.#deps.now() },
-      };
+      return this.#extractionFailure(url, page.status, finalUrl, error);
     }
     const outcome = {
       ...crawled,
@@ -147,6 +138,44 @@ export class PageProcessor {
     return {
       outcome: { ...outcome, outcome: 'processed', at: this.#deps.now() },
       ingest: settings.kgIngest ? graphObjects(extraction, url.url) : undefined,
+    };
+  }
+
+  /**
+   * An extraction that threw, by its registered outcome: `retry` (the extraction threads were
+   * shut down or saturated) fetches the page again later while tries remain; any other outcome
+   * fails the page (`process_failed`) and the job goes on — `stop-job` too, since no extraction
+   * error is the job's as a whole. An error that is none of Quarry's is a bug: logged, and the
+   * page fails.
+   */
+  #extractionFailure(
+    url: ClaimedUrl,
+    httpStatus: number,
+    finalUrl: string | undefined,
+    error: unknown,
+  ): ProcessedPage {
+    const outcome = outcomeOf(error);
+    if (outcome === undefined) {
+      this.#deps.logger.warn({ err: error, url: url.url }, 'crawl: extraction failed unexpectedly');
+    }
+    const at = this.#deps.now();
+    const tries = url.attempts + 1;
+    if (outcome === 'retry' && shouldRetry(this.#deps.retry, tries)) {
+      // Not counted as crawled: the page is fetched (and counted) again when it is retried.
+      const base = {
+        ...baseOf(url),
+        ...NOTHING,
+        crawlAttempts: 1,
+        httpStatus,
+        error: errorMessage(error),
+        at,
+      };
+      return { outcome: { ...base, kind: 'retry', notBefore: at + retryDelayMs(this.#deps.retry, tries) } };
+    }
+    const failed = { ...baseOf(url), kind: 'done' as const, crawlAttempts: 1, crawled: true, httpStatus };
+    const outcomeFields = { processAttempted: true, processed: false, objects: [], finalUrl };
+    return {
+      outcome: { ...failed, ...outcomeFields, outcome: 'process_failed', error: errorMessage(error), at },
     };
   }
 

@@ -1,4 +1,4 @@
-import { ERROR_CODES, FetchError, InvalidApiError, InvalidParameterError } from '../errors.ts';
+import { FetchError, InvalidApiError, InvalidParameterError } from '../errors.ts';
 import { isBuiltInApi } from './built-in-apis.ts';
 import type { CustomApiService } from './custom-api-service.ts';
 import {
@@ -11,7 +11,7 @@ import {
   type StoredDocuments,
   storedDocuments,
 } from './extract-page.ts';
-import { ExtractionFailed, type ExtractionThreads } from './extraction-threads.ts';
+import type { ExtractionThreads } from './extraction-threads.ts';
 import { ensureSuccess, type Fetcher } from './fetcher.ts';
 import { apiNameOf, type CompiledRuleset, isForwardableHeader, matchesUrl, parseRuleset } from './ruleset.ts';
 
@@ -129,27 +129,14 @@ interface LoadedPage {
   readonly finalUrl: string;
 }
 
-/** An engine error that came back from a thread, as the error the caller would have got in-thread. */
-function rethrown(error: unknown): never {
-  if (error instanceof ExtractionFailed && error.status !== undefined && error.status < 500) {
-    if (error.parameter !== undefined) throw new InvalidParameterError(error.parameter, error.message);
-    const code = error.code;
-    const known = code === 'not_html' || (code?.startsWith('fetch_') && code in ERROR_CODES);
-    throw new FetchError(
-      known ? (code as ConstructorParameters<typeof FetchError>[0]) : 'fetch_bad_response',
-      error.message,
-    );
-  }
-  throw error;
-}
-
 /**
  * Extraction: fetch (or take) a page, run a built-in extractor, apply the token's Custom API
  * rule sets. Built-in APIs: `analyze` (detects the page type), `article`, `product`,
  * `organization`, `person`. A name that is neither built in nor defined by the token's rule
  * sets is `InvalidApiError` (457). Fetch problems are `FetchError`s; a page over its time or
- * memory budget is `ExtractionTimeoutError` or `ExtractionTooLargeError` (422); nothing else for bad
- * input or unreachable pages.
+ * memory budget is `ExtractionTimeoutError` or `ExtractionTooLargeError` (422), and an extraction
+ * that failed in its thread for a reason of its own `ExtractionFailedError` (500); nothing else
+ * for bad input or unreachable pages.
  *
  * This thread fetches and picks the rule sets (their urlPattern runs on the linear-time
  * engine); parsing and extracting happen in `threads`. Without threads (unit tests and
@@ -221,7 +208,7 @@ export class ExtractionService {
         timestamp: page.timestamp,
       });
     }
-    return this.#threads.documents(input, page.timestamp).catch(rethrown);
+    return this.#threads.documents(input, page.timestamp);
   }
 
   /**
@@ -275,7 +262,7 @@ export class ExtractionService {
 
   #run(input: PageInput): Promise<ExtractionResponse> {
     if (!this.#threads) return Promise.resolve(extractPage(input));
-    return this.#threads.extract(input).catch(rethrown);
+    return this.#threads.extract(input);
   }
 }
 

@@ -11,7 +11,16 @@
  * crawl does not make `/v3/article` wait behind thousands of queued pages.
  */
 import { Worker } from 'node:worker_threads';
-import { ExtractionTimeoutError, ExtractionTooLargeError, UnavailableError } from '../errors.ts';
+import {
+  ERROR_CODES,
+  ExtractionFailedError,
+  ExtractionTimeoutError,
+  ExtractionTooLargeError,
+  FetchError,
+  InvalidParameterError,
+  type QuarryError,
+  UnavailableError,
+} from '../errors.ts';
 import type { ExtractionResponse, PageInput, StoredDocuments } from './extract-page.ts';
 
 /** Default time budget of one page, ms. A 10 MB page takes about 1 s with the built-in extractors. */
@@ -53,18 +62,20 @@ export type ExtractionThreadReply =
       };
     };
 
-/** An extraction that failed inside a thread for a reason of its own (the engine's error). */
-export class ExtractionFailed extends Error {
-  readonly code: string | undefined;
-  readonly status: number | undefined;
-  readonly parameter: string | undefined;
-  constructor(message: string, options: { code?: string; status?: number; parameter?: string } = {}) {
-    super(message);
-    this.name = 'ExtractionFailed';
-    this.code = options.code;
-    this.status = options.status;
-    this.parameter = options.parameter;
-  }
+/**
+ * The error a caller gets for an engine error that came back from a thread: the registered one
+ * the engine threw in the thread (a bad parameter, a fetch or "not HTML" error), or
+ * `ExtractionFailedError` for anything else (the extractor's own failure, a bug).
+ */
+function engineError(error: Extract<ExtractionThreadReply, { error: unknown }>['error']): QuarryError {
+  if (error.status === undefined || error.status >= 500) return new ExtractionFailedError(error.message);
+  if (error.parameter !== undefined) return new InvalidParameterError(error.parameter, error.message);
+  const code = error.code;
+  const known = code === 'not_html' || (code?.startsWith('fetch_') && code in ERROR_CODES);
+  return new FetchError(
+    known ? (code as ConstructorParameters<typeof FetchError>[0]) : 'fetch_bad_response',
+    error.message,
+  );
 }
 
 export interface ExtractionThreadsOptions {
@@ -217,7 +228,7 @@ export class ExtractionThreads {
       const task = slot.task;
       this.#finish(slot);
       if ('result' in reply) task.resolve(reply.result);
-      else task.reject(new ExtractionFailed(reply.error.message, reply.error));
+      else task.reject(engineError(reply.error));
       this.#dispatch();
     });
     worker.on('error', (error: Error & { code?: string }) => {
@@ -228,7 +239,7 @@ export class ExtractionThreads {
           ? new ExtractionTooLargeError(
               `Extracting the page needed more than the ${this.#heapMb} MiB an extraction thread may use`,
             )
-          : new ExtractionFailed(`The extraction thread failed: ${error.message}`),
+          : new ExtractionFailedError(`The extraction thread failed: ${error.message}`),
         tooLarge ? 'out of memory' : `failed: ${error.message}`,
       );
     });
@@ -236,7 +247,7 @@ export class ExtractionThreads {
       if (this.#slots.includes(slot) && !this.#closed) {
         this.#replace(
           slot,
-          new ExtractionFailed(`The extraction thread exited (code ${code})`),
+          new ExtractionFailedError(`The extraction thread exited (code ${code})`),
           `exited (${code})`,
         );
       }

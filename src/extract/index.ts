@@ -35,7 +35,6 @@ export { ExtractionService } from './extraction-service.ts';
 export type { ExtractionPriority, ExtractionThreadsOptions } from './extraction-threads.ts';
 export {
   DEFAULT_EXTRACTION_BUDGET_MS,
-  ExtractionFailed,
   ExtractionThreads,
 } from './extraction-threads.ts';
 export { MAX_DOM_DEPTH } from './element-index.ts';
