@@ -4,7 +4,6 @@ import type {
   CrawlJobSettings,
   CrawlJobStore,
   CrawlPageOutcome,
-  CrawlUrlOutcome,
   CrawlUrlReport,
   CrawlWebhook,
   NewCrawlUrl,
@@ -13,12 +12,9 @@ import type {
 import { CRAWL_WEBHOOK_LEASE_MS } from '../ports.ts';
 import { CrawlCounterDeltas } from '../crawl-counters.ts';
 import type { PgExecutor } from './pg-executor.ts';
-
-const PENDING = 0;
-const CLAIMED = 1;
-const DONE = 2;
-/** `host_id` of a URL rejected at submission: never claimed, never reset. */
-const INVALID_HOST = -1;
+import { CLAIMED, DONE, INVALID_HOST, PENDING } from '../crawl-rows.ts';
+import { JOB_COLUMNS, type JobRow, toJob, URL_COLUMNS, type UrlRow, toUrlReport } from '../crawl-rows.ts';
+import { toWebhook, WEBHOOK_COLUMNS, type WebhookRow } from '../crawl-rows.ts';
 
 /**
  * Advisory-lock namespace of the processes that claim URLs: a process holds the session lock
@@ -27,76 +23,6 @@ const INVALID_HOST = -1;
  * owner's lock nobody holds belongs to a process that is gone.
  */
 export const OWNER_LOCK_CLASS = 72_013;
-
-const JOB_COLUMNS = `id, token_id, name, settings, status, resume_status, created_at, completed_at,
-  round_started_at, next_round_at, url_count, page_crawl_attempts, page_crawl_successes,
-  page_crawl_successes_round, page_process_attempts, page_process_successes,
-  page_process_successes_round, objects_found, rounds_completed, sent_done_notification`;
-
-interface JobRow {
-  id: number;
-  token_id: string;
-  name: string;
-  settings: string;
-  status: number;
-  resume_status: number | null;
-  created_at: number;
-  completed_at: number | null;
-  round_started_at: number | null;
-  next_round_at: number | null;
-  url_count: number;
-  page_crawl_attempts: number;
-  page_crawl_successes: number;
-  page_crawl_successes_round: number;
-  page_process_attempts: number;
-  page_process_successes: number;
-  page_process_successes_round: number;
-  objects_found: number;
-  rounds_completed: number;
-  sent_done_notification: boolean;
-}
-
-function toJob(row: JobRow): StoredCrawlJob {
-  return {
-    id: row.id,
-    tokenId: row.token_id,
-    name: row.name,
-    settings: JSON.parse(row.settings) as CrawlJobSettings,
-    status: row.status,
-    resumeStatus: row.resume_status,
-    createdAt: row.created_at,
-    completedAt: row.completed_at,
-    roundStartedAt: row.round_started_at,
-    nextRoundAt: row.next_round_at,
-    urlCount: row.url_count,
-    counters: {
-      pageCrawlAttempts: row.page_crawl_attempts,
-      pageCrawlSuccesses: row.page_crawl_successes,
-      pageCrawlSuccessesThisRound: row.page_crawl_successes_round,
-      pageProcessAttempts: row.page_process_attempts,
-      pageProcessSuccesses: row.page_process_successes,
-      pageProcessSuccessesThisRound: row.page_process_successes_round,
-      objectsFound: row.objects_found,
-      roundsCompleted: row.rounds_completed,
-    },
-    sentDoneNotification: row.sent_done_notification,
-  };
-}
-
-interface UrlRow {
-  seq: number;
-  url: string;
-  state: number;
-  outcome: string | null;
-  http_status: number | null;
-  attempts: number;
-  error: string | null;
-  final_url: string | null;
-  objects: number;
-  finished_at: number | null;
-}
-
-const STATE_NAMES = ['pending', 'in_progress', 'done'] as const;
 
 /**
  * A time for a BIGINT column: whole milliseconds. Callers may compute fractional ones (a retry
@@ -512,22 +438,11 @@ export class PgCrawlJobStore implements CrawlJobStore {
 
   async listUrls(jobId: number, afterSeq: number, limit: number): Promise<CrawlUrlReport[]> {
     const { rows } = await this.#db.query<UrlRow>(
-      `SELECT seq, url, state, outcome, http_status, attempts, error, final_url, objects, finished_at
+      `SELECT ${URL_COLUMNS}
        FROM crawl_urls WHERE job_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
       [jobId, afterSeq, limit],
     );
-    return rows.map((row) => ({
-      seq: row.seq,
-      url: row.url,
-      state: STATE_NAMES[row.state],
-      outcome: row.outcome as CrawlUrlOutcome | null,
-      httpStatus: row.http_status,
-      attempts: row.attempts,
-      error: row.error,
-      finalUrl: row.final_url,
-      objects: row.objects,
-      finishedAt: row.finished_at,
-    }));
+    return rows.map(toUrlReport);
   }
 
   enqueueWebhook(input: {
@@ -557,15 +472,8 @@ export class PgCrawlJobStore implements CrawlJobStore {
     // Claimed in one statement: rows another process is claiming are skipped (SKIP LOCKED), and
     // a row claimed meanwhile fails the re-checked condition. Eligible: due, unclaimed (or its
     // lease run out), the newest of its job, and no delivery of its job claimed.
-    const { rows } = await this.#db.query<{
-      id: number;
-      job_id: number;
-      url: string;
-      payload: string;
-      headers: string;
-      attempts: number;
-      next_attempt_at: number;
-    }>(
+    const { rows } = await this.#db.query<WebhookRow>(
+      // RETURNING qualifies the columns with `w.`: `due` has an `id` too.
       `UPDATE crawl_webhooks w SET claimed_by = $3, claimed_until = $4
        FROM (
          SELECT c.id FROM crawl_webhooks c
@@ -576,20 +484,10 @@ export class PgCrawlJobStore implements CrawlJobStore {
          FOR UPDATE OF c SKIP LOCKED
        ) due
        WHERE w.id = due.id AND w.claimed_until <= $1
-       RETURNING w.id, w.job_id, w.url, w.payload, w.headers, w.attempts, w.next_attempt_at`,
+       RETURNING ${WEBHOOK_COLUMNS.replace(/(\w+)/g, 'w.$1')}`,
       [ms(now), limit, this.#owner, ms(now + CRAWL_WEBHOOK_LEASE_MS)],
     );
-    return rows
-      .map((row) => ({
-        id: row.id,
-        jobId: row.job_id,
-        url: row.url,
-        payload: row.payload,
-        headers: JSON.parse(row.headers) as Record<string, string>,
-        attempts: row.attempts,
-        nextAttemptAt: row.next_attempt_at,
-      }))
-      .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+    return rows.map(toWebhook).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
   }
 
   async nextWebhookAt(): Promise<number | undefined> {

@@ -6,7 +6,6 @@ import type {
   CrawlJobSettings,
   CrawlJobStore,
   CrawlPageOutcome,
-  CrawlUrlOutcome,
   CrawlUrlReport,
   CrawlWebhook,
   NewCrawlUrl,
@@ -14,82 +13,9 @@ import type {
 } from '../ports.ts';
 import { CRAWL_WEBHOOK_LEASE_MS } from '../ports.ts';
 import type { Synchronous } from './asynchronous.ts';
-
-const PENDING = 0;
-const CLAIMED = 1;
-const DONE = 2;
-/** `host_id` of a URL rejected at submission: never claimed, never reset. */
-const INVALID_HOST = -1;
-
-const JOB_COLUMNS = `id, token_id, name, settings, status, resume_status, created_at, completed_at,
-  round_started_at, next_round_at, url_count, page_crawl_attempts, page_crawl_successes,
-  page_crawl_successes_round, page_process_attempts, page_process_successes,
-  page_process_successes_round, objects_found, rounds_completed, sent_done_notification`;
-
-interface JobRow {
-  id: number;
-  token_id: string;
-  name: string;
-  settings: string;
-  status: number;
-  resume_status: number | null;
-  created_at: number;
-  completed_at: number | null;
-  round_started_at: number | null;
-  next_round_at: number | null;
-  url_count: number;
-  page_crawl_attempts: number;
-  page_crawl_successes: number;
-  page_crawl_successes_round: number;
-  page_process_attempts: number;
-  page_process_successes: number;
-  page_process_successes_round: number;
-  objects_found: number;
-  rounds_completed: number;
-  sent_done_notification: number;
-}
-
-function toJob(row: JobRow): StoredCrawlJob {
-  return {
-    id: row.id,
-    tokenId: row.token_id,
-    name: row.name,
-    settings: JSON.parse(row.settings) as CrawlJobSettings,
-    status: row.status,
-    resumeStatus: row.resume_status,
-    createdAt: row.created_at,
-    completedAt: row.completed_at,
-    roundStartedAt: row.round_started_at,
-    nextRoundAt: row.next_round_at,
-    urlCount: row.url_count,
-    counters: {
-      pageCrawlAttempts: row.page_crawl_attempts,
-      pageCrawlSuccesses: row.page_crawl_successes,
-      pageCrawlSuccessesThisRound: row.page_crawl_successes_round,
-      pageProcessAttempts: row.page_process_attempts,
-      pageProcessSuccesses: row.page_process_successes,
-      pageProcessSuccessesThisRound: row.page_process_successes_round,
-      objectsFound: row.objects_found,
-      roundsCompleted: row.rounds_completed,
-    },
-    sentDoneNotification: row.sent_done_notification === 1,
-  };
-}
-
-interface UrlRow {
-  seq: number;
-  url: string;
-  state: number;
-  outcome: string | null;
-  http_status: number | null;
-  attempts: number;
-  error: string | null;
-  final_url: string | null;
-  objects: number;
-  finished_at: number | null;
-}
-
-const STATE_NAMES = ['pending', 'in_progress', 'done'] as const;
+import { CLAIMED, DONE, INVALID_HOST, PENDING } from '../crawl-rows.ts';
+import { JOB_COLUMNS, type JobRow, toJob, URL_COLUMNS, type UrlRow, toUrlReport } from '../crawl-rows.ts';
+import { toWebhook, WEBHOOK_COLUMNS, type WebhookRow } from '../crawl-rows.ts';
 
 /** Bulk extract jobs in the embedded store (tables of migration 300). */
 export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
@@ -170,7 +96,7 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
       'SELECT id, doc FROM crawl_objects WHERE job_id = ? AND id > ? ORDER BY id LIMIT ?',
     );
     this.#listUrls = db.prepare(`
-      SELECT seq, url, state, outcome, http_status, attempts, error, final_url, objects, finished_at
+      SELECT ${URL_COLUMNS}
       FROM crawl_urls WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?`);
   }
 
@@ -467,18 +393,7 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
   }
 
   listUrls(jobId: number, afterSeq: number, limit: number): CrawlUrlReport[] {
-    return (this.#listUrls.all(jobId, afterSeq, limit) as unknown as UrlRow[]).map((row) => ({
-      seq: row.seq,
-      url: row.url,
-      state: STATE_NAMES[row.state],
-      outcome: row.outcome as CrawlUrlOutcome | null,
-      httpStatus: row.http_status,
-      attempts: row.attempts,
-      error: row.error,
-      finalUrl: row.final_url,
-      objects: row.objects,
-      finishedAt: row.finished_at,
-    }));
+    return (this.#listUrls.all(jobId, afterSeq, limit) as unknown as UrlRow[]).map(toUrlReport);
   }
 
   enqueueWebhook(input: {
@@ -507,11 +422,13 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
     for (const [id, claim] of this.#webhookClaims) if (claim.until <= now) this.#webhookClaims.delete(id);
     const claimedJobs = new Set([...this.#webhookClaims.values()].map((claim) => claim.jobId));
     // A job has one row at most (a newer one deletes the older, in flight or not).
-    const rows = this.#db
-      .prepare(`
-        SELECT id, job_id, url, payload, headers, attempts, next_attempt_at FROM crawl_webhooks
+    const rows = (
+      this.#db
+        .prepare(`
+        SELECT ${WEBHOOK_COLUMNS} FROM crawl_webhooks
         WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id`)
-      .all(now)
+        .all(now) as unknown as WebhookRow[]
+    )
       .filter((row) => !claimedJobs.has(Number(row.job_id)))
       .slice(0, limit);
     for (const row of rows) {
@@ -520,15 +437,7 @@ export class SqliteCrawlJobStore implements Synchronous<CrawlJobStore> {
         until: now + CRAWL_WEBHOOK_LEASE_MS,
       });
     }
-    return rows.map((row) => ({
-      id: Number(row.id),
-      jobId: Number(row.job_id),
-      url: String(row.url),
-      payload: String(row.payload),
-      headers: JSON.parse(String(row.headers)) as Record<string, string>,
-      attempts: Number(row.attempts),
-      nextAttemptAt: Number(row.next_attempt_at),
-    }));
+    return rows.map(toWebhook);
   }
 
   nextWebhookAt(): number | undefined {
