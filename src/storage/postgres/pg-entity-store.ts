@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import type { Entity, EntityType } from '../../kg/index.ts';
+import type { EntityType } from '../../kg/index.ts';
 import type {
   CandidateProfile,
   EntityCounts,
@@ -9,6 +8,7 @@ import type {
   StoredEntity,
   WriteBatchOptions,
 } from '../ports.ts';
+import { type EntityRow, newVersion, prefixEnd, toStored } from '../entity-rows.ts';
 import type { PgExecutor } from './pg-executor.ts';
 import type { SyncPostgres } from './sync-bridge.ts';
 
@@ -27,36 +27,6 @@ const KEY_PASS_SQL = `WITH chunk AS (DELETE FROM entity_keys_pending WHERE ref I
       jsonb_array_elements_text(e.keys::jsonb) AS k(key)
     ORDER BY 1, 2 ON CONFLICT DO NOTHING)
   SELECT count(*) AS n FROM chunk`;
-
-interface EntityRow {
-  ref: number;
-  id: string;
-  type: EntityType;
-  doc: string;
-  ledger: string | null;
-}
-
-function toStored(row: EntityRow): StoredEntity {
-  const text = row.ledger;
-  let ledger: StoredEntity['ledger'] | undefined;
-  return {
-    ref: row.ref,
-    id: row.id,
-    type: row.type,
-    doc: JSON.parse(row.doc) as Entity,
-    // Parsed when read: answers read it only in extended mode, and it is the larger half.
-    get ledger() {
-      ledger ??= text === null ? null : JSON.parse(text);
-      return ledger ?? null;
-    },
-  };
-}
-
-function newVersion(): string {
-  // Time plus randomness: two writes in the same millisecond still change the version, so
-  // matcher caches keyed by it are never stale — in this process or any other.
-  return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-}
 
 /** One entity of a batch, as stored. */
 interface Prepared {
@@ -329,8 +299,7 @@ export class PgEntityStore implements EntityStore {
 
   termCounts(prefix: string): Map<string, number> {
     const out = new Map<string, number>();
-    if (prefix === '') throw new RangeError('termCounts needs a non-empty prefix');
-    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    const end = prefixEnd(prefix);
     // A range scan of the (key, ref) primary key, which compares byte-wise (COLLATE "C").
     const { rows } = this.#db().query(
       'SELECT key, count(*) AS n FROM entity_keys WHERE key >= $1 AND key < $2 GROUP BY key',

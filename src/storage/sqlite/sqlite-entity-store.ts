@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { Entity, EntityType } from '../../kg/index.ts';
+import type { EntityType } from '../../kg/index.ts';
 import type {
   CandidateProfile,
   EntityCounts,
@@ -12,32 +11,9 @@ import type {
   StoredEntity,
   WriteBatchOptions,
 } from '../ports.ts';
+import { type EntityRow, newVersion, prefixEnd, toStored } from '../entity-rows.ts';
 import { withPragmas } from './sqlite-database.ts';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.ts';
-
-interface EntityRow {
-  ref: number;
-  id: string;
-  type: EntityType;
-  doc: string;
-  ledger: string | null;
-}
-
-function toStored(row: EntityRow): StoredEntity {
-  const text = row.ledger;
-  let ledger: StoredEntity['ledger'] | undefined;
-  return {
-    ref: row.ref,
-    id: row.id,
-    type: row.type,
-    doc: JSON.parse(row.doc) as Entity,
-    // Parsed when read: answers read it only in extended mode, and it is the larger half.
-    get ledger() {
-      ledger ??= text === null ? null : JSON.parse(text);
-      return ledger ?? null;
-    },
-  };
-}
 
 /** What the key pass's thread (key-pass-worker.ts) answers: entities indexed, or why it failed. */
 export type KeyPassAnswer = { readonly indexed: number } | { readonly error: string };
@@ -309,7 +285,7 @@ export class SqliteEntityStore implements EntityStore {
       if (inserted.length > 0) this.#markPendingList.run(JSON.stringify(inserted));
       // Time plus randomness: two writes in the same millisecond still change the version, so
       // matcher caches keyed by it are never stale.
-      this.#bumpVersion.run(`${now.toString(36)}-${randomBytes(4).toString('hex')}`);
+      this.#bumpVersion.run(newVersion(now));
       this.#pinnedVersion = undefined;
     });
   }
@@ -349,7 +325,7 @@ export class SqliteEntityStore implements EntityStore {
           if (chunk.lo === null || chunk.hi === null) return 0;
           this.#indexPendingRange.run(chunk.lo, chunk.hi);
           this.#clearPendingRange.run(chunk.lo, chunk.hi);
-          this.#bumpVersion.run(`${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`);
+          this.#bumpVersion.run(newVersion());
           this.#pinnedVersion = undefined;
           return Number(chunk.n);
         });
@@ -454,8 +430,7 @@ export class SqliteEntityStore implements EntityStore {
 
   termCounts(prefix: string): Map<string, number> {
     const out = new Map<string, number>();
-    if (prefix === '') throw new RangeError('termCounts needs a non-empty prefix');
-    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    const end = prefixEnd(prefix);
     for (const row of this.#termCounts.iterate(prefix, end) as unknown as Iterable<[string, number]>) {
       out.set(row[0].slice(prefix.length), Number(row[1]));
     }

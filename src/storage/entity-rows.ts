@@ -1,0 +1,48 @@
+/**
+ * Entity rows and the graph version as both adapters store them (the same columns in PostgreSQL
+ * and in SQLite), in one place, as bulk-rows.ts and crawl-rows.ts are for jobs.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Entity, EntityType } from '../kg/index.ts';
+import type { StoredEntity } from './ports.ts';
+
+export interface EntityRow {
+  ref: number;
+  id: string;
+  type: EntityType;
+  doc: string;
+  ledger: string | null;
+}
+
+export function toStored(row: EntityRow): StoredEntity {
+  const text = row.ledger;
+  let ledger: StoredEntity['ledger'] | undefined;
+  return {
+    ref: row.ref,
+    id: row.id,
+    type: row.type,
+    doc: JSON.parse(row.doc) as Entity,
+    // Parsed when read: answers read it only in extended mode, and it is the larger half.
+    get ledger() {
+      ledger ??= text === null ? null : JSON.parse(text);
+      return ledger ?? null;
+    },
+  };
+}
+
+/**
+ * A new graph version. Time plus randomness: two writes in the same millisecond still change the
+ * version, so matcher caches keyed by it are never stale — in this process or any other.
+ */
+export function newVersion(now: number = Date.now()): string {
+  return `${now.toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * The first key after every key starting with `prefix` (`termCounts` scans `[prefix, end)`).
+ * Throws `RangeError` for an empty prefix: that would count every key of the graph.
+ */
+export function prefixEnd(prefix: string): string {
+  if (prefix === '') throw new RangeError('termCounts needs a non-empty prefix');
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
