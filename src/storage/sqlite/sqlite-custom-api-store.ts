@@ -1,30 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { CustomApiRecord, CustomApiStore, CustomApiWrite } from '../ports.ts';
+import { COLUMNS, type CustomApiRow, toRecord } from '../custom-api-rows.ts';
 import type { Synchronous } from './asynchronous.ts';
-
-interface CustomApiRow {
-  hash: string;
-  token_id: string;
-  api: string;
-  url_pattern: string;
-  ruleset: string;
-  created_at: number;
-  updated_at: number;
-}
-
-const COLUMNS = 'hash, token_id, api, url_pattern, ruleset, created_at, updated_at';
-
-function toRecord(row: CustomApiRow): CustomApiRecord {
-  return Object.freeze({
-    hash: row.hash,
-    tokenId: row.token_id,
-    api: row.api,
-    urlPattern: row.url_pattern,
-    ruleset: JSON.parse(row.ruleset) as Record<string, unknown>,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  });
-}
 
 /** Custom API rule sets in the embedded store, one row per (token, api, urlPattern). */
 export class SqliteCustomApiStore implements Synchronous<CustomApiStore> {
