@@ -3,8 +3,10 @@
  * SQLite, mapped to the port's shapes in one place (as crawl-counters.ts is for crawl counters).
  */
 import type {
+  BulkJobPatch,
   BulkJobRow,
   BulkJobState,
+  BulkReportPatch,
   BulkReportRow,
   BulkReportStatus,
   BulkResult,
@@ -98,6 +100,72 @@ export const SEARCH_INFO_JOINT = Buffer.byteLength(',"searchInfo":');
 /** UTF-8 bytes of a result as one JSON Lines line: the full response and its newline. */
 export function jsonLineBytes(result: BulkResult): number {
   return Buffer.byteLength(result.response) + SEARCH_INFO_JOINT + Buffer.byteLength(result.searchInfo) + 1;
+}
+
+/**
+ * What a batch of results adds to its job's counters, in the order both adapters' updates take
+ * them: completed, failed, hits, result bytes, pages fetched, pages failed, pages fresh.
+ */
+export function resultCounters(results: readonly BulkResult[]): number[] {
+  let failed = 0;
+  let hits = 0;
+  let bytes = 0;
+  const pages = { fetched: 0, failed: 0, fresh: 0 };
+  for (const result of results) {
+    if (result.failed) failed++;
+    hits += result.hits;
+    bytes += jsonLineBytes(result);
+    if (result.pages) {
+      pages.fetched += result.pages.fetched;
+      pages.failed += result.pages.failed;
+      pages.fresh += result.pages.fresh;
+    }
+  }
+  return [results.length, failed, hits, bytes, pages.fetched, pages.failed, pages.fresh];
+}
+
+/** Job fields a `BulkJobPatch` may set, and their columns. */
+const PATCH_COLUMNS: Record<keyof BulkJobPatch, string> = {
+  state: 'state',
+  message: 'message',
+  startTime: 'start_time',
+  completedTime: 'completed_time',
+  estimateSec: 'estimate_sec',
+  webhook: 'webhook',
+};
+
+/** Report fields a `BulkReportPatch` may set, and their columns. */
+const REPORT_PATCH_COLUMNS: Record<keyof BulkReportPatch, string> = {
+  status: 'status',
+  exportStatus: 'export_status',
+  exportBytes: 'export_bytes',
+  error: 'error',
+};
+
+/** A column a patch sets, and the value to store. */
+export type ColumnValue = readonly [column: string, value: string | number | null];
+
+/** The columns `patch` sets (the fields it has), with their values as stored: the webhook state as JSON. */
+export function jobPatchColumns(patch: BulkJobPatch): ColumnValue[] {
+  const out: ColumnValue[] = [];
+  for (const [field, column] of Object.entries(PATCH_COLUMNS) as [keyof BulkJobPatch, string][]) {
+    if (!(field in patch)) continue;
+    const value = patch[field];
+    out.push([
+      column,
+      field === 'webhook' ? (value === null ? null : JSON.stringify(value)) : (value as never),
+    ]);
+  }
+  return out;
+}
+
+/** The columns a report `patch` sets (the fields it has), with their values. */
+export function reportPatchColumns(patch: BulkReportPatch): ColumnValue[] {
+  const out: ColumnValue[] = [];
+  for (const [field, column] of Object.entries(REPORT_PATCH_COLUMNS) as [keyof BulkReportPatch, string][]) {
+    if (field in patch) out.push([column, patch[field] as string | number | null]);
+  }
+  return out;
 }
 
 export const JOB_COLUMNS = `seq, id, token_id, name, options, webhook_url, state, message, total, completed, failed,

@@ -11,36 +11,14 @@ import type {
   NewBulkJob,
   NewBulkReport,
 } from '../ports.ts';
-import {
-  JOB_COLUMNS,
-  type JobRow,
-  jsonLineBytes,
-  REPORT_COLUMNS,
-  type ReportRow,
-  toJob,
-  toReport,
-} from '../bulk-rows.ts';
+import { JOB_COLUMNS, type JobRow, REPORT_COLUMNS, type ReportRow, toJob, toReport } from '../bulk-rows.ts';
+import { jobPatchColumns, reportPatchColumns, resultCounters } from '../bulk-rows.ts';
 import type { PgExecutor } from './pg-executor.ts';
 
 /** Highest record position plus one (as the embedded store: far above the 1,000,000-record cap). */
 const MAX_POSITIONS = 2 ** 24;
 
 const REPORT_SELECT = `SELECT ${REPORT_COLUMNS} FROM bulk_reports r JOIN bulk_jobs j ON j.seq = r.job_seq`;
-
-const PATCH_COLUMNS: Record<keyof BulkJobPatch, string> = {
-  state: 'state',
-  message: 'message',
-  startTime: 'start_time',
-  completedTime: 'completed_time',
-  estimateSec: 'estimate_sec',
-  webhook: 'webhook',
-};
-const REPORT_PATCH_COLUMNS: Record<keyof BulkReportPatch, string> = {
-  status: 'status',
-  exportStatus: 'export_status',
-  exportBytes: 'export_bytes',
-  error: 'error',
-};
 
 /** A job's seq, shared by the stores of one process: a job's seq never changes. */
 export type BulkSeqCache = Map<string, number>;
@@ -167,18 +145,8 @@ export class PgBulkJobStore implements BulkJobStore {
     if (ifState?.length === 0) return undefined;
     const sets: string[] = [];
     const values: unknown[] = [];
-    for (const [field, column] of Object.entries(PATCH_COLUMNS) as [keyof BulkJobPatch, string][]) {
-      if (!(field in patch)) continue;
-      const value = patch[field];
-      values.push(
-        field === 'webhook'
-          ? value === null
-            ? null
-            : JSON.stringify(value)
-          : typeof value === 'number' && field !== 'message'
-            ? Math.round(value)
-            : value,
-      );
+    for (const [column, value] of jobPatchColumns(patch)) {
+      values.push(typeof value === 'number' ? Math.round(value) : value);
       sets.push(`${column} = $${values.length}`);
     }
     values.push(jobId);
@@ -221,20 +189,6 @@ export class PgBulkJobStore implements BulkJobStore {
   async saveResults(jobId: string, results: readonly BulkResult[]): Promise<void> {
     if (results.length === 0) return;
     const seq = await this.#requireSeq(jobId);
-    let failed = 0;
-    let hits = 0;
-    let bytes = 0;
-    const pages = { fetched: 0, failed: 0, fresh: 0 };
-    for (const result of results) {
-      if (result.failed) failed++;
-      hits += result.hits;
-      bytes += jsonLineBytes(result);
-      if (result.pages) {
-        pages.fetched += result.pages.fetched;
-        pages.failed += result.pages.failed;
-        pages.fresh += result.pages.fresh;
-      }
-    }
     const indexes = results.map((r) => r.index);
     await this.#db.atomically(async (db) => {
       // The primary key refuses a second result for a record: the whole call fails.
@@ -257,7 +211,7 @@ export class PgBulkJobStore implements BulkJobStore {
         `UPDATE bulk_jobs SET completed = completed + $1, failed = failed + $2, hits = hits + $3,
            result_bytes = result_bytes + $4, pages_fetched = pages_fetched + $5,
            pages_failed = pages_failed + $6, pages_fresh = pages_fresh + $7 WHERE seq = $8`,
-        [results.length, failed, hits, bytes, pages.fetched, pages.failed, pages.fresh, seq],
+        [...resultCounters(results), seq],
       );
     });
   }
@@ -362,9 +316,8 @@ export class PgBulkJobStore implements BulkJobStore {
   async updateReport(reportId: string, patch: BulkReportPatch): Promise<BulkReportRow | undefined> {
     const sets: string[] = [];
     const values: unknown[] = [];
-    for (const [field, column] of Object.entries(REPORT_PATCH_COLUMNS) as [keyof BulkReportPatch, string][]) {
-      if (!(field in patch)) continue;
-      values.push(patch[field]);
+    for (const [column, value] of reportPatchColumns(patch)) {
+      values.push(value);
       sets.push(`${column} = $${values.length}`);
     }
     if (sets.length > 0) {

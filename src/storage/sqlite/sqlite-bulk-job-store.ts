@@ -12,15 +12,8 @@ import type {
   NewBulkJob,
   NewBulkReport,
 } from '../ports.ts';
-import {
-  JOB_COLUMNS,
-  type JobRow,
-  jsonLineBytes,
-  REPORT_COLUMNS,
-  type ReportRow,
-  toJob,
-  toReport,
-} from '../bulk-rows.ts';
+import { JOB_COLUMNS, type JobRow, REPORT_COLUMNS, type ReportRow, toJob, toReport } from '../bulk-rows.ts';
+import { jobPatchColumns, reportPatchColumns, resultCounters } from '../bulk-rows.ts';
 import type { Synchronous } from './asynchronous.ts';
 
 /**
@@ -32,21 +25,6 @@ export const KEY_SPAN = 2 ** 24;
 
 /** States no reader sees unless it asks for them by name. */
 const HIDDEN: readonly BulkJobState[] = ['SUBMITTING', 'DELETING'];
-
-const PATCH_COLUMNS: Record<keyof BulkJobPatch, string> = {
-  state: 'state',
-  message: 'message',
-  startTime: 'start_time',
-  completedTime: 'completed_time',
-  estimateSec: 'estimate_sec',
-  webhook: 'webhook',
-};
-const REPORT_PATCH_COLUMNS: Record<keyof BulkReportPatch, string> = {
-  status: 'status',
-  exportStatus: 'export_status',
-  exportBytes: 'export_bytes',
-  error: 'error',
-};
 
 /** Bulk enhance jobs in the embedded store. */
 export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
@@ -232,14 +210,9 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
   }
 
   update(jobId: string, patch: BulkJobPatch, ifState?: readonly BulkJobState[]): BulkJobRow | undefined {
-    const sets: string[] = [];
-    const values: (string | number | null)[] = [];
-    for (const [field, column] of Object.entries(PATCH_COLUMNS) as [keyof BulkJobPatch, string][]) {
-      if (!(field in patch)) continue;
-      const value = patch[field];
-      sets.push(`${column} = ?`);
-      values.push(field === 'webhook' ? (value === null ? null : JSON.stringify(value)) : (value as never));
-    }
+    const assigned = jobPatchColumns(patch);
+    const sets = assigned.map(([column]) => `${column} = ?`);
+    const values = assigned.map(([, value]) => value);
     if (ifState?.length === 0) return undefined;
     if (sets.length === 0) {
       const row = this.#byId.get(jobId) as JobRow | undefined;
@@ -274,32 +247,11 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
     const seq = this.#requireSeq(jobId);
     const base = seq * KEY_SPAN;
     this.#transaction(() => {
-      let failed = 0;
-      let hits = 0;
-      let bytes = 0;
-      const pages = { fetched: 0, failed: 0, fresh: 0 };
       for (const result of results) {
         this.#insertResult.run(base + result.index, result.hits, result.failed ? 1 : 0, result.response);
         this.#insertSearchInfo.run(base + result.index, result.searchInfo);
-        if (result.failed) failed++;
-        hits += result.hits;
-        bytes += jsonLineBytes(result);
-        if (result.pages) {
-          pages.fetched += result.pages.fetched;
-          pages.failed += result.pages.failed;
-          pages.fresh += result.pages.fresh;
-        }
       }
-      this.#addCounters.run(
-        results.length,
-        failed,
-        hits,
-        bytes,
-        pages.fetched,
-        pages.failed,
-        pages.fresh,
-        seq,
-      );
+      this.#addCounters.run(...resultCounters(results), seq);
     });
   }
 
@@ -376,13 +328,9 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
   }
 
   updateReport(reportId: string, patch: BulkReportPatch): BulkReportRow | undefined {
-    const sets: string[] = [];
-    const values: (string | number | null)[] = [];
-    for (const [field, column] of Object.entries(REPORT_PATCH_COLUMNS) as [keyof BulkReportPatch, string][]) {
-      if (!(field in patch)) continue;
-      sets.push(`${column} = ?`);
-      values.push(patch[field] as string | number | null);
-    }
+    const assigned = reportPatchColumns(patch);
+    const sets = assigned.map(([column]) => `${column} = ?`);
+    const values = assigned.map(([, value]) => value);
     if (sets.length > 0) {
       this.#db.prepare(`UPDATE bulk_reports SET ${sets.join(', ')} WHERE id = ?`).run(...values, reportId);
     }
