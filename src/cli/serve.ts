@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
-import { HeapTrimmer, heapTrimAvailable, SERVER_HEAP_TRIM } from '../threads/index.ts';
+import { heapTrimAvailable } from '../threads/index.ts';
 import { loadDemoGraph } from '../import/index.ts';
 import { DEFAULT_DEMO_SIZES, demoExamples } from '../kg/index.ts';
 import { createLogger } from '../logging.ts';
 import { createRuntime } from '../runtime.ts';
 import { ensureDemoToken } from './demo-token.ts';
 import { parsePort } from './options.ts';
+import { runUntilStopped } from './run-until-stopped.ts';
 
 /** `quarry serve [--port N] [--data DIR] [--demo]`: runs the HTTP service until SIGINT/SIGTERM. */
 export function registerServe(program: Command): void {
@@ -50,18 +51,7 @@ export function registerServe(program: Command): void {
       if (!heapTrimAvailable()) {
         logger.warn('heap trimming is off: start Node with --expose-gc (npm start and bin/quarry.mjs do)');
       }
-      const heap = new HeapTrimmer(SERVER_HEAP_TRIM);
-      setInterval(() => heap.maybeTrim(), 1000).unref();
-      let stopping = false;
-      const stop = async (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        logger.info({ signal }, 'shutting down');
-        await runtime.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
+      runUntilStopped(runtime, logger);
     });
 }
 

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
-import { HeapTrimmer, SERVER_HEAP_TRIM } from '../threads/index.ts';
 import { createLogger } from '../logging.ts';
 import { createRuntime } from '../runtime.ts';
+import { runUntilStopped } from './run-until-stopped.ts';
 
 /**
  * `quarry worker [--data DIR]`: works on bulk enhance and bulk extract jobs without serving HTTP,
@@ -25,17 +25,6 @@ export function registerWorker(program: Command): void {
         { store: config.databaseUrl ? 'postgres' : config.dataDir, threads: config.workerThreads },
         'quarry worker running',
       );
-      const heap = new HeapTrimmer(SERVER_HEAP_TRIM);
-      setInterval(() => heap.maybeTrim(), 1000).unref();
-      let stopping = false;
-      const stop = async (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        logger.info({ signal }, 'shutting down');
-        await runtime.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
+      runUntilStopped(runtime, logger);
     });
 }
