@@ -5,7 +5,6 @@ import type { Logger } from '../logging.ts';
 import type { BulkMetrics } from '../metrics/index.ts';
 import type {
   BulkJobRow,
-  BulkJobState,
   BulkJobStore,
   BulkRecord,
   BulkResult,
@@ -15,6 +14,7 @@ import type {
 import { BATCH_TRIES, failedRecordMessage, RECORD_TRIES } from './answer-batch.ts';
 import type { EnhanceBatch, EnhanceBatchResult } from './enhance-batch.ts';
 import { type BulkJobOptions, stateMessage } from './job-record.ts';
+import { markFinished, markStopped } from './job-transitions.ts';
 import { failureResult } from './result-text.ts';
 
 /** The part of the worker pool the runner uses (a real `WorkerPool` in production). */
@@ -72,9 +72,6 @@ export interface BulkRunnerDeps {
 
 /** The 429 message a record that cannot be paid carries in its result (docs/api.md#credits). */
 export const UNPAID_MESSAGE = new InsufficientCreditsError().message;
-
-/** States in which a job is worked on: a stop or the end may only follow from these. */
-const RUNNING: readonly BulkJobState[] = ['NOT_STARTED', 'IN_PROCESS'];
 
 /** Tries to store a batch's results before the job is left until the next start. */
 const STORE_TRIES = 3;
@@ -186,19 +183,7 @@ export class BulkRunner implements BulkJobRunner {
    */
   async stop(jobId: string): Promise<BulkJobRow | undefined> {
     if (!this.#forget(jobId)) return undefined;
-    const current = await this.#deps.store.get(jobId);
-    if (!current) return undefined;
-    const stopped = await this.#deps.store.update(
-      jobId,
-      {
-        state: 'STOPPED',
-        completedTime: this.#now(),
-        estimateSec: null,
-        message: stateMessage({ ...current, state: 'STOPPED' }),
-      },
-      RUNNING,
-    );
-    // Finished or deleted meanwhile: nothing to stop.
+    const stopped = await markStopped(this.#deps.store, jobId, this.#now());
     if (stopped) this.#deps.onFinal(stopped);
     return stopped;
   }
@@ -534,21 +519,10 @@ export class BulkRunner implements BulkJobRunner {
       job.exhausted = false;
       return;
     }
-    const state = row.failed > 0 ? 'COMPLETE_WITH_FAILURES' : 'COMPLETE';
     let finished: BulkJobRow | undefined;
     try {
       // Conditional: a second caller finishing meanwhile, or a stop, changes nothing more.
-      finished = await this.#deps.store.update(
-        job.id,
-        {
-          state,
-          startTime: row.startTime ?? this.#now(),
-          completedTime: this.#now(),
-          estimateSec: null,
-          message: stateMessage({ ...row, state }),
-        },
-        RUNNING,
-      );
+      finished = await markFinished(this.#deps.store, row, this.#now());
     } catch (error) {
       // The job stays active: it finishes once the store accepts the write.
       this.#storeRefused(job, error as Error);

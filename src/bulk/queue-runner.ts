@@ -14,7 +14,6 @@ import type { Logger } from '../logging.ts';
 import type { BulkMetrics } from '../metrics/index.ts';
 import type {
   BulkJobRow,
-  BulkJobState,
   BulkJobStore,
   BulkResult,
   StorageTransaction,
@@ -30,6 +29,7 @@ import {
   reportStored,
 } from './bulk-runner.ts';
 import { type BulkJobOptions, stateMessage } from './job-record.ts';
+import { markFinished, markStopped, RUNNING } from './job-transitions.ts';
 
 /** The queue of bulk enhance batches. */
 export const BULK_QUEUE = 'quarry-bulk-batches';
@@ -40,8 +40,6 @@ interface BatchItem {
   readonly from: number;
   readonly to: number;
 }
-
-const RUNNING: readonly BulkJobState[] = ['NOT_STARTED', 'IN_PROCESS'];
 
 /** How often each process looks for jobs whose last batch committed but that are not finished. */
 const FINISH_SWEEP_MS = 500;
@@ -97,18 +95,7 @@ export class QueueBulkRunner implements BulkJobRunner {
 
   /** Stops the job in the store; batches in flight anywhere find it stopped when they commit. */
   async stop(jobId: string): Promise<BulkJobRow | undefined> {
-    const current = await this.#deps.store.get(jobId);
-    if (!current) return undefined;
-    const stopped = await this.#deps.store.update(
-      jobId,
-      {
-        state: 'STOPPED',
-        completedTime: this.#now(),
-        estimateSec: null,
-        message: stateMessage({ ...current, state: 'STOPPED' }),
-      },
-      RUNNING,
-    );
+    const stopped = await markStopped(this.#deps.store, jobId, this.#now());
     if (stopped) this.#deps.onFinal(stopped);
     return stopped;
   }
@@ -208,19 +195,8 @@ export class QueueBulkRunner implements BulkJobRunner {
         : await store.listByState(RUNNING);
       for (const row of candidates) {
         if (!RUNNING.includes(row.state) || row.completed < row.total) continue;
-        const state = row.failed > 0 ? 'COMPLETE_WITH_FAILURES' : 'COMPLETE';
         // Conditional: of all the processes looking, one finishes it and tells its listeners.
-        const finished = await store.update(
-          row.id,
-          {
-            state,
-            startTime: row.startTime ?? this.#now(),
-            completedTime: this.#now(),
-            estimateSec: null,
-            message: stateMessage({ ...row, state }),
-          },
-          RUNNING,
-        );
+        const finished = await markFinished(store, row, this.#now());
         if (finished) this.#deps.onFinal(finished);
       }
     } catch (error) {
