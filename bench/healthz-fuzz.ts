@@ -16,8 +16,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Client } from 'undici';
-import { REDOS_CORPUS } from '../src/user-pattern/index.ts';
-import { type FuzzReport, type FuzzRequest, runFuzz, sendAll } from '../test/support/fuzz.ts';
+import {
+  API_VALUES,
+  type FuzzReport,
+  JOB_INDEX_VALUES,
+  redosRequests,
+  runFuzz,
+  sendAll,
+} from '../test/support/fuzz.ts';
 import { quarryCli, startServer } from './support/server.ts';
 import { printTarget } from './support/targets.ts';
 
@@ -89,47 +95,6 @@ async function finishedJob(): Promise<string> {
   }
 }
 
-/** Every pattern of the corpus as a rule's urlPattern, replace filter, :matches() and JSONPath filter. */
-function redosRequests(jobId: string): FuzzRequest[] {
-  const token = tokens[0];
-  const json = { 'content-type': 'application/json' };
-  const requests: FuzzRequest[] = [];
-  for (const { pattern, input } of REDOS_CORPUS) {
-    const html = `<html><body><h1>${input}</h1><p>${input}</p></body></html>`;
-    const ruleset = (rules: unknown[], urlPattern = 'example') => ({
-      api: '/api/redos',
-      urlPattern,
-      url: `http://127.0.0.1:9/${encodeURIComponent(input)}`,
-      html,
-      rules,
-    });
-    for (const body of [
-      ruleset([{ name: 'title', selector: 'h1' }], pattern),
-      ruleset([{ name: 'title', selector: 'h1', filters: [{ type: 'replace', args: [pattern, 'x'] }] }]),
-      ruleset([{ name: 'title', selector: `p:matches(${pattern})` }]),
-    ]) {
-      requests.push({
-        method: 'POST',
-        path: `/v3/custom/preview?token=${token}`,
-        headers: json,
-        body: JSON.stringify(body),
-      });
-    }
-    const filter = encodeURIComponent(`$[?search(@.name, ${JSON.stringify(pattern)})]`);
-    requests.push({
-      method: 'GET',
-      path: `/kg/v3/enhance?token=${token}&type=Organization&name=${encodeURIComponent(input.slice(0, 200))}&filter=${filter}`,
-      headers: {},
-    });
-    requests.push({
-      method: 'GET',
-      path: `/kg/v3/enhance/bulk/${jobId}?token=${token}&format=csv&filter=${filter}&wait=2`,
-      headers: {},
-    });
-  }
-  return requests;
-}
-
 function statuses(report: FuzzReport): string {
   const fives = Object.entries(report.byStatus).filter(([s]) => s.startsWith('5'));
   return `${report.sent} requests, 5xx ${fives.reduce((n, [, c]) => n + c, 0)}, hangs ${report.hangs.length}, ${(report.wallMs / 1000).toFixed(1)} s`;
@@ -167,8 +132,8 @@ try {
       tokens,
       pathValues: {
         bulkjobId: [jobId, 'bj-0000000000000000', 'none'],
-        jobIdx: ['0', '1', '29', '30', '-1', '1e3'],
-        api: ['analyze', 'article', 'product', 'organization', 'person', 'fuzzy', 'custom', 'bulk'],
+        jobIdx: JOB_INDEX_VALUES,
+        api: API_VALUES,
       },
       safeUrls: [
         'http://127.0.0.1:9/',
@@ -190,7 +155,9 @@ try {
   });
 
   before = load();
-  const redos = await sendAll({ origin: server.url }, redosRequests(keptJobId), { concurrency: 6 });
+  const redos = await sendAll({ origin: server.url }, redosRequests(tokens[0], keptJobId), {
+    concurrency: 6,
+  });
   print('redos', redos.healthz, statuses(redos), before);
   printTarget({
     name: '/healthz p99 during the ReDoS corpus (issue 28)',

@@ -13,7 +13,14 @@ import { after, before, describe, test } from 'node:test';
 import { loadDemoGraph } from '../src/import/index.ts';
 import { bulkClient, sampleRecords } from './support/bulk-client.ts';
 import { REDOS_CORPUS } from '../src/user-pattern/index.ts';
-import { describeFailure, type FuzzRequest, runFuzz, sendAll } from './support/fuzz.ts';
+import {
+  API_VALUES,
+  describeFailure,
+  JOB_INDEX_VALUES,
+  redosRequests,
+  runFuzz,
+  sendAll,
+} from './support/fuzz.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
 
 const REQUESTS = Number(process.env.QUARRY_FUZZ_REQUESTS ?? 10_000);
@@ -73,8 +80,8 @@ describe('fuzzing every endpoint', () => {
         pathValues: {
           bulkjobId: [jobId, 'bj-0000000000000000', 'none'],
           reportId: [reportId, 'r-0000'],
-          jobIdx: ['0', '1', '29', '30', '-1', '1e3'],
-          api: ['analyze', 'article', 'product', 'organization', 'person', 'fuzzy', 'custom', 'bulk'],
+          jobIdx: JOB_INDEX_VALUES,
+          api: API_VALUES,
         },
         safeUrls: [
           'http://127.0.0.1:9/',
@@ -108,50 +115,7 @@ describe('fuzzing every endpoint', () => {
   });
 
   test('the ReDoS corpus in every place a user pattern goes: no 5xx, no hang, /healthz answering', async (ctx) => {
-    const token = tokens[0];
-    const json = { 'content-type': 'application/json' };
-    const requests: FuzzRequest[] = [];
-    for (const { pattern, input } of REDOS_CORPUS) {
-      const html = `<html><body><h1>${input}</h1><p>${input}</p></body></html>`;
-      const ruleset = (rules: unknown[], urlPattern = 'example') => ({
-        api: '/api/redos',
-        urlPattern,
-        url: `http://127.0.0.1:9/${encodeURIComponent(input)}`,
-        html,
-        rules,
-      });
-      const previews = [
-        ruleset([{ name: 'title', selector: 'h1' }], pattern),
-        ruleset([{ name: 'title', selector: 'h1', filters: [{ type: 'replace', args: [pattern, 'x'] }] }]),
-        ruleset([{ name: 'title', selector: `p:matches(${pattern})` }]),
-      ];
-      for (const body of previews) {
-        requests.push({
-          method: 'POST',
-          path: `/v3/custom/preview?token=${token}`,
-          headers: json,
-          body: JSON.stringify(body),
-        });
-      }
-      const { html: _html, url: _url, ...saved } = previews[0];
-      requests.push({
-        method: 'POST',
-        path: `/v3/custom?token=${token}`,
-        headers: json,
-        body: JSON.stringify(saved),
-      });
-      const filter = encodeURIComponent(`$[?search(@.name, ${JSON.stringify(pattern)})]`);
-      requests.push({
-        method: 'GET',
-        path: `/kg/v3/enhance?token=${token}&type=Organization&name=${encodeURIComponent(input.slice(0, 200))}&filter=${filter}`,
-        headers: {},
-      });
-      requests.push({
-        method: 'GET',
-        path: `/kg/v3/enhance/bulk/${keptJobId}?token=${token}&format=csv&filter=${filter}&wait=2`,
-        headers: {},
-      });
-    }
+    const requests = redosRequests(tokens[0], keptJobId, { saveRuleset: true });
     const report = await sendAll({ origin }, requests, { concurrency: 6 });
     ctx.diagnostic(
       `ReDoS corpus: ${REDOS_CORPUS.length} patterns, ${report.sent} requests in ${(report.wallMs / 1000).toFixed(1)} s; ` +

@@ -12,6 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { Client, Pool } from 'undici';
+import { REDOS_CORPUS } from '../../src/user-pattern/index.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -493,4 +494,76 @@ export function describeFailure(failure: FuzzFailure): string {
   const { method, path, headers, body } = failure.request;
   const shown = body === undefined ? '' : ` body=${JSON.stringify(body.slice(0, 300))}`;
   return `${failure.outcome}: ${method} ${path.slice(0, 300)} ${JSON.stringify(headers)}${shown}`;
+}
+
+/** Values for the job index and extraction API path parameters (a 30-record job's edges). */
+export const JOB_INDEX_VALUES = ['0', '1', '29', '30', '-1', '1e3'];
+export const API_VALUES = [
+  'analyze',
+  'article',
+  'product',
+  'organization',
+  'person',
+  'fuzzy',
+  'custom',
+  'bulk',
+];
+
+/**
+ * Every pattern of the ReDoS corpus in every place a user pattern goes: a rule's urlPattern, a
+ * replace filter and `:matches()` (previews, and with `saveRuleset` the first saved as a Custom
+ * API), and a JSONPath `search()` filter of an enhance and of a download of job `bulkJobId`.
+ */
+export function redosRequests(
+  token: string,
+  bulkJobId: string,
+  options: { readonly saveRuleset?: boolean } = {},
+): FuzzRequest[] {
+  const json = { 'content-type': 'application/json' };
+  const requests: FuzzRequest[] = [];
+  for (const { pattern, input } of REDOS_CORPUS) {
+    const html = `<html><body><h1>${input}</h1><p>${input}</p></body></html>`;
+    const ruleset = (rules: unknown[], urlPattern = 'example') => ({
+      api: '/api/redos',
+      urlPattern,
+      url: `http://127.0.0.1:9/${encodeURIComponent(input)}`,
+      html,
+      rules,
+    });
+    const previews = [
+      ruleset([{ name: 'title', selector: 'h1' }], pattern),
+      ruleset([{ name: 'title', selector: 'h1', filters: [{ type: 'replace', args: [pattern, 'x'] }] }]),
+      ruleset([{ name: 'title', selector: `p:matches(${pattern})` }]),
+    ];
+    for (const body of previews) {
+      requests.push({
+        method: 'POST',
+        path: `/v3/custom/preview?token=${token}`,
+        headers: json,
+        body: JSON.stringify(body),
+      });
+    }
+    if (options.saveRuleset) {
+      const { html: _html, url: _url, ...saved } = previews[0];
+      requests.push({
+        method: 'POST',
+        path: `/v3/custom?token=${token}`,
+        headers: json,
+        body: JSON.stringify(saved),
+      });
+    }
+    const filter = encodeURIComponent(`$[?search(@.name, ${JSON.stringify(pattern)})]`);
+    const name = encodeURIComponent(input.slice(0, 200));
+    requests.push({
+      method: 'GET',
+      path: `/kg/v3/enhance?token=${token}&type=Organization&name=${name}&filter=${filter}`,
+      headers: {},
+    });
+    requests.push({
+      method: 'GET',
+      path: `/kg/v3/enhance/bulk/${bulkJobId}?token=${token}&format=csv&filter=${filter}&wait=2`,
+      headers: {},
+    });
+  }
+  return requests;
 }
