@@ -42,46 +42,100 @@ function sendDownload(reply: FastifyReply, answer: DownloadAnswer): FastifyReply
   return sendRaw(reply, answer.body);
 }
 
+/** Submission, in its own context: its body (up to 200 MiB) is streamed, not parsed whole. */
+const submitRoute: RoutePlugin<BulkRoutesOptions> = async (submit, { bulk }) => {
+  submit.removeAllContentTypeParsers();
+  submit.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  submit.post(
+    '/kg/v3/enhance/bulk',
+    {
+      // The body schema documents the API; the body itself is validated as it streams.
+      validatorCompiler: (context) => (context.httpPart === 'body' ? () => true : validatorCompiler(context)),
+      schema: {
+        operationId: 'submitBulkjob',
+        summary: 'Submit a bulk enhance job: a JSON array of query records',
+        querystring: submitQuerystring,
+        body: submitBody,
+        response: { 202: submitAck, ...bulkErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      // The parser left the body unread (no preParsing hook wraps it). A body rejected part
+      // way is left undestroyed, so the rest can be drained and the kept-alive connection
+      // reused (`unread-body.ts`).
+      const body = request.raw.iterator({ destroyOnReturn: false });
+      const length = Number(request.headers['content-length']);
+      const job = await bulk.submit(
+        request.account.id,
+        request.query,
+        body,
+        Number.isFinite(length) ? length : undefined,
+      );
+      return reply.code(202).send({ job_id: job.id, bulkjobId: job.id });
+    },
+  );
+};
+
+/** Downloads of a job's results, by GET (query) or POST (JSON body) (docs/api.md#downloads). */
+const downloadRoutes: RoutePlugin<BulkRoutesOptions> = async (app, { bulkExports }) => {
+  const download = async (
+    request: FastifyRequest<{ Params: Static<typeof bulkjobIdParams> }>,
+    reply: FastifyReply,
+    input: Record<string, unknown>,
+  ) => {
+    const answer = await bulkExports.download(request.account.id, request.params.bulkjobId, input);
+    return sendDownload(reply, answer);
+  };
+  const downloadResponses = { 201: generalError, ...bulkErrorResponses };
+
+  app.get(
+    '/kg/v3/enhance/bulk/:bulkjobId',
+    {
+      schema: {
+        operationId: 'bulkjobResultGet',
+        summary: 'Download the results of a bulk job (JSON Lines by default)',
+        params: bulkjobIdParams,
+        querystring: downloadQuerystring,
+        response: downloadResponses,
+      },
+    },
+    async (request, reply) => download(request, reply, request.query),
+  );
+
+  // No query schema (parameters in the query are checked with the body's), so typed here.
+  app.post<{
+    Params: Static<typeof bulkjobIdParams>;
+    Querystring: Record<string, unknown>;
+    Body: Static<typeof downloadBody>;
+  }>(
+    '/kg/v3/enhance/bulk/:bulkjobId',
+    {
+      // A POST without a body downloads with the defaults.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+      schema: {
+        operationId: 'bulkjobResultPost',
+        summary: 'Download the results of a bulk job, parameters in a JSON body',
+        params: bulkjobIdParams,
+        body: downloadBody,
+        response: downloadResponses,
+      },
+    },
+    async (request, reply) => {
+      // Parameters may also come in the query string; the body wins (docs/api.md#downloads).
+      const { token: _token, ...query } = request.query;
+      return download(request, reply, { ...query, ...request.body });
+    },
+  );
+};
+
 /** Area A bulk enhance jobs (docs/api.md#area-a-bulk-enhance-jobs, #compatibility, #limits). */
 export const bulkRoutes: RoutePlugin<BulkRoutesOptions> = async (app, options) => {
   const { tokens, bulk, bulkExports } = options;
   routeScope(app, { area: 'A', tags: ['bulk enhance'], auth: tokens });
 
-  // Submission in its own context: its body (up to 200 MiB) is streamed, not parsed whole.
-  const submitRoute: RoutePlugin = async (submit) => {
-    submit.removeAllContentTypeParsers();
-    submit.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    submit.post(
-      '/kg/v3/enhance/bulk',
-      {
-        // The body schema documents the API; the body itself is validated as it streams.
-        validatorCompiler: (context) =>
-          context.httpPart === 'body' ? () => true : validatorCompiler(context),
-        schema: {
-          operationId: 'submitBulkjob',
-          summary: 'Submit a bulk enhance job: a JSON array of query records',
-          querystring: submitQuerystring,
-          body: submitBody,
-          response: { 202: submitAck, ...bulkErrorResponses },
-        },
-      },
-      async (request, reply) => {
-        // The parser left the body unread (no preParsing hook wraps it). A body rejected part
-        // way is left undestroyed, so the rest can be drained and the kept-alive connection
-        // reused (`unread-body.ts`).
-        const body = request.raw.iterator({ destroyOnReturn: false });
-        const length = Number(request.headers['content-length']);
-        const job = await bulk.submit(
-          request.account.id,
-          request.query,
-          body,
-          Number.isFinite(length) ? length : undefined,
-        );
-        return reply.code(202).send({ job_id: job.id, bulkjobId: job.id });
-      },
-    );
-  };
-  await app.register(submitRoute);
+  await app.register(submitRoute, options);
 
   app.get(
     '/kg/v3/enhance/bulk/status',
@@ -159,56 +213,7 @@ export const bulkRoutes: RoutePlugin<BulkRoutesOptions> = async (app, options) =
     },
   );
 
-  const download = async (
-    request: FastifyRequest<{ Params: Static<typeof bulkjobIdParams> }>,
-    reply: FastifyReply,
-    input: Record<string, unknown>,
-  ) => {
-    const answer = await bulkExports.download(request.account.id, request.params.bulkjobId, input);
-    return sendDownload(reply, answer);
-  };
-  const downloadResponses = { 201: generalError, ...bulkErrorResponses };
-
-  app.get(
-    '/kg/v3/enhance/bulk/:bulkjobId',
-    {
-      schema: {
-        operationId: 'bulkjobResultGet',
-        summary: 'Download the results of a bulk job (JSON Lines by default)',
-        params: bulkjobIdParams,
-        querystring: downloadQuerystring,
-        response: downloadResponses,
-      },
-    },
-    async (request, reply) => download(request, reply, request.query),
-  );
-
-  // No query schema (parameters in the query are checked with the body's), so typed here.
-  app.post<{
-    Params: Static<typeof bulkjobIdParams>;
-    Querystring: Record<string, unknown>;
-    Body: Static<typeof downloadBody>;
-  }>(
-    '/kg/v3/enhance/bulk/:bulkjobId',
-    {
-      // A POST without a body downloads with the defaults.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
-      schema: {
-        operationId: 'bulkjobResultPost',
-        summary: 'Download the results of a bulk job, parameters in a JSON body',
-        params: bulkjobIdParams,
-        body: downloadBody,
-        response: downloadResponses,
-      },
-    },
-    async (request, reply) => {
-      // Parameters may also come in the query string; the body wins (docs/api.md#downloads).
-      const { token: _token, ...query } = request.query;
-      return download(request, reply, { ...query, ...request.body });
-    },
-  );
+  await app.register(downloadRoutes, options);
 
   app.get(
     '/kg/v3/enhance/bulk/report/:bulkjobId/:reportId',
