@@ -168,6 +168,7 @@ function countCommas(text: string): number {
 const COMMAS = [',', '\uff0c', '\u3001'];
 
 /** Finds the main content of `page`. Its `<h1>` (the page title) is left out of text and HTML. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: one readability pass whose phases (measure, score, pick, gather siblings, clean) share the lengths, scores and skipped-node maps its first walk builds; split, each phase would take all of them
 export function findContentBlock(page: HtmlPage): ContentBlock {
   const body = findFirst(page.document, (el) => el.name === 'body') ?? page.document;
   const skipped = new Set<AnyNode>();

@@ -85,6 +85,29 @@ function normalizeGender(raw: string | undefined): string | undefined {
 }
 
 /**
+ * Where the person works now: each employer (`worksFor`, else `affiliation`) with the job title
+ * in the same position, or the first title alone when no employer is named.
+ */
+function employmentsOf(props: Record<string, unknown>, data: PageContext['data']): Employment[] {
+  const employments: Employment[] = [];
+  const titles = values(props.jobTitle)
+    .map((t) => textValue(t))
+    .filter((t): t is string => Boolean(t));
+  const employers = values(props.worksFor ?? props.affiliation)
+    .map((e) => textValue(dereference(e, data)))
+    .filter((e): e is string => Boolean(e));
+  if (employers.length > 0) {
+    employers.forEach((employer, index) => {
+      const title = titles[index] ?? (index === 0 ? titles[0] : undefined);
+      employments.push({ employer: { name: employer }, ...(title ? { title } : {}), isCurrent: true });
+    });
+  } else if (titles.length > 0) {
+    employments.push({ title: titles[0], isCurrent: true });
+  }
+  return employments;
+}
+
+/**
  * The `person` extractor: schema.org Person from JSON-LD or microdata (name parts, job title
  * and employer, schools, birth date, gender, portrait), OpenGraph `profile:` tags, and contact
  * facts found on the page (phones, e-mails, `<address>` blocks, social profile links).
@@ -138,21 +161,7 @@ export function extractPerson(context: PageContext): PersonFields {
     fields.locations = locations;
   }
 
-  const employments: Employment[] = [];
-  const titles = values(props.jobTitle)
-    .map((t) => textValue(t))
-    .filter((t): t is string => Boolean(t));
-  const employers = values(props.worksFor ?? props.affiliation)
-    .map((e) => textValue(dereference(e, data)))
-    .filter((e): e is string => Boolean(e));
-  if (employers.length > 0) {
-    employers.forEach((employer, index) => {
-      const title = titles[index] ?? (index === 0 ? titles[0] : undefined);
-      employments.push({ employer: { name: employer }, ...(title ? { title } : {}), isCurrent: true });
-    });
-  } else if (titles.length > 0) {
-    employments.push({ title: titles[0], isCurrent: true });
-  }
+  const employments = employmentsOf(props, data);
   if (employments.length > 0) fields.employments = employments;
   const educations = values(props.alumniOf)
     .map((school) => textValue(dereference(school, data)))

@@ -239,6 +239,57 @@ function skuFromText(context: PageContext): string | undefined {
 }
 
 /**
+ * Whether the product is available (`fields.availability`), from the offers, the product or its
+ * OpenGraph tags, else from the page's display; offers that do not say take that status.
+ */
+function applyAvailability(
+  context: PageContext,
+  props: Record<string, unknown>,
+  offers: ProductOffer[],
+  fields: ProductFields,
+): void {
+  const data = context.data;
+  const declaredAvailability =
+    offers.map((o) => o.availability).find(Boolean) ??
+    textValue(props.availability) ??
+    metaContent(data, 'product:availability', 'og:availability');
+  const availability = normalizeAvailability(declaredAvailability);
+  if (availability) {
+    fields.availability = availability.available;
+    for (const offer of offers) offer.availability ??= availability.status;
+  } else {
+    const shown = displayedAvailability(context);
+    if (shown !== undefined) {
+      fields.availability = shown;
+      for (const offer of offers) offer.availability ??= shown ? 'InStock' : 'OutOfStock';
+    }
+  }
+}
+
+/** The product's SKU, MPN, GTIN (or ISBN) and product id, from its data, an offer or the page. */
+function applyIdentifiers(
+  context: PageContext,
+  props: Record<string, unknown>,
+  offers: readonly ProductOffer[],
+  fields: ProductFields,
+): void {
+  const sku =
+    textValue(props.sku) ??
+    metaContent(context.data, 'product:retailer_item_id') ??
+    offers.find((o) => o.sku)?.sku ??
+    skuFromText(context);
+  if (sku) fields.sku = sku;
+  const mpn = textValue(props.mpn);
+  if (mpn) fields.mpn = mpn;
+  const gtin = textValue(
+    props.gtin13 ?? props.gtin12 ?? props.gtin14 ?? props.gtin8 ?? props.gtin ?? props.isbn,
+  );
+  if (gtin) fields.gtin = gtin;
+  const productId = textValue(props.productID) ?? gtin ?? sku;
+  if (productId) fields.productId = productId;
+}
+
+/**
  * The `product` extractor: title, description, brand, offers (price, currency, availability),
  * offer and regular price, SKU/MPN/GTIN and images, from schema.org Product data (JSON-LD or
  * microdata) when present, OpenGraph product tags next, and the displayed page otherwise.
@@ -306,37 +357,10 @@ export function extractProduct(context: PageContext): ProductFields {
     });
   }
 
-  const declaredAvailability =
-    offers.map((o) => o.availability).find(Boolean) ??
-    textValue(props.availability) ??
-    metaContent(data, 'product:availability', 'og:availability');
-  const availability = normalizeAvailability(declaredAvailability);
-  if (availability) {
-    fields.availability = availability.available;
-    for (const offer of offers) offer.availability ??= availability.status;
-  } else {
-    const shown = displayedAvailability(context);
-    if (shown !== undefined) {
-      fields.availability = shown;
-      for (const offer of offers) offer.availability ??= shown ? 'InStock' : 'OutOfStock';
-    }
-  }
+  applyAvailability(context, props, offers, fields);
   if (offers.length > 0) fields.offers = offers;
 
-  const sku =
-    textValue(props.sku) ??
-    metaContent(data, 'product:retailer_item_id') ??
-    offers.find((o) => o.sku)?.sku ??
-    skuFromText(context);
-  if (sku) fields.sku = sku;
-  const mpn = textValue(props.mpn);
-  if (mpn) fields.mpn = mpn;
-  const gtin = textValue(
-    props.gtin13 ?? props.gtin12 ?? props.gtin14 ?? props.gtin8 ?? props.gtin ?? props.isbn,
-  );
-  if (gtin) fields.gtin = gtin;
-  const productId = textValue(props.productID) ?? gtin ?? sku;
-  if (productId) fields.productId = productId;
+  applyIdentifiers(context, props, offers, fields);
   const images = collectImages(context, props.image, []);
   if (images.length === 0) {
     const img = findFirst(

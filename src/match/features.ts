@@ -598,6 +598,36 @@ function placeEvidence(query: AnalyzedQuery, profile: PersonProfile, places: Voc
 }
 
 /**
+ * The given name and surname of query name `q` against the person's, straight or crossed
+ * (surname written first), whichever agrees better; both parts on both sides, one differing
+ * beyond a typo, is a likely namesake (a conflict).
+ */
+function givenAndSurnameFeatures(q: QueryName, profile: PersonProfile, f: FeatureVector): void {
+  const first = profile.f;
+  const last = profile.l;
+  if (q.first !== undefined) {
+    const straight =
+      (first ? givenNameSimilarity(q.first, first) : 0) +
+      (last && q.last ? tokenSimilarity(q.last, last) : 0);
+    const crossed =
+      (last ? tokenSimilarity(q.first, last) : 0) +
+      (first && q.last ? givenNameSimilarity(q.last, first) : 0);
+    if (straight >= crossed) {
+      f.firstNameSimilarity = first ? givenNameSimilarity(q.first, first) : 0;
+      f.lastNameSimilarity = last && q.last ? tokenSimilarity(q.last, last) : 0;
+    } else {
+      f.firstNameSimilarity = first && q.last ? givenNameSimilarity(q.last, first) : 0;
+      f.lastNameSimilarity = last ? tokenSimilarity(q.first, last) : 0;
+    }
+    // Both sides have both parts, and one part differs beyond a typo: likely a namesake.
+    if (q.last && first && last) {
+      if (f.firstNameSimilarity < 0.5) f.givenNameConflict = 1;
+      if (f.lastNameSimilarity < 0.5) f.surnameConflict = 1;
+    }
+  }
+}
+
+/**
  * Compares `query` with a person's profile. `places` (the person place vocabulary) weighs
  * place words by rarity: "London" says less than "Keynsham".
  */
@@ -626,30 +656,7 @@ export function personFeatures(
       f.nameJaroWinkler = nameJaroWinkler(best.query.tokens, c.tokens);
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
     }
-    // Given name and surname, also crossed (surname written first).
-    const q = query.names[0];
-    const first = profile.f;
-    const last = profile.l;
-    if (q.first !== undefined) {
-      const straight =
-        (first ? givenNameSimilarity(q.first, first) : 0) +
-        (last && q.last ? tokenSimilarity(q.last, last) : 0);
-      const crossed =
-        (last ? tokenSimilarity(q.first, last) : 0) +
-        (first && q.last ? givenNameSimilarity(q.last, first) : 0);
-      if (straight >= crossed) {
-        f.firstNameSimilarity = first ? givenNameSimilarity(q.first, first) : 0;
-        f.lastNameSimilarity = last && q.last ? tokenSimilarity(q.last, last) : 0;
-      } else {
-        f.firstNameSimilarity = first && q.last ? givenNameSimilarity(q.last, first) : 0;
-        f.lastNameSimilarity = last ? tokenSimilarity(q.first, last) : 0;
-      }
-      // Both sides have both parts, and one part differs beyond a typo: likely a namesake.
-      if (q.last && first && last) {
-        if (f.firstNameSimilarity < 0.5) f.givenNameConflict = 1;
-        if (f.lastNameSimilarity < 0.5) f.surnameConflict = 1;
-      }
-    }
+    givenAndSurnameFeatures(query.names[0], profile, f);
   }
   if (query.emails.length > 0) emailFeatures(query, profile, f);
   if (query.location) {

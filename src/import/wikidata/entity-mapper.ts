@@ -279,6 +279,7 @@ function dates(builder: StatementBuilder, property: string): Read<DateFact>[] {
  * Maps a dump entity selected as `type` to a statement. Throws `MappingRejection` when its id is
  * not an item id.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the property-by-property mapping of an item to an entity, in the entity's field order over one StatementBuilder; read top to bottom it is the mapping's documentation
 export function mapEntity(entity: WikidataEntity, type: EntityType, options: MapOptions): MappedEntity {
   const id = entity?.id;
   if (itemNumber(id) === undefined) {

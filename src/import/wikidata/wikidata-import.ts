@@ -144,6 +144,7 @@ class Rejections {
  * `DumpInputError` only when the file cannot be read at all (nothing written). Work files are
  * removed at the end, whatever happens.
  */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: the import's three passes and their work directory, set up and torn down in one try/finally so every pass's files are removed whatever happens
 export async function importWikidataDump(
   store: EntityStore,
   file: string,
@@ -313,6 +314,7 @@ function toMapJob(pending: PendingJob): MapJob {
 }
 
 /** Pass 1: selection and mapping, statements to the work file. */
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a pipeline (dump reader, mapping threads, in-order writer) whose stages share the streams, the in-flight queue and the counters opened here and closed in its finally; split, each stage would take all of them
 async function selectPass(file: string, context: SelectContext): Promise<SelectionResult> {
   const started = performance.now();
   const input = openDump(file);
