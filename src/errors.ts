@@ -184,11 +184,13 @@ export function outcomeOf(error: unknown): ErrorOutcome | undefined {
 export abstract class QuarryError extends Error {
   /** Stable machine-readable identifier, e.g. `invalid_parameter` (a key of `ERROR_CODES`). */
   abstract readonly code: ErrorCode;
-  /** HTTP status of the response. */
-  abstract readonly status: number;
-  /** Code carried in area B/C bodies; defaults to the HTTP status. */
+  /** HTTP status of the response (`ERROR_CODES`). */
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+  /** Code carried in area B/C bodies (`ERROR_CODES`): the HTTP status unless registered apart. */
   get errorCode(): number {
-    return this.status;
+    return (ERROR_CODES[this.code] as ErrorCodeInfo).errorCode ?? this.status;
   }
   /** What a job does next (`ERROR_CODES`). */
   get outcome(): ErrorOutcome {
@@ -204,10 +206,19 @@ export abstract class QuarryError extends Error {
   }
 }
 
+/**
+ * The base of an error class with one registered code, which gives its status, area B/C code
+ * and outcome (`ERROR_CODES`): `class ConflictError extends registered('conflict') {}`.
+ */
+function registered<const C extends ErrorCode>(code: C) {
+  abstract class Registered extends QuarryError {
+    readonly code: C = code;
+  }
+  return Registered;
+}
+
 /** 400: a request parameter or body field is missing, malformed or out of range. */
-export class InvalidParameterError extends QuarryError {
-  readonly code = 'invalid_parameter';
-  readonly status = 400;
+export class InvalidParameterError extends registered('invalid_parameter') {
   /** Name of the offending parameter (query name, body path or `body`). */
   readonly parameter: string;
   constructor(parameter: string, message: string, extra: Record<string, unknown> = {}) {
@@ -217,36 +228,28 @@ export class InvalidParameterError extends QuarryError {
 }
 
 /** 401: no token was sent. */
-export class MissingTokenError extends QuarryError {
-  readonly code = 'missing_token';
-  readonly status = 401;
+export class MissingTokenError extends registered('missing_token') {
   constructor() {
     super('Unauthorized. Token is missing: pass it as the token query parameter.');
   }
 }
 
 /** 401: the token is unknown or revoked. */
-export class InvalidTokenError extends QuarryError {
-  readonly code = 'invalid_token';
-  readonly status = 401;
+export class InvalidTokenError extends registered('invalid_token') {
   constructor() {
     super('Unauthorized. Incorrect token.');
   }
 }
 
 /** 429: the token's balance cannot pay for the operation. */
-export class InsufficientCreditsError extends QuarryError {
-  readonly code = 'insufficient_credits';
-  readonly status = 429;
+export class InsufficientCreditsError extends registered('insufficient_credits') {
   constructor() {
     super('Insufficient credits');
   }
 }
 
 /** 404: the object does not exist or belongs to another token (indistinguishable on purpose). */
-export class NotFoundError extends QuarryError {
-  readonly code = 'not_found';
-  readonly status = 404;
+export class NotFoundError extends registered('not_found') {
   readonly #errorCode: number;
   constructor(message: string, options: { errorCode?: number; extra?: Record<string, unknown> } = {}) {
     super(message, options.extra);
@@ -258,22 +261,13 @@ export class NotFoundError extends QuarryError {
 }
 
 /** 409-free conflict on creation, reported as 400 as the reference service does. */
-export class ConflictError extends QuarryError {
-  readonly code = 'conflict';
-  readonly status = 400;
-}
+export class ConflictError extends registered('conflict') {}
 
 /** 413: the request body exceeds the configured limit. */
-export class PayloadTooLargeError extends QuarryError {
-  readonly code = 'payload_too_large';
-  readonly status = 413;
-}
+export class PayloadTooLargeError extends registered('payload_too_large') {}
 
 /** 507: a file could not be written for lack of disk space; asking again later may succeed. */
-export class InsufficientStorageError extends QuarryError {
-  readonly code = 'insufficient_storage';
-  readonly status = 507;
-}
+export class InsufficientStorageError extends registered('insufficient_storage') {}
 
 /** True when `message` (a stored error or an errno message) says the disk was full. */
 export function isDiskFull(message: string | null | undefined): boolean {
@@ -285,36 +279,20 @@ export function isDiskFull(message: string | null | undefined): boolean {
 }
 
 /** 414: a path parameter is longer than the router accepts. */
-export class UriTooLongError extends QuarryError {
-  readonly code = 'uri_too_long';
-  readonly status = 414;
-}
+export class UriTooLongError extends registered('uri_too_long') {}
 
 /** 201 "not ready yet": a job or export is still running (area A bulk endpoints). */
-export class NotReadyError extends QuarryError {
-  readonly code = 'not_ready';
-  readonly status = 201;
-}
+export class NotReadyError extends registered('not_ready') {}
 
 /** 457 in the body, 404 on the wire: the extraction API name is neither built in nor defined. */
-export class InvalidApiError extends QuarryError {
-  readonly code = 'invalid_api';
-  readonly status = 404;
-  override get errorCode(): number {
-    return 457;
-  }
+export class InvalidApiError extends registered('invalid_api') {
   constructor() {
     super('Invalid API');
   }
 }
 
 /** 505 in the body, 400 on the wire: a bulk extract job name with forbidden characters. */
-export class InvalidJobNameError extends QuarryError {
-  readonly code = 'invalid_job_name';
-  readonly status = 400;
-  override get errorCode(): number {
-    return 505;
-  }
+export class InvalidJobNameError extends registered('invalid_job_name') {
   constructor() {
     super('Crawl names can consist only of letters, numbers, underscores or hyphens.');
   }
@@ -323,7 +301,6 @@ export class InvalidJobNameError extends QuarryError {
 /** An outbound fetch was refused or failed; becomes an extraction error, never a crash. */
 export class FetchError extends QuarryError {
   readonly code: ErrorCode;
-  readonly status = 400;
   /** True when retrying later may succeed (network error, timeout, 429, 5xx). */
   readonly transient: boolean;
   /** HTTP status of the remote answer when there was one. */
@@ -345,35 +322,20 @@ export class FetchError extends QuarryError {
 }
 
 /** 503: the service is not able to answer now (shutting down, store unavailable). */
-export class UnavailableError extends QuarryError {
-  readonly code = 'unavailable';
-  readonly status = 503;
-}
+export class UnavailableError extends registered('unavailable') {}
 
 /** 400: a bulk job's coverage report is still being generated (docs/api.md#coverage-reports). */
-export class ReportNotReadyError extends QuarryError {
-  readonly code = 'report_not_ready';
-  readonly status = 400;
-}
+export class ReportNotReadyError extends registered('report_not_ready') {}
 
 /** 422: extracting a page took longer than its time budget; the thread doing it was replaced. */
-export class ExtractionTimeoutError extends QuarryError {
-  readonly code = 'extraction_timeout';
-  readonly status = 422;
-}
+export class ExtractionTimeoutError extends registered('extraction_timeout') {}
 
 /** 422: extracting a page needed more than a thread's heap; the thread was replaced. */
-export class ExtractionTooLargeError extends QuarryError {
-  readonly code = 'extraction_too_large';
-  readonly status = 422;
-}
+export class ExtractionTooLargeError extends registered('extraction_too_large') {}
 
 /**
  * 500, outcome fail-record: extracting a page failed inside its extraction thread — the extractor
  * threw an error of its own (a bug, logged) or the thread died and was replaced. The page (or
  * request) fails; a crawl goes on with its other pages.
  */
-export class ExtractionFailedError extends QuarryError {
-  readonly code = 'extraction_failed';
-  readonly status = 500;
-}
+export class ExtractionFailedError extends registered('extraction_failed') {}
