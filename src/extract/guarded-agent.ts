@@ -9,7 +9,11 @@ import net from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { type AddressGuard, type LookupAll, unbracketHost } from './address-policy.ts';
 
-/** Thrown inside the connector when a connection would reach a refused address. */
+/**
+ * Thrown inside the connector when a connection would reach a refused address. Internal, not in
+ * the error registry: undici wraps it, and `fetch-errors.ts` finds it in the cause chain and
+ * answers `FetchError('fetch_refused')`.
+ */
 export class RefusedAddressError extends Error {
   readonly code = 'ERR_QUARRY_REFUSED_ADDRESS';
 }

@@ -31,7 +31,11 @@ import { isTag, isText } from 'domhandler';
 import { collapseWhitespace, inlineText, ownText } from './html-document.ts';
 import { compileUserPattern, type UserPattern } from '../user-pattern/index.ts';
 
-/** An invalid or unsupported selector; `message` names the construct. */
+/**
+ * An invalid or unsupported selector; `message` names the construct. Internal, not in the error
+ * registry: rule-set parsing (`ruleset.ts` selectorAt) answers it as `InvalidParameterError`
+ * naming the rule's path.
+ */
 export class SelectorError extends Error {
   readonly selector: string;
   constructor(selector: string, message: string) {

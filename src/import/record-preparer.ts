@@ -168,7 +168,10 @@ export function fromPostedJob(posted: PostedJob): PrepareJob {
   return { lines, header: posted.header };
 }
 
-/** The input as a whole cannot be imported (a `--map` naming a missing column): stops the import. */
+/**
+ * The input as a whole cannot be imported (a `--map` naming a missing column): stops the import.
+ * CLI only, not in the error registry: imports run from `quarry import`, which prints it and stops.
+ */
 export class ImportInputError extends Error {
   constructor(message: string) {
     super(message);

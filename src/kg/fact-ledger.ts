@@ -342,7 +342,10 @@ export function ledgerFor(sources: readonly SourceStatement[], doc: Entity): Fac
   return { sources: sources.map((entry) => ({ source: entry.source, statement: entry.statement })) };
 }
 
-/** The stored type of an entity differs from the type a statement gives it. */
+/**
+ * The stored type of an entity differs from the type a statement gives it. Internal, not in the
+ * error registry: import, refresh and search catch it and skip that statement.
+ */
 export class TypeConflict extends Error {
   readonly storedType: string;
   readonly statedType: string;

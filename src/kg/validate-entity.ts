@@ -25,7 +25,12 @@ import type { Entity } from './entity.ts';
 /** Longest accepted entity id, in UTF-16 code units. */
 export const MAX_ID_LENGTH = 256;
 
-/** A record failed validation; `reason` says which field and why, for the rejects report. */
+/**
+ * A record failed validation; `reason` says which field and why, for the rejects report.
+ * Internal, not in the error registry: every caller turns it into what its own output says — a
+ * rejects-report line (import), a skipped object (crawl ingest), a refused page (refresh) — and
+ * none answers a request with it.
+ */
 export class EntityRejection extends Error {
   readonly reason: string;
   constructor(reason: string) {

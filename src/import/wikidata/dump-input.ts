@@ -14,7 +14,10 @@ import zlib from 'node:zlib';
 
 export type Compression = 'plain' | 'gzip' | 'bzip2';
 
-/** The dump cannot be read at all (missing file, no bzip2 program, a corrupt archive). */
+/**
+ * The dump cannot be read at all (missing file, no bzip2 program, a corrupt archive). CLI only,
+ * not in the error registry: `quarry import --format wikidata` prints it and stops.
+ */
 export class DumpInputError extends Error {
   constructor(message: string) {
     super(message);

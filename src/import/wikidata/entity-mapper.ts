@@ -30,7 +30,10 @@ import {
   timeOf,
 } from './wikidata-values.ts';
 
-/** A line that cannot become a statement (its id is not an item's). */
+/**
+ * A line that cannot become a statement (its id is not an item's). Internal, not in the error
+ * registry: the mapping job (`map-job.ts`) records it as a rejected line of the import.
+ */
 export class MappingRejection extends Error {
   constructor(message: string) {
     super(message);

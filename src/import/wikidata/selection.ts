@@ -14,7 +14,10 @@ export const HUMAN = 5;
 
 const SHIPPED = new URL('./organization-classes.json', import.meta.url);
 
-/** A list of organization classes was unusable (`--org-classes FILE`). */
+/**
+ * A list of organization classes was unusable (`--org-classes FILE`). CLI only, not in the error
+ * registry: `quarry import` prints it and exits with 1.
+ */
 export class ClassListError extends Error {
   constructor(message: string) {
     super(message);
