@@ -1,7 +1,21 @@
+import { createRequire } from 'node:module';
 import type { StoreLocator } from './locator.ts';
 import type { Storage } from './ports.ts';
-import { migratePostgres, openPostgresStorage, SyncPostgres } from './postgres/index.ts';
+import type * as PostgresAdapter from './postgres/index.ts';
 import { migrateSqlite, openSqliteStorage, startWalCheckpointer } from './sqlite/index.ts';
+
+let postgresAdapter: typeof PostgresAdapter | undefined;
+
+/**
+ * The PostgreSQL adapter, loaded on first use. Every thread that opens a store (export threads,
+ * bulk workers, enhance threads) would otherwise load `pg` and `pg-boss` on the embedded store
+ * too (measured in bench/NOTES.md). `require` of an ES module is synchronous (Node ≥ 22.12), so
+ * `openStorage` stays synchronous.
+ */
+function postgres(): typeof PostgresAdapter {
+  postgresAdapter ??= createRequire(import.meta.url)('./postgres/index.ts') as typeof PostgresAdapter;
+  return postgresAdapter;
+}
 
 /** How a thread opens its connection to a store. */
 export interface OpenStorageOptions {
@@ -33,7 +47,7 @@ export function openStorage(locator: StoreLocator, options: OpenStorageOptions =
         exclusive: options.exclusive,
       });
     case 'postgres':
-      return openPostgresStorage(locator.url, {
+      return postgres().openPostgresStorage(locator.url, {
         readOnly: options.readOnly,
         synchronous: options.synchronous,
       });
@@ -67,6 +81,7 @@ export function startStoreMaintenance(
  */
 export function migrateStore(locator: StoreLocator): number[] {
   if (locator.adapter === 'sqlite') return migrateSqlite(locator.file);
+  const { SyncPostgres, migratePostgres } = postgres();
   const db = new SyncPostgres(locator.url);
   try {
     return migratePostgres(db);
