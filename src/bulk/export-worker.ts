@@ -15,7 +15,9 @@ import {
   writeExport,
 } from '../export/index.ts';
 import { openStorage, type Storage } from '../storage/index.ts';
-import { lowerThreadPriority } from '../threads/index.ts';
+// Not through threads/index.ts: that loads the vocabulary share and with it match/ and kg/,
+// which an export thread never uses (thread start-up, bench/NOTES.md).
+import { lowerThreadPriority } from '../threads/thread-priority.ts';
 import type { ExportTask, ExportTaskResult } from './export-task.ts';
 
 const task = workerData as ExportTask;

@@ -14,7 +14,9 @@
  * Use JSONPath (`$.score`) to reach an entity field that has a reserved name.
  */
 import { InvalidParameterError } from '../errors.ts';
-import { QUERY_FIELDS } from '../kg/index.ts';
+// Not through kg/index.ts: that loads every normaliser (libphonenumber-js's 135 modules), and
+// an export thread needs this list alone (thread start-up, bench/NOTES.md).
+import { QUERY_FIELDS } from '../kg/query-fields.ts';
 import type { EntityPath } from './entity-path.ts';
 import { compileEntityPath } from './entity-path.ts';
 import type { ExportEntity, ResultDataItem } from './result-record.ts';
