@@ -14,11 +14,12 @@ import {
   type ResultRecord,
   writeExport,
 } from '../export/index.ts';
-import { openStorage, type Storage } from '../storage/index.ts';
+import { type BulkResult, openStorage, type Storage } from '../storage/index.ts';
 // Not through threads/index.ts: that loads the vocabulary share and with it match/ and kg/,
 // which an export thread never uses (thread start-up, bench/NOTES.md).
 import { lowerThreadPriority } from '../threads/thread-priority.ts';
 import type { ExportTask, ExportTaskResult } from './export-task.ts';
+import { fullResponseText } from './result-text.ts';
 
 const task = workerData as ExportTask;
 /** Results read per store query. */
@@ -42,17 +43,48 @@ async function* records(
     if (page.length === 0) return;
     for (const result of page) {
       if (result.index >= end) return;
-      const response = JSON.parse(result.response) as ResultRecord['response'];
-      if (withSearchInfo) response.searchInfo = JSON.parse(result.searchInfo);
-      const query = response.request_ctx?.query;
-      yield {
-        index: result.index,
-        query: query !== null && typeof query === 'object' ? (query as Record<string, unknown>) : {},
-        response,
-      };
+      yield withSearchInfo ? wholeRecord(result) : columnarRecord(result);
     }
     from = page[page.length - 1].index + 1;
   }
+}
+
+/** The query a response echoes (`{}` when it has none). */
+function queryOf(response: ResultRecord['response']): Record<string, unknown> {
+  const query = response.request_ctx?.query;
+  return query !== null && typeof query === 'object' ? (query as Record<string, unknown>) : {};
+}
+
+/** A result for columnar formats: the response without `searchInfo`, parsed. */
+function columnarRecord(result: BulkResult): ResultRecord {
+  const response = JSON.parse(result.response) as ResultRecord['response'];
+  return { index: result.index, query: queryOf(response), response };
+}
+
+/**
+ * A result for json and jsonl: its whole text, and the response parsed only when read (a jsonl
+ * export without a filter, `onlyMatches` or report writes the text alone: no parsing, no
+ * serialising; measured in bench/NOTES.md).
+ */
+function wholeRecord(result: BulkResult): ResultRecord {
+  let response: ResultRecord['response'] | undefined;
+  const parsed = () => {
+    if (response === undefined) {
+      response = JSON.parse(result.response) as ResultRecord['response'];
+      response.searchInfo = JSON.parse(result.searchInfo);
+    }
+    return response;
+  };
+  return {
+    index: result.index,
+    get query() {
+      return queryOf(parsed());
+    },
+    get response() {
+      return parsed();
+    },
+    text: fullResponseText(result),
+  };
 }
 
 async function writeFile(path: string, write: (out: fs.WriteStream) => Promise<unknown>): Promise<void> {

@@ -40,6 +40,12 @@ export interface ResultRecord {
    */
   query: Record<string, unknown>;
   response: ResultResponse;
+  /**
+   * `JSON.stringify(response)`, when the reader has it already (a stored bulk result is JSON
+   * text): json and jsonl exports without a filter write it as it is instead of serialising
+   * `response` again, and need not read `response` at all when nothing else does.
+   */
+  text?: string;
 }
 
 /** True when the record has at least one matched entity (what `onlyMatches` keeps). */

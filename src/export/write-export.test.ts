@@ -50,6 +50,42 @@ describe('jsonl', () => {
   });
 });
 
+describe('records given as JSON text', () => {
+  /** RECORDS with their text; reading `response` or `query` of a record counts in `reads`. */
+  function withText(reads: { count: number }): ResultRecord[] {
+    return RECORDS.map((record) => ({
+      index: record.index,
+      get query() {
+        reads.count++;
+        return record.query;
+      },
+      get response() {
+        reads.count++;
+        return record.response;
+      },
+      text: JSON.stringify(record.response),
+    }));
+  }
+
+  test('json and jsonl without a filter write the text without reading the response', async () => {
+    for (const format of ['jsonl', 'json']) {
+      const reads = { count: 0 };
+      const { text } = await exported(withText(reads), { format });
+      assert.equal(text, (await exported(RECORDS, { format })).text, format);
+      assert.equal(reads.count, 0, format);
+    }
+  });
+
+  test('a filter or onlyMatches still apply to the response', async () => {
+    for (const options of [{ filter: 'name' }, { onlyMatches: 'true' }, { filter: 'name', format: 'json' }]) {
+      const reads = { count: 0 };
+      const { text } = await exported(withText(reads), options);
+      assert.equal(text, (await exported(RECORDS, options)).text, JSON.stringify(options));
+      assert.ok(reads.count > 0);
+    }
+  });
+});
+
 describe('json', () => {
   test('a valid JSON array of the same responses', async () => {
     const { text } = await exported(RECORDS, { format: 'json' });

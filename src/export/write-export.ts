@@ -96,12 +96,23 @@ async function run(
     if (plan.format === 'jsonl' || plan.format === 'json') {
       const array = plan.format === 'json';
       if (array) sink.push('[');
+      // Records read as JSON text are written as they are when nothing changes them.
+      const asStored = plan.filter === undefined;
+      const readsResponses = plan.filter !== undefined || plan.onlyMatches || coverage !== undefined;
       for await (const record of records) {
         stopIfGone();
-        const prepared = prepareRecord(record, plan);
-        if (prepared === undefined) continue;
-        if (coverage !== undefined) await coverage.addPrepared(prepared, preparedRows(prepared, plan));
-        const json = JSON.stringify(exportedResponse(prepared, plan));
+        let json: string;
+        if (!readsResponses && record.text !== undefined) {
+          json = record.text;
+        } else {
+          const prepared = prepareRecord(record, plan);
+          if (prepared === undefined) continue;
+          if (coverage !== undefined) await coverage.addPrepared(prepared, preparedRows(prepared, plan));
+          json =
+            asStored && record.text !== undefined
+              ? record.text
+              : JSON.stringify(exportedResponse(prepared, plan));
+        }
         const line = array ? `${count === 0 ? '\n' : ',\n'}${json}` : `${json}\n`;
         count++;
         if (sink.push(line)) await sink.flush();
