@@ -176,36 +176,137 @@ export function retrieveCandidates(
     for (const [key, refs] of source.refsForKeys(keys, limit)) postings.set(key, refs);
   }
   // Per candidate: the best weight per group (a token looked up through its neighbours is one
-  // group of several lookups), summed over the groups.
-  const esscores = new Map<number, number>();
+  // group of several lookups), summed over the groups in their order.
+  const scores = scratchScores(postings, lookups);
   for (const members of Map.groupBy(lookups, (lookup) => lookup.group).values()) {
-    const bestWeight = new Map<number, number>();
+    scores.startGroup();
     for (const lookup of members) {
       const refs = postings.get(lookup.key) ?? [];
       const n = Math.min(refs.length, lookup.limit);
-      for (let i = 0; i < n; i++)
-        if ((bestWeight.get(refs[i]) ?? 0) < lookup.weight) bestWeight.set(refs[i], lookup.weight);
+      for (let i = 0; i < n; i++) scores.offer(refs[i], lookup.weight);
     }
-    for (const [ref, weight] of bestWeight) esscores.set(ref, (esscores.get(ref) ?? 0) + weight);
+    scores.endGroup();
   }
-  return best(esscores, limits.maxCandidates);
+  return scores.best(limits.maxCandidates);
 }
 
 /**
- * The `k` best candidates of `esscores` (highest esscore, then lowest ref), best first. Kept
- * in order as they come instead of sorting them all: a query reads up to thousands of postings
- * and keeps 30, and an object per posting was a sixth of the matcher's garbage.
+ * Candidates' retrieval scores while one query's postings are summed: an open-addressing table
+ * of typed arrays from ref to esscore, reused by every query of the thread (the matcher is
+ * synchronous). It replaces a Map per query and one per group: with up to a few thousand
+ * postings per query, their inserts and the entries' garbage were most of retrieval's time.
+ * Sums are made in the same order as before (group by group), so scores are bit-identical.
  */
-function best(esscores: ReadonlyMap<number, number>, k: number): RetrievedCandidate[] {
-  const top: RetrievedCandidate[] = [];
-  const before = (ref: number, esscore: number, other: RetrievedCandidate) =>
-    esscore > other.esscore || (esscore === other.esscore && ref < other.ref);
-  for (const [ref, esscore] of esscores) {
-    if (top.length === k && !before(ref, esscore, top[k - 1])) continue;
-    let at = top.length;
-    while (at > 0 && before(ref, esscore, top[at - 1])) at--;
-    top.splice(at, 0, { ref, esscore });
-    if (top.length > k) top.pop();
+class RefScores {
+  #mask = 0;
+  /** Ref in a slot (valid when the slot's epoch is the query's). */
+  #refs = new Float64Array(0);
+  #epochs = new Uint32Array(0);
+  #esscores = new Float64Array(0);
+  /** Whether the slot's ref has an esscore this query (the epoch), as a Map entry would be. */
+  #scored = new Uint32Array(0);
+  #groupWeights = new Float64Array(0);
+  #groupStamps = new Uint32Array(0);
+  #epoch = 0;
+  #group = 0;
+  /** Slots touched by the current group, then slots with an esscore, in first-scored order. */
+  #inGroup = new Int32Array(0);
+  #inGroupCount = 0;
+  #scoredSlots = new Int32Array(0);
+  #scoredCount = 0;
+
+  /** Empties the table for a query that offers at most `entries` refs. */
+  reset(entries: number): void {
+    const wanted = Math.max(64, 2 ** Math.ceil(Math.log2(entries * 2 + 1)));
+    if (wanted > this.#refs.length || this.#epoch >= 0xffffffff - 1 || this.#group >= 0xfffffff0) {
+      const size = Math.max(wanted, this.#refs.length);
+      this.#mask = size - 1;
+      this.#refs = new Float64Array(size);
+      this.#epochs = new Uint32Array(size);
+      this.#esscores = new Float64Array(size);
+      this.#scored = new Uint32Array(size);
+      this.#groupWeights = new Float64Array(size);
+      this.#groupStamps = new Uint32Array(size);
+      this.#inGroup = new Int32Array(size);
+      this.#scoredSlots = new Int32Array(size);
+      this.#epoch = 0;
+      this.#group = 0;
+    }
+    this.#epoch++;
+    this.#scoredCount = 0;
   }
-  return top;
+
+  startGroup(): void {
+    this.#group++;
+    this.#inGroupCount = 0;
+  }
+
+  /** The group's best weight for `ref` becomes `weight` if larger (as `best < weight` did). */
+  offer(ref: number, weight: number): void {
+    const slot = this.#slotOf(ref);
+    if (this.#groupStamps[slot] !== this.#group) {
+      this.#groupStamps[slot] = this.#group;
+      this.#groupWeights[slot] = 0;
+      this.#inGroup[this.#inGroupCount++] = slot;
+    }
+    if (this.#groupWeights[slot] < weight) this.#groupWeights[slot] = weight;
+  }
+
+  /** Adds the group's best weights to the esscores (refs whose best stayed 0 get none). */
+  endGroup(): void {
+    for (let i = 0; i < this.#inGroupCount; i++) {
+      const slot = this.#inGroup[i];
+      const weight = this.#groupWeights[slot];
+      if (!(weight > 0)) continue;
+      if (this.#scored[slot] === this.#epoch) this.#esscores[slot] += weight;
+      else {
+        this.#scored[slot] = this.#epoch;
+        this.#esscores[slot] = 0 + weight;
+        this.#scoredSlots[this.#scoredCount++] = slot;
+      }
+    }
+  }
+
+  /** The `k` best candidates (highest esscore, then lowest ref), best first. */
+  best(k: number): RetrievedCandidate[] {
+    const top: RetrievedCandidate[] = [];
+    for (let i = 0; i < this.#scoredCount; i++) {
+      const slot = this.#scoredSlots[i];
+      const ref = this.#refs[slot];
+      const esscore = this.#esscores[slot];
+      if (top.length === k && !before(ref, esscore, top[k - 1])) continue;
+      let at = top.length;
+      while (at > 0 && before(ref, esscore, top[at - 1])) at--;
+      top.splice(at, 0, { ref, esscore });
+      if (top.length > k) top.pop();
+    }
+    return top;
+  }
+
+  #slotOf(ref: number): number {
+    let slot = Math.imul(ref | 0, 0x9e3779b1) & this.#mask;
+    while (this.#epochs[slot] === this.#epoch) {
+      if (this.#refs[slot] === ref) return slot;
+      slot = (slot + 1) & this.#mask;
+    }
+    this.#epochs[slot] = this.#epoch;
+    this.#refs[slot] = ref;
+    this.#groupStamps[slot] = 0;
+    return slot;
+  }
+}
+
+const sharedScores = new RefScores();
+
+/** The thread's score table, emptied and sized for the postings `lookups` will offer. */
+function scratchScores(postings: ReadonlyMap<string, number[]>, lookups: readonly Lookup[]): RefScores {
+  let entries = 0;
+  for (const lookup of lookups) entries += Math.min(postings.get(lookup.key)?.length ?? 0, lookup.limit);
+  sharedScores.reset(entries);
+  return sharedScores;
+}
+
+/** Whether a candidate (`ref`, `esscore`) ranks before `other`. */
+function before(ref: number, esscore: number, other: RetrievedCandidate): boolean {
+  return esscore > other.esscore || (esscore === other.esscore && ref < other.ref);
 }
