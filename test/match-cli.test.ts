@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Entity } from '../src/kg/index.ts';
+import { demoRecords, type Entity } from '../src/kg/index.ts';
 import { indexEntity } from '../src/match/index.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { tempDir } from './support/temp-dir.ts';
@@ -211,6 +211,55 @@ test('quarry calibrate writes per-type default thresholds meeting the precision 
   const refused = quarry(['calibrate', mixed, '--kg', kg, '--model', model]);
   assert.notEqual(refused.status, 0);
   assert.match(refused.stderr, /one entity type/);
+});
+
+test('quarry calibrate --demo-queries: sets about a demo graph, matched against it, one set per type', () => {
+  const model = path.join(dir.path, 'model-demo-calibrated.json');
+  writeFileSync(model, readFileSync(path.join(import.meta.dirname, '..', 'src', 'match', 'model.json')));
+  const sizes = { organizations: 300, persons: 300, seed: 3 };
+  const seen = new Set<string>();
+  const demo = [...demoRecords(sizes)].filter((r) => !seen.has(r.id) && seen.add(r.id));
+  const lines = [];
+  for (const type of ['Organization', 'Person'] as const) {
+    for (const entity of demo.filter((e) => e.type === type).slice(0, 30)) {
+      lines.push({ query: { type, name: [entity.name] }, expected: entity.id });
+    }
+  }
+  lines.push({ query: { type: 'Person', name: ['Qwyx Zzyzzva'] }, expected: null });
+  const demoQueries = path.join(dir.path, 'demo-queries.jsonl');
+  writeFileSync(demoQueries, lines.map((l) => JSON.stringify(l)).join('\n'));
+  const orgQueries = path.join(dir.path, 'org-queries.jsonl');
+  const run = quarry([
+    'calibrate',
+    orgQueries,
+    '--kg',
+    kg,
+    '--demo-queries',
+    demoQueries,
+    '--demo-organizations',
+    '300',
+    '--demo-persons',
+    '300',
+    '--demo-seed',
+    '3',
+    '--model',
+    model,
+  ]);
+  assert.equal(run.status, 0, run.stderr);
+  const calibration = JSON.parse(readFileSync(model, 'utf8')).provenance.thresholdCalibration;
+  assert.deepEqual(calibration.demoGraph, { seed: 3, organizations: 300, persons: 300 });
+  const sets = calibration.sets as { file: string; type: string; recall: number; sha256: string }[];
+  assert.deepEqual(
+    sets.map((s) => [s.file, s.type]),
+    [
+      ['org-queries.jsonl', 'Organization'],
+      ['demo-queries.jsonl (Organization)', 'Organization'],
+      ['demo-queries.jsonl (Person)', 'Person'],
+    ],
+  );
+  // Matched against the demo graph (the --kg graph holds none of these entities).
+  assert.ok(sets[1].recall > 0.5 && sets[2].recall > 0.5, JSON.stringify(sets));
+  assert.equal(sets[2].sha256, createHash('sha256').update(readFileSync(demoQueries)).digest('hex'));
 });
 
 test('quarry eval on a file mixing types prints all queries, then each type at its own threshold', () => {

@@ -39,6 +39,7 @@ export function formatMetrics(m: EvaluationMetrics, thresholdLabel = String(m.th
     `f1           ${f(m.f1)}`,
     `top1         ${f(m.top1)}`,
     `ece          ${f(m.ece)}`,
+    ...(m.eceNamesakesCounted !== m.ece ? [`ece-namesakes-counted ${f(m.eceNamesakesCounted)}`] : []),
     `counts       tp=${m.truePositives} fp=${m.falsePositives} fn=${m.falseNegatives} tn=${m.trueNegatives}`,
   ].join('\n');
 }

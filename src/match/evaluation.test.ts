@@ -40,6 +40,13 @@ test('namesake queries count in precision and recall but not in the ECE: no top 
   const without = evaluateOutcomes(plain, 0.5);
   const withNamesake = evaluateOutcomes([...plain, namesake], 0.5);
   assert.equal(withNamesake.ece, without.ece);
+  // Counted as the label says (no entity expected), the namesake is a wrong top at 0.5.
+  assert.equal(without.eceNamesakesCounted, without.ece);
+  assert.ok(withNamesake.eceNamesakesCounted > without.ece);
+  assert.equal(
+    withNamesake.eceNamesakesCounted,
+    evaluateOutcomes([...plain, { expected: null, top: 'N1', score: 0.5 }], 0.5).ece,
+  );
   assert.equal(withNamesake.falsePositives, 1, 'a namesake above the threshold is still a false hit');
   // The same query without its candidates (not a namesake query) is a wrong top at 0.5.
   assert.ok(evaluateOutcomes([...plain, { expected: null, top: 'N1', score: 0.5 }], 0.5).ece > without.ece);

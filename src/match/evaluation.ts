@@ -36,8 +36,16 @@ export interface EvaluationMetrics {
   readonly f2: number;
   /** Share of matchable queries whose top candidate (ignoring the threshold) is the expected one. */
   readonly top1: number;
-  /** Expected calibration error, 10 equal-width bins over [0, 1]. */
+  /**
+   * Expected calibration error, 10 equal-width bins over [0, 1], namesake queries left out
+   * (their label names no single right entity; see `QueryOutcome.candidates`).
+   */
   readonly ece: number;
+  /**
+   * The ECE with namesake queries counted as their label says (no entity expected: a top
+   * namesake is wrong at whatever score). Equal to `ece` on sets without namesakes.
+   */
+  readonly eceNamesakesCounted: number;
 }
 
 /** Scores outcomes at `threshold` (a hit is a top candidate with score ≥ threshold). */
@@ -48,8 +56,8 @@ export function evaluateOutcomes(outcomes: readonly QueryOutcome[], threshold: n
   let tn = 0;
   let matchable = 0;
   let top1 = 0;
-  const bins = Array.from({ length: 10 }, () => ({ n: 0, correct: 0, confidence: 0 }));
-  let calibrated = 0;
+  const calibration = new CalibrationBins();
+  const counted = new CalibrationBins();
   for (const o of outcomes) {
     const hit = o.top !== null && o.score !== null && o.score >= (o.threshold ?? threshold);
     if (o.expected !== null) {
@@ -62,19 +70,10 @@ export function evaluateOutcomes(outcomes: readonly QueryOutcome[], threshold: n
       } else fn++;
     } else if (hit) fp++;
     else tn++;
-    const namesakes = o.candidates !== undefined;
-    if (!namesakes && o.top !== null && typeof o.score === 'number' && Number.isFinite(o.score)) {
-      const bin = bins[Math.min(9, Math.max(0, Math.floor(o.score * 10)))];
-      bin.n++;
-      bin.confidence += o.score;
-      if (o.top === o.expected) bin.correct++;
-      calibrated++;
+    if (o.top !== null && typeof o.score === 'number' && Number.isFinite(o.score)) {
+      if (o.candidates === undefined) calibration.add(o.score, o.top === o.expected);
+      counted.add(o.score, o.top === o.expected);
     }
-  }
-  let ece = 0;
-  for (const bin of bins) {
-    if (bin.n === 0) continue;
-    ece += (bin.n / calibrated) * Math.abs(bin.correct / bin.n - bin.confidence / bin.n);
   }
   const precision = tp + fp > 0 ? tp / (tp + fp) : 0;
   const recall = tp + fn > 0 ? tp / (tp + fn) : 0;
@@ -95,8 +94,33 @@ export function evaluateOutcomes(outcomes: readonly QueryOutcome[], threshold: n
     f1: f(1),
     f2: f(2),
     top1: matchable > 0 ? top1 / matchable : 0,
-    ece,
+    ece: calibration.error(),
+    eceNamesakesCounted: counted.error(),
   };
+}
+
+/** Top scores in 10 equal-width bins, for the expected calibration error. */
+class CalibrationBins {
+  readonly #bins = Array.from({ length: 10 }, () => ({ n: 0, correct: 0, confidence: 0 }));
+  #count = 0;
+
+  add(score: number, right: boolean): void {
+    const bin = this.#bins[Math.min(9, Math.max(0, Math.floor(score * 10)))];
+    bin.n++;
+    bin.confidence += score;
+    if (right) bin.correct++;
+    this.#count++;
+  }
+
+  /** Σ over bins of (share of scores) × |share right − mean score|. */
+  error(): number {
+    let ece = 0;
+    for (const bin of this.#bins) {
+      if (bin.n === 0) continue;
+      ece += (bin.n / this.#count) * Math.abs(bin.correct / bin.n - bin.confidence / bin.n);
+    }
+    return ece;
+  }
 }
 
 /** The threshold in [0, 1] (a multiple of 0.01) that maximises F-beta on `outcomes`. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { normalizeEmail } from '../kg/index.ts';
-import { EMAIL_NOISE, emailTokens, placeTokens } from './profile.ts';
+import { EMAIL_NOISE, emailTokens, indexEntity, type PersonProfile, placeTokens } from './profile.ts';
 import { Random } from '../random.ts';
 
 /** Seeded random strings over `alphabet`, up to `longest` characters. */
@@ -60,4 +60,44 @@ test('placeTokens: postcodes of 4-6 digits and words of 3+ characters not starti
     tokens.filter((t) => /^\d{4,6}$/.test(t) || (t.length >= 3 && !/^\d/.test(t)));
   const tokens = samples('0159ab', 8, 4000);
   assert.deepEqual(placeTokens(tokens), reference(tokens));
+});
+
+test("a titled person: known by the given name with the title's place; nameDetail titles are not names", () => {
+  const earl = indexEntity({
+    id: 'PER-earl',
+    type: 'Person',
+    name: 'William Cavendish, 3rd Earl of Devonshire',
+    nameDetail: { firstName: 'William', lastName: 'Devonshire' },
+  });
+  const profile = earl.profile as PersonProfile;
+  assert.deepEqual(profile.n, ['william cavendish', 'william devonshire', 'devonshire']);
+  // The source split the name at its first and last words: the surname is Cavendish.
+  assert.equal(profile.f, 'william');
+  assert.equal(profile.l, 'cavendish');
+  assert.ok(earl.keys.includes('pt:devonshire'), 'the place is a retrieval key');
+  const baronet = indexEntity({
+    id: 'PER-bt',
+    type: 'Person',
+    name: 'Sir Robert Williams, 1st Baronet',
+    nameDetail: { firstName: 'Sir', lastName: 'Baronet' },
+  }).profile as PersonProfile;
+  assert.deepEqual(baronet.n, ['robert williams']);
+  assert.equal(baronet.f, 'robert');
+  assert.equal(baronet.l, 'williams');
+  // Any other nameDetail is kept as written: a double-barrelled surname, or one the name spells
+  // otherwise (a typo in the name).
+  const double = indexEntity({
+    id: 'PER-dbl',
+    type: 'Person',
+    name: 'Herbert Jenner-Fust',
+    nameDetail: { firstName: 'Herbert', lastName: 'Jenner-Fust' },
+  }).profile as PersonProfile;
+  assert.equal(double.l, 'jenner-fust');
+  const typo = indexEntity({
+    id: 'PER-typo',
+    type: 'Person',
+    name: 'Finley Grnnt',
+    nameDetail: { firstName: 'Finley', lastName: 'Grant' },
+  }).profile as PersonProfile;
+  assert.equal(typo.l, 'grant');
 });

@@ -2,7 +2,7 @@
  * What the store keeps for each entity so the matcher can find it (retrieval keys) and score
  * it (a compact match profile). Computed once per entity at import: keep it cheap.
  */
-import type { Entity, LinkedEntity, Location, NormalizedEmail } from '../kg/index.ts';
+import type { Entity, LinkedEntity, Location, NormalizedEmail, NormalizedPersonName } from '../kg/index.ts';
 import {
   canonicalGivenName,
   cityName,
@@ -12,6 +12,7 @@ import {
   normalizeDomain,
   normalizeEmail,
   normalizeOrganizationName,
+  isPersonNameNoise,
   normalizePersonName,
   normalizePhone,
   sharedHostProfile,
@@ -396,12 +397,46 @@ function birthYear(entity: Entity): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/**
+ * The names a person is known by, as folded tokens: each name, and for a titled one ("William
+ * Cavendish, 3rd Earl of Devonshire") the title's place with and without the given name
+ * (`william devonshire`, `devonshire`), as "William, Earl of Devonshire" and "the Earl of
+ * Devonshire" call him. Several holders of one title are namesakes, and split the score.
+ */
+function personNameForms(entity: Entity): string[][] {
+  const forms = new Map<string, string[]>();
+  for (const name of namesOf(entity)) {
+    const normalized = normalizePersonName(name);
+    if (normalized.tokens.length === 0) continue;
+    forms.set(normalized.tokens.join(' '), [...normalized.tokens]);
+    if (normalized.first !== undefined && normalized.titlePlace) {
+      const titled = [normalized.first, ...normalized.titlePlace];
+      forms.set(titled.join(' '), titled);
+      forms.set(normalized.titlePlace.join(' '), [...normalized.titlePlace]);
+    }
+  }
+  return [...forms.values()];
+}
+
+/**
+ * A part of `nameDetail` (folded), unless it is a title or rank ("Sir", "Baronet") or the place
+ * of a title that is not also a word of the name ("Devonshire" of "William Cavendish, 3rd Earl
+ * of Devonshire"): sources that split a name at its first and last word write those, and the
+ * part read from the name (`parsed`) is then meant. Any other part is kept, even one the name
+ * spells otherwise (a name stored with a typo beside a correct `nameDetail`).
+ */
+function namePart(value: unknown, name: NormalizedPersonName, parsed?: string): string | undefined {
+  if (typeof value !== 'string') return parsed;
+  const words = textTokens(value);
+  const ofTitle = (w: string) => name.titlePlace?.includes(w) === true && !name.tokens.includes(w);
+  if (words.some((w) => isPersonNameNoise(w) || ofTitle(w))) return parsed;
+  return foldText(value).trim();
+}
+
 function indexPerson(entity: Entity): EntityIndex {
   const keys = new Set<string>();
   const names: string[] = [];
-  for (const name of namesOf(entity)) {
-    const tokens = personNameTokens(name);
-    if (tokens.length === 0) continue;
+  for (const tokens of personNameForms(entity)) {
     names.push(tokens.join(' '));
     const formal: string[] = [];
     for (const token of tokens) {
@@ -412,10 +447,10 @@ function indexPerson(entity: Entity): EntityIndex {
     }
     keys.add(KEY.personName + sortedDistinct(formal).join(' '));
   }
-  const primary = normalizePersonName(entity.name ?? names[0] ?? '');
+  const primary = normalizePersonName(entity.name ?? namesOf(entity)[0] ?? '');
   const detail = entity.nameDetail;
-  const first = typeof detail?.firstName === 'string' ? foldText(detail.firstName).trim() : primary.first;
-  const last = typeof detail?.lastName === 'string' ? foldText(detail.lastName).trim() : primary.last;
+  const first = namePart(detail?.firstName, primary, primary.first);
+  const last = namePart(detail?.lastName, primary, primary.last);
   const place = placeFacts(entity);
   const contact = contactFacts(entity, place.country);
   addEmailKeys(keys, contact.emails, true);

@@ -78,6 +78,30 @@ test('organization acronyms come from significant words, written and canonical',
   assert.equal(looksLikeAcronym('Massachusetts'), false);
 });
 
+test('person names: a title of nobility after a comma is of a place, the second name it gives', () => {
+  const earl = normalizePersonName('William Cavendish, 3rd Earl of Devonshire');
+  assert.deepEqual(earl.tokens, ['william', 'cavendish']);
+  assert.deepEqual(earl.titlePlace, ['devonshire']);
+  assert.deepEqual(normalizePersonName('Henry Gladstone, 1st Baron Gladstone of Hawarden').titlePlace, [
+    'gladstone',
+    'hawarden',
+  ]);
+  assert.deepEqual(normalizePersonName('Anne Hastings, Countess of Pembroke').titlePlace, ['pembroke']);
+  assert.deepEqual(normalizePersonName('Alexander Fraser, 19th Lord Saltoun').titlePlace, ['saltoun']);
+  // No place: a baronetcy, a suffix, a surname written first with a courtesy title.
+  assert.equal(normalizePersonName('Sir Robert Williams, 1st Baronet').titlePlace, undefined);
+  assert.equal(normalizePersonName('John Smith, Jr.').titlePlace, undefined);
+  assert.deepEqual(normalizePersonName('Smith, Lady Jane'), {
+    tokens: ['jane', 'smith'],
+    first: 'jane',
+    last: 'smith',
+  });
+  // Written without a comma, the title words are dropped and the place is the name's last word.
+  assert.deepEqual(normalizePersonName('Henry 18th Earl of Oxford').tokens, ['henry', 'oxford']);
+  assert.deepEqual(normalizePersonName('Earl of Devonshire').tokens, ['devonshire']);
+  assert.deepEqual(normalizePersonName('the Marquis of Montrose').tokens, ['montrose']);
+});
+
 test('person names: titles and ordinals dropped, comma order read, nicknames resolved', () => {
   assert.deepEqual(normalizePersonName('Dr. John Smith Jr.'), {
     tokens: ['john', 'smith'],

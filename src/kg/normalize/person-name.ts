@@ -21,6 +21,8 @@ const GIVEN_NAMES = loadGivenNames();
 interface NameParts {
   /** Dropped wherever they stand: titles, ranks, titles of nobility, particles. */
   readonly anywhere: ReadonlySet<string>;
+  /** Titles of nobility (`baron`, `earl`): the words after one name the title, not the person. */
+  readonly nobility: ReadonlySet<string>;
   /** Dropped at the end of a name with at least two other words ("John Smith Jr"). */
   readonly suffixes: ReadonlySet<string>;
   /** Dropped only after a comma: they are surnames too ("Jack Ma", "Smith, John, MD"). */
@@ -29,13 +31,17 @@ interface NameParts {
 
 function loadNameParts(): NameParts {
   const anywhere = new Set<string>();
+  const nobility = new Set<string>();
   const suffixes = new Set<string>();
   const afterComma = new Set<string>();
   for (const [kind, words] of readDataFile('person-name-parts.tsv')) {
     const into = kind === 'suffix' ? suffixes : kind === 'suffix-after-comma' ? afterComma : anywhere;
-    for (const word of listField(words)) into.add(word);
+    for (const word of listField(words)) {
+      into.add(word);
+      if (kind === 'nobility') nobility.add(word);
+    }
   }
-  return { anywhere, suffixes, afterComma };
+  return { anywhere, nobility, suffixes, afterComma };
 }
 
 const PARTS = loadNameParts();
@@ -57,6 +63,23 @@ export interface NormalizedPersonName {
   readonly last?: string;
   /** Names (or initials) between the given name and the surname, when there are any. */
   readonly middles?: readonly string[];
+  /**
+   * The place a title of nobility written after a comma is "of" (folded, particles dropped):
+   * `devonshire` for "William Cavendish, 3rd Earl of Devonshire". People call such a person by
+   * it ("the Earl of Devonshire", "Lord Rowallan"), so it is a second name, not a surname.
+   */
+  readonly titlePlace?: readonly string[];
+}
+
+/**
+ * The words after the last title of nobility in `text` (what comes after a comma in a name),
+ * without titles, particles and ordinals; empty when `text` holds no such title.
+ */
+function titlePlaceOf(text: string): string[] {
+  const tokens = textTokens(text);
+  let at = -1;
+  for (let i = 0; i < tokens.length; i++) if (PARTS.nobility.has(tokens[i])) at = i;
+  return at < 0 ? [] : tokens.slice(at + 1).filter((t) => !isPersonNameNoise(t) && !isSuffix(t));
 }
 
 /** True when `token` is a title, particle or ordinal that does not identify a person. */
@@ -100,17 +123,11 @@ function capitalisedSurname(name: string): number {
 export function normalizePersonName(name: string): NormalizedPersonName {
   const comma = name.indexOf(',');
   if (comma > 0) {
-    const before = words(name.slice(0, comma));
-    const after = words(name.slice(comma + 1));
-    // "John Smith, Jr." / "Smith, John, MD": what follows a comma may be suffixes only.
-    const afterName = after.filter((t) => !isSuffix(t));
-    if (afterName.length === 0) return split(withoutSuffixes(before));
-    // "Clifford, 1st Baron Clifford" is a name plus a title, not "Surname, Given".
-    if (before.length === 1 && afterName.length <= 3) {
-      const given = withoutSuffixes(afterName);
-      return surnameFirst(before[0], given);
-    }
-    return split(withoutSuffixes(before.length > 0 ? before : after));
+    const named = readCommaName(name, comma);
+    // A full name before the comma: "Smith, Lady Jane" is surname first, not a title.
+    const titlePlace = named.last !== undefined ? titlePlaceOf(name.slice(comma + 1)) : [];
+    if (titlePlace.length === 0 || words(name.slice(0, comma)).length < 2) return named;
+    return { ...named, titlePlace };
   }
   const caps = capitalisedSurname(name);
   if (caps > 0) {
@@ -120,6 +137,21 @@ export function normalizePersonName(name: string): NormalizedPersonName {
     if (surname.length > 0 && given.length > 0) return surnameFirst(surname[surname.length - 1], given);
   }
   return split(withoutSuffixes(words(name)));
+}
+
+/** A name with a comma at `comma`: "Surname, Given", "Given Surname, Jr." or a name and a title. */
+function readCommaName(name: string, comma: number): NormalizedPersonName {
+  const before = words(name.slice(0, comma));
+  const after = words(name.slice(comma + 1));
+  // "John Smith, Jr." / "Smith, John, MD": what follows a comma may be suffixes only.
+  const afterName = after.filter((t) => !isSuffix(t));
+  if (afterName.length === 0) return split(withoutSuffixes(before));
+  // "Clifford, 1st Baron Clifford" is a name plus a title, not "Surname, Given".
+  if (before.length === 1 && afterName.length <= 3) {
+    const given = withoutSuffixes(afterName);
+    return surnameFirst(before[0], given);
+  }
+  return split(withoutSuffixes(before.length > 0 ? before : after));
 }
 
 function surnameFirst(last: string, given: readonly string[]): NormalizedPersonName {

@@ -5,7 +5,7 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Entity } from '../../kg/index.ts';
-import { normalizeDomain } from '../../kg/index.ts';
+import { normalizeDomain, normalizePersonName } from '../../kg/index.ts';
 import type { MatchQuery } from '../query-analysis.ts';
 import {
   abbreviate,
@@ -241,12 +241,43 @@ function maybeTypo(text: string, random: Random, p: number): string {
 const TITLES = ['Dr.', 'Dr', 'Prof.', 'Mr.', 'Mrs.', 'Ms', 'Mr', 'Prof. Dr.'];
 const SUFFIXES = [' Jr.', ' Jr', ' III', ', PhD', ' PhD', ', MBA', ' Sr.'];
 
+const TITLE_OF_NOBILITY =
+  /^(?:(\d+(?:st|nd|rd|th))\s+)?(baroness|baronet|baron|countess|count|duchess|duke|earl|lady|lord|marchioness|marquess|marquis|viscountess|viscount)\s+(?:of\s+)?(.+)$/i;
+
+/**
+ * How people write a titled person ("William Cavendish, 3rd Earl of Devonshire"): by the title
+ * alone ("Earl of Devonshire", "Lord Devonshire"), with the given name ("William, Earl of
+ * Devonshire", "William 3rd Earl Devonshire"), or the name with the title shortened. Undefined
+ * when the name carries no title of nobility after a comma.
+ */
+function titledName(full: string, random: Random): string | undefined {
+  const comma = full.indexOf(',');
+  if (comma < 0) return undefined;
+  const title = TITLE_OF_NOBILITY.exec(full.slice(comma + 1).trim());
+  if (!title) return undefined;
+  const [, ordinal, rank, place] = title;
+  const given = normalizePersonName(full).first;
+  const name = full.slice(0, comma);
+  const forms = [
+    `${rank} of ${place}`,
+    `Lord ${place}`,
+    `${ordinal ?? ''} ${rank} of ${place}`,
+    `${name}, ${rank} ${place}`,
+    `${name}, ${ordinal ?? ''} ${place}`,
+  ];
+  if (given) forms.push(`${given} ${rank} of ${place}`, `${given}, ${rank} of ${place}`, `${given} ${place}`);
+  if (given && ordinal) forms.push(`${given} ${ordinal} ${rank} ${place}`);
+  return random.pick(forms).replace(/\s+/g, ' ').trim();
+}
+
 function personName(entity: Entity, random: Random): string | undefined {
   const first = entity.nameDetail?.firstName;
   const last = entity.nameDetail?.lastName;
   const middles = entity.nameDetail?.middleName ?? [];
   const full = entity.name;
   if (!full) return undefined;
+  const titled = random.chance(0.3) ? titledName(full, random) : undefined;
+  if (titled) return maybeTypo(random.chance(0.4) ? titled.toLowerCase() : titled, random, 0.15);
   let parts: string[];
   const r = random.next();
   if (first && last && middles.length && random.chance(0.3)) {
