@@ -16,6 +16,7 @@ const EXTRACTION_NICENESS = 5;
 lowerThreadPriority(EXTRACTION_NICENESS);
 
 parentPort!.on('message', ({ id, job }: ExtractionThreadRequest) => {
+  parentPort!.postMessage({ id, started: true } satisfies ExtractionThreadReply);
   let reply: ExtractionThreadReply;
   try {
     const response = extractPage(job.input);

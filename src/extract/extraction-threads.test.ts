@@ -29,3 +29,22 @@ test('an idle extraction thread ends after idleMs, and the next page starts anot
     await threads.close();
   }
 });
+
+test('the budget runs from the moment the thread begins the page, not while the thread starts', async () => {
+  // A fresh thread loads its modules before it can begin (hundreds of ms; over 1.5 s on a loaded
+  // host), longer than this budget: a light page must still be answered, on every fresh thread.
+  const threads = new ExtractionThreads({ size: 1, idleMs: 10, budgetMs: 150 });
+  try {
+    for (const title of ['One', 'Two']) {
+      const started = performance.now();
+      const answer = await threads.extract(page(title));
+      assert.match(JSON.stringify(answer), new RegExp(title));
+      assert.ok(performance.now() - started > 150, 'the thread took longer to start than the budget');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(threads.threads, 0, 'the idle thread ended: the next page starts another');
+    }
+    assert.equal(threads.replaced, 0);
+  } finally {
+    await threads.close();
+  }
+});

@@ -23,6 +23,9 @@ import {
 } from '../errors.ts';
 import type { ExtractionResponse, PageInput, StoredDocuments } from './extract-page.ts';
 
+/** Longest a thread may take to begin a page it was given (loading its modules), ms. */
+const THREAD_START_LIMIT_MS = 60_000;
+
 /** Default time budget of one page, ms. A 10 MB page takes about 1 s with the built-in extractors. */
 export const DEFAULT_EXTRACTION_BUDGET_MS = 10_000;
 /** Default heap of one extraction thread, MiB: a 10 MB page's DOM needs about 150. */
@@ -50,6 +53,8 @@ export interface ExtractionThreadRequest {
 
 /** A thread's answer: the result, or the engine's error by message and code. */
 export type ExtractionThreadReply =
+  /** The thread has begun the page: its time budget runs from here. */
+  | { readonly id: number; readonly started: true }
   | { readonly id: number; readonly result: ExtractionResponse | StoredDocuments }
   | {
       readonly id: number;
@@ -205,6 +210,23 @@ export class ExtractionThreads {
     slot.worker.ref();
     const request: ExtractionThreadRequest = { id: slot.id, job: task.job };
     slot.worker.postMessage(request, task.transfer);
+    // The budget runs from the moment the thread begins the page ('started'), not from here: a
+    // thread just spawned loads its modules first, which took over 1.5 s on a loaded host and
+    // failed light pages on every fresh thread. Until then only a start-up limit runs.
+    slot.timer = setTimeout(() => {
+      this.#replace(
+        slot,
+        new ExtractionFailedError(
+          `The extraction thread did not start within ${THREAD_START_LIMIT_MS / 1000} s`,
+        ),
+        'did not start',
+      );
+    }, THREAD_START_LIMIT_MS);
+  }
+
+  /** Arms the page's time budget once its thread has begun it. */
+  #startBudget(slot: Slot): void {
+    clearTimeout(slot.timer);
     slot.timer = setTimeout(() => {
       this.#replace(
         slot,
@@ -225,6 +247,10 @@ export class ExtractionThreads {
     const slot: Slot = { worker, task: undefined, timer: undefined, idle: undefined, id: 0 };
     worker.on('message', (reply: ExtractionThreadReply) => {
       if (reply.id !== slot.id || !slot.task) return;
+      if ('started' in reply) {
+        this.#startBudget(slot);
+        return;
+      }
       const task = slot.task;
       this.#finish(slot);
       if ('result' in reply) task.resolve(reply.result);
