@@ -218,7 +218,9 @@ class RefScores {
   /** Empties the table for a query that offers at most `entries` refs. */
   reset(entries: number): void {
     const wanted = Math.max(64, 2 ** Math.ceil(Math.log2(entries * 2 + 1)));
-    if (wanted > this.#refs.length || this.#epoch >= 0xffffffff - 1 || this.#group >= 0xfffffff0) {
+    // The stamps are 32-bit: well before they would wrap (a query makes at most a few hundred
+    // groups), the table starts over.
+    if (wanted > this.#refs.length || this.#epoch >= 0xfffffff0 || this.#group >= 0xfff00000) {
       const size = Math.max(wanted, this.#refs.length);
       this.#mask = size - 1;
       this.#refs = new Float64Array(size);
