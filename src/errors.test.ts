@@ -40,6 +40,24 @@ test('a fetch error is retried when transient, fails the record otherwise', () =
   assert.ok(!errors.isRetryableHttpStatus(404));
 });
 
+test('isDiskFullError: SQLSTATE 53100 in any language, ENOSPC, SQLite and OS texts; not the other class 53 states', () => {
+  // Shapes as pg's DatabaseError and Node's errno errors carry them (test/bulk-full-disk.test.ts
+  // provokes the real PostgreSQL one: a tablespace on a full tmpfs).
+  assert.ok(
+    errors.isDiskFullError({
+      code: '53100',
+      message: 'konnte Datei nicht erweitern: Auf dem Gerät ist kein Speicherplatz mehr verfügbar',
+    }),
+  );
+  assert.ok(errors.isDiskFullError({ code: 'ENOSPC', message: 'write failed' }));
+  assert.ok(errors.isDiskFullError(new Error('database or disk is full')));
+  assert.ok(errors.isDiskFullError(new Error('could not extend file "base/1/2": No space left on device')));
+  for (const code of ['53200', '53300', '53400', '23505']) {
+    assert.ok(!errors.isDiskFullError({ code, message: 'out of memory' }), code);
+  }
+  assert.ok(!errors.isDiskFullError(null) && !errors.isDiskFullError('disk is full?'));
+});
+
 test('outcomeOf: a registered error says what happens next; any other error says nothing', () => {
   assert.equal(errors.outcomeOf(new errors.UnavailableError('busy')), 'retry');
   assert.equal(errors.outcomeOf(new errors.InvalidParameterError('name', 'bad')), 'fail-record');

@@ -278,6 +278,18 @@ export function isDiskFull(message: string | null | undefined): boolean {
   );
 }
 
+/**
+ * True when a store's or the OS's `error` says the disk was full: PostgreSQL's SQLSTATE 53100
+ * (`disk_full`, whatever language the server's messages are in), or a message `isDiskFull` knows.
+ * The other class 53 states are not the disk: 53200 is the server's memory, 53300 its
+ * connections, 53400 a configured limit.
+ */
+export function isDiskFullError(error: unknown): boolean {
+  if (error == null || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '53100' || code === 'ENOSPC' || isDiskFull(typeof message === 'string' ? message : null);
+}
+
 /** 414: a path parameter is longer than the router accepts. */
 export class UriTooLongError extends registered('uri_too_long') {}
 

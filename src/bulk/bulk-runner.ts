@@ -1,6 +1,6 @@
 import type { CreditCosts } from '../config.ts';
 import { creditCost } from '../enhance/index.ts';
-import { InsufficientCreditsError, isDiskFull, outcomeOf } from '../errors.ts';
+import { InsufficientCreditsError, isDiskFullError, outcomeOf } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { BulkMetrics } from '../metrics/index.ts';
 import type {
@@ -394,7 +394,7 @@ export class BulkRunner implements BulkJobRunner {
    */
   #storeRefused(job: ActiveJob, error: Error): void {
     if (this.#jobs.get(job.id) !== job) return;
-    const reason = isDiskFull(error.message) ? 'disk_full' : 'write_failed';
+    const reason = isDiskFullError(error) ? 'disk_full' : 'write_failed';
     job.fault ??= { reason, since: this.#now(), retryAt: 0, tries: 0, timer: undefined };
     const fault = job.fault;
     fault.reason = reason;

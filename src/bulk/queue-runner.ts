@@ -10,6 +10,7 @@
  * - credits are charged with the results: a conditional debit, never below zero.
  */
 import type { CreditCosts } from '../config.ts';
+import { isDiskFullError } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { BulkMetrics } from '../metrics/index.ts';
 import type {
@@ -27,6 +28,7 @@ import {
   type ChargedResults,
   chargeResults,
   reportStored,
+  type StorageFault,
 } from './bulk-runner.ts';
 import { type BulkJobOptions, stateMessage } from './job-record.ts';
 import { markFinished, markStopped, RUNNING } from './job-transitions.ts';
@@ -43,6 +45,11 @@ interface BatchItem {
 
 /** How often each process looks for jobs whose last batch committed but that are not finished. */
 const FINISH_SWEEP_MS = 500;
+/**
+ * How long past its retry time a refusal seen here still speaks for the job when no later
+ * attempt here failed or succeeded: another process may have stored the job's batches since.
+ */
+const FAULT_STALE_MS = 60_000;
 
 export interface QueueBulkRunnerDeps {
   readonly store: BulkJobStore;
@@ -62,6 +69,10 @@ export interface QueueBulkRunnerDeps {
 export class QueueBulkRunner implements BulkJobRunner {
   readonly #deps: QueueBulkRunnerDeps;
   readonly #now: () => number;
+  /** Jobs whose last batch tried here could not be stored (held in memory: the store refuses). */
+  readonly #faults = new Map<string, StorageFault>();
+  /** Errors thrown by the store's writes in a handler (as opposed to answering or shutting down). */
+  readonly #storeErrors = new WeakSet<object>();
   #sweep: NodeJS.Timeout | undefined;
   #handling = 0;
   #closed = false;
@@ -73,8 +84,13 @@ export class QueueBulkRunner implements BulkJobRunner {
 
   /** Starts working on the queue (and finishing jobs other processes left complete). */
   async resume(): Promise<void> {
-    await this.#deps.queue.work(BULK_QUEUE, { concurrency: this.#deps.executor.capacity }, (item, tx) =>
-      this.#handle(item as unknown as BatchItem, tx),
+    await this.#deps.queue.work(
+      BULK_QUEUE,
+      {
+        concurrency: this.#deps.executor.capacity,
+        onFailure: (item, error, retryInMs) => this.#failed(item as unknown as BatchItem, error, retryInMs),
+      },
+      (item, tx) => this.#handle(item as unknown as BatchItem, tx),
     );
     this.#sweep = setInterval(() => void this.#finishDone(), FINISH_SWEEP_MS);
     this.#sweep.unref();
@@ -96,17 +112,49 @@ export class QueueBulkRunner implements BulkJobRunner {
   /** Stops the job in the store; batches in flight anywhere find it stopped when they commit. */
   async stop(jobId: string): Promise<BulkJobRow | undefined> {
     const stopped = await markStopped(this.#deps.store, jobId, this.#now());
+    this.#faults.delete(jobId);
     if (stopped) this.#deps.onFinal(stopped);
     return stopped;
   }
 
-  forget(): void {
+  forget(jobId: string): void {
     // The job's state (DELETING) tells every process's batches to store nothing.
+    this.#faults.delete(jobId);
   }
 
-  storageFault(): undefined {
-    // A batch the store refuses rolls back and goes back to the queue, which retries it later.
-    return undefined;
+  /**
+   * Why the job's last batch tried in this process could not be stored: a batch the store
+   * refuses rolls back whole and goes back to the queue, which tries it again after a backoff.
+   */
+  storageFault(jobId: string): StorageFault | undefined {
+    const fault = this.#faults.get(jobId);
+    if (fault && this.#now() > fault.retryAt + FAULT_STALE_MS) {
+      this.#faults.delete(jobId);
+      return undefined;
+    }
+    return fault;
+  }
+
+  /** An attempt at `item` rolled back: a refusal of the store is the job's storage fault. */
+  #failed(item: BatchItem, error: Error, retryInMs: number): void {
+    // Shutting down: the batch goes back to the queue by design.
+    if (this.#closed) return;
+    const diskFull = isDiskFullError(error);
+    if (!diskFull && !this.#storeErrors.has(error)) {
+      this.#deps.logger.error({ err: error, jobId: item.jobId }, 'bulk: a batch failed; it is tried again');
+      return;
+    }
+    const now = this.#now();
+    const fault: StorageFault = {
+      reason: diskFull ? 'disk_full' : 'write_failed',
+      since: this.#faults.get(item.jobId)?.since ?? now,
+      retryAt: now + retryInMs,
+    };
+    this.#faults.set(item.jobId, fault);
+    this.#deps.logger.warn(
+      { err: error, jobId: item.jobId, reason: fault.reason, retryInMs },
+      'bulk results cannot be stored; trying again',
+    );
   }
 
   /** Resolves when no job is running in the store and no batch is being answered here. */
@@ -156,7 +204,11 @@ export class QueueBulkRunner implements BulkJobRunner {
         { jobId: job.id, options, records },
         this.#deps.logger,
       );
-      const paid = await this.#commit(tx, job.id, results);
+      const paid = await this.#commit(tx, job.id, results).catch((error: unknown) => {
+        if (error !== null && typeof error === 'object') this.#storeErrors.add(error);
+        throw error;
+      });
+      this.#faults.delete(job.id);
       // The queue commits the handler's transaction as it returns; a commit that fails after
       // this (rare: the batch is then answered again) is counted twice.
       if (paid) reportStored(this.#deps.metrics, paid);
@@ -197,7 +249,9 @@ export class QueueBulkRunner implements BulkJobRunner {
         if (!RUNNING.includes(row.state) || row.completed < row.total) continue;
         // Conditional: of all the processes looking, one finishes it and tells its listeners.
         const finished = await markFinished(store, row, this.#now());
-        if (finished) this.#deps.onFinal(finished);
+        if (!finished) continue;
+        this.#faults.delete(row.id);
+        this.#deps.onFinal(finished);
       }
     } catch (error) {
       this.#deps.logger.error({ err: error }, 'bulk: finishing complete jobs failed');

@@ -777,10 +777,15 @@ export interface WorkQueue {
    * `tx` commits together with the item being done. When the handler throws, neither happens
    * and the item is tried again after a backoff; when the process dies, the database ends the
    * transaction and the item is handed to another process at once. Resolves once working.
+   * `onFailure` hears of each failed attempt (the handler's error, or the commit's) and how
+   * long this worker waits before taking an item again.
    */
   work(
     queue: string,
-    options: { readonly concurrency: number },
+    options: {
+      readonly concurrency: number;
+      readonly onFailure?: (item: WorkItem, error: Error, retryInMs: number) => void;
+    },
     handler: (item: WorkItem, tx: StorageTransaction) => Promise<void>,
   ): Promise<void>;
   /** Items of `queue` not done yet (queued, being worked on or waiting for a retry). */

@@ -34,10 +34,30 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** Creates an empty database with a unique name. */
-export async function createTempDatabase(): Promise<TempDatabase> {
+/**
+ * A tablespace at `directory` (empty, owned by the server's user: the server is local), for a
+ * database whose files should live there (a small file system, to fill); `drop()` removes it
+ * once its databases are dropped.
+ */
+export async function createTempTablespace(
+  directory: string,
+): Promise<{ name: string; drop(): Promise<void> }> {
+  const name = `quarry_ts_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await admin((client) =>
+    client.query(`CREATE TABLESPACE ${name} LOCATION '${directory.replaceAll("'", "''")}'`),
+  );
+  return {
+    name,
+    drop: () => admin((client) => client.query(`DROP TABLESPACE IF EXISTS ${name}`)).then(() => {}),
+  };
+}
+
+/** Creates an empty database with a unique name (its files in `tablespace`, if given). */
+export async function createTempDatabase(tablespace?: string): Promise<TempDatabase> {
   const name = `quarry_t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  await admin((client) =>
+    client.query(`CREATE DATABASE ${name}${tablespace ? ` TABLESPACE ${tablespace}` : ''}`),
+  );
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return {

@@ -110,12 +110,12 @@ export class PgWorkQueue implements WorkQueue {
 
   async work(
     queue: string,
-    options: { readonly concurrency: number },
+    options: Parameters<WorkQueue['work']>[1],
     handler: (item: WorkItem, tx: StorageTransaction) => Promise<void>,
   ): Promise<void> {
     await this.#queue(queue);
     for (let i = 0; i < Math.min(options.concurrency, this.#maxWorkers); i++) {
-      const loop = this.#workLoop(queue, handler).finally(() => this.#loops.delete(loop));
+      const loop = this.#workLoop(queue, handler, options.onFailure).finally(() => this.#loops.delete(loop));
       this.#loops.add(loop);
     }
   }
@@ -124,14 +124,17 @@ export class PgWorkQueue implements WorkQueue {
   async #workLoop(
     queue: string,
     handler: (item: WorkItem, tx: StorageTransaction) => Promise<void>,
+    onFailure: Parameters<WorkQueue['work']>[1]['onFailure'],
   ): Promise<void> {
     let failures = 0;
     while (!this.#closed) {
       let worked = false;
+      let item: WorkItem | undefined;
       try {
         worked = await this.#transaction(async (db) => {
           const [job] = await this.#boss.fetch<WorkItem>(queue, { batchSize: 1, db: databaseOf(db) });
           if (!job) return false;
+          item = job.data;
           await handler(job.data, this.#ports(db));
           await this.#boss.complete(queue, job.id, null, { db: databaseOf(db) });
           return true;
@@ -142,7 +145,9 @@ export class PgWorkQueue implements WorkQueue {
         // one, longer after each failure in a row (a store that refuses writes, a full disk).
         failures++;
         this.#onError(error as Error);
-        await this.#pause(Math.min(FAILURE_BACKOFF_MS[1], FAILURE_BACKOFF_MS[0] * 2 ** (failures - 1)));
+        const wait = Math.min(FAILURE_BACKOFF_MS[1], FAILURE_BACKOFF_MS[0] * 2 ** (failures - 1));
+        if (item) onFailure?.(item, error as Error, wait);
+        await this.#pause(wait);
         continue;
       }
       if (!worked) await this.#pause(IDLE_POLL_MS);
