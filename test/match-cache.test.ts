@@ -68,8 +68,8 @@ test('a cached source gives the matcher exactly what the uncached one does, what
   // Tight bounds empty the caches often; roomy ones keep everything: both must answer alike,
   // in any order of queries (the order decides what is cached when).
   for (const cache of [
-    { profileBytes: 8_000, postingsRefs: 200 },
-    { profileBytes: 64 * 2 ** 20, postingsRefs: 1_000_000 },
+    { profileBytes: 8_000, postingsBytes: 2_000 },
+    { profileBytes: 64 * 2 ** 20, postingsBytes: 64 * 2 ** 20 },
   ]) {
     const cached = createMatcher(storage.entities, { cache });
     const order = asked.map((_, i) => i);
@@ -90,7 +90,7 @@ test('the caching source answers as its source, profiles in the order of the ref
     counts: () => entities.counts(),
     version: () => entities.version(),
   };
-  const cached = new CachingCandidateSource(reversed, { profileBytes: 1_000, postingsRefs: 50 });
+  const cached = new CachingCandidateSource(reversed, { profileBytes: 1_000, postingsBytes: 1_000 });
   const refs = (rows: readonly { ref: number }[]) => rows.map((row) => row.ref);
   assert.deepEqual(refs(cached.profiles([2, 4])), [2, 4]);
   assert.deepEqual(refs(cached.profiles([5, 4, 1, 2, 3])), [5, 4, 1, 2, 3]);
@@ -110,6 +110,32 @@ test('the caching source answers as its source, profiles in the order of the ref
       rows.flatMap((ref) => entities.profiles([ref]).map((row) => row.id)),
     );
   }
+});
+
+test('the postings kept are bounded by bytes: a long key evicts them as many short ones would', () => {
+  const entities = storage.entities;
+  const read: string[] = [];
+  const counting: CandidateSource = {
+    refsForKeys: (keys, limit) => {
+      read.push(...keys);
+      return entities.refsForKeys(keys, limit);
+    },
+    profiles: (refs) => entities.profiles(refs),
+    termCounts: (prefix) => entities.termCounts(prefix),
+    counts: () => entities.counts(),
+    version: () => entities.version(),
+  };
+  const [known] = [...entities.termCounts('pt:').keys()].map((key) => `pt:${key}`);
+  const cached = new CachingCandidateSource(counting, { postingsBytes: 4_000 });
+  const want = entities.refsForKeys([known], 100).get(known);
+  assert.deepEqual(cached.refsForKeys([known], 100).get(known), want);
+  for (let i = 0; i < 10; i++) cached.refsForKeys([`pt:short${i}`], 100);
+  cached.refsForKeys([known], 100);
+  assert.equal(read.filter((key) => key === known).length, 1, 'ten short keys fit: still remembered');
+  // One key of 5,000 characters (a hostile name token) is more than the bound by itself.
+  cached.refsForKeys([`pt:${'z'.repeat(5_000)}`], 100);
+  assert.deepEqual(cached.refsForKeys([known], 100).get(known), want);
+  assert.equal(read.filter((key) => key === known).length, 2, 'dropped for the long key: read again');
 });
 
 test('the profiles kept are bounded by their size in memory: past it they are read again', () => {

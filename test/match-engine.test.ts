@@ -251,7 +251,7 @@ test('the matcher sees writes made after it was created (caches follow the graph
 });
 
 /** A matcher over the test store that records the keys whose postings it reads. */
-function recordingMatcher(postingsCacheRefs?: number): { matcher: Matcher; read: string[][] } {
+function recordingMatcher(postingsCacheBytes?: number): { matcher: Matcher; read: string[][] } {
   const entities = storage.entities;
   const read: string[][] = [];
   const matcher = createMatcher(
@@ -265,7 +265,7 @@ function recordingMatcher(postingsCacheRefs?: number): { matcher: Matcher; read:
       counts: () => entities.counts(),
       version: () => entities.version(),
     },
-    { cache: { postingsRefs: postingsCacheRefs } },
+    { cache: { postingsBytes: postingsCacheBytes } },
   );
   return { matcher, read };
 }
@@ -293,13 +293,13 @@ test('postings are read once per graph version: a repeated query reads none and 
 
 test('the postings kept are bounded: past the bound they are dropped and read again', () => {
   const query = q({ type: 'Organization', names: ['Univ. of Pecs'], urls: ['pte.hu'] });
-  const { matcher: bounded, read } = recordingMatcher(3);
+  const { matcher: bounded, read } = recordingMatcher(200);
   const first = bounded.match(query);
   const readOnce = read.length;
   // More postings than the bound: the second query finds the cache emptied and reads them again.
   assert.deepEqual(bounded.match(query), first);
   assert.ok(read.length > readOnce);
-  const { matcher: roomy, read: readRoomy } = recordingMatcher(1_000);
+  const { matcher: roomy, read: readRoomy } = recordingMatcher(100_000);
   roomy.match(query);
   const roomyOnce = readRoomy.length;
   roomy.match(query);

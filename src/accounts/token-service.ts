@@ -1,10 +1,28 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { approximateBytes } from '../approximate-bytes.ts';
+import { ByteBoundedCache } from '../byte-bounded-cache.ts';
 import { InsufficientCreditsError, InvalidTokenError, MissingTokenError } from '../errors.ts';
 import type { TokenRecord, TokenStore } from '../storage/index.ts';
 
 /** SHA-256 hex of a token secret: the only form in which secrets are stored. */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
+}
+
+/**
+ * Bytes of recent look-ups kept: ~16,000 tokens of ~250 bytes (was 10,000 emptied whole when
+ * full, whatever the size of their labels; issue 28 §9).
+ */
+const TOKEN_CACHE_BYTES = 4 * 2 ** 20;
+
+interface CachedToken {
+  readonly record: TokenRecord;
+  readonly at: number;
+}
+
+/** A cached look-up's estimated heap: its map slot, the hash, the record and its wrapper. */
+function cachedTokenBytes(cached: CachedToken, hash: string): number {
+  return 48 + 16 + hash.length + 32 + approximateBytes(cached.record);
 }
 
 /** A newly created token: `secret` is shown once and never stored. */
@@ -20,10 +38,12 @@ export interface CreatedToken {
 export class TokenService {
   readonly #store: TokenStore;
   /** Authentication is on every request's path: remember recent lookups for a short time. */
-  readonly #cache = new Map<string, { record: TokenRecord; at: number }>();
+  readonly #cache: ByteBoundedCache<string, CachedToken>;
 
-  constructor(store: TokenStore) {
+  /** `cacheBytes`: the bound of recent look-ups kept (tests; default 4 MiB). */
+  constructor(store: TokenStore, cacheBytes = TOKEN_CACHE_BYTES) {
     this.#store = store;
+    this.#cache = new ByteBoundedCache(cacheBytes, cachedTokenBytes);
   }
 
   /** Creates a token with `credits` (a non-negative integer) or unlimited credits (`null`). */
@@ -50,7 +70,6 @@ export class TokenService {
     if (cached && Date.now() - cached.at < 5_000) return cached.record;
     const record = await this.#store.findBySecretHash(hash);
     if (!record) throw new InvalidTokenError();
-    if (this.#cache.size > 10_000) this.#cache.clear();
     this.#cache.set(hash, { record, at: Date.now() });
     return record;
   }

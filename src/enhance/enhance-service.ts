@@ -1,11 +1,12 @@
 import type { TokenService } from '../accounts/index.ts';
 import type { CreditCosts } from '../config.ts';
 import { InsufficientCreditsError } from '../errors.ts';
-import { applyEntityFilter, type EntityFilter, parseEntityFilter } from '../export/index.ts';
+import { applyEntityFilter, type EntityFilter } from '../export/index.ts';
 import { type Entity, type EntityType, type FactLedger, factOriginsOf } from '../kg/index.ts';
 import type { Matcher, MatchQuery, ScoredCandidate } from '../match/index.ts';
 import type { ChargedOperation, EnhanceMetrics } from '../metrics/index.ts';
 import type { EntityStore, StoredEntity } from '../storage/index.ts';
+import { CompiledFilters } from './compiled-filters.ts';
 import type { AnswerKind, EncodedAnswer, EnhanceThreads } from './enhance-threads.ts';
 import { type EnhanceOptions, type EnhanceQuery, echoQuery, type ParsedEnhanceRequest } from './query.ts';
 import {
@@ -212,7 +213,7 @@ export class EnhanceService {
 export class Enhancer {
   readonly #deps: EnhancerDeps;
   /** Compiled `filter`/`filterExclude` pairs: bulk jobs apply the same pair to every record. */
-  readonly #filters = new Map<string, EntityFilter | undefined>();
+  readonly #filters = new CompiledFilters();
 
   constructor(deps: EnhancerDeps) {
     this.#deps = deps;
@@ -377,12 +378,7 @@ export class Enhancer {
   /** Compiles (once) the request's filters; throws a 400 naming a bad path. */
   #filterOf(options: EnhanceOptions): EntityFilter | undefined {
     if (options.filter === undefined && options.filterExclude === undefined) return undefined;
-    const key = `${options.filter ?? ''}\u0000${options.filterExclude ?? ''}`;
-    if (!this.#filters.has(key)) {
-      if (this.#filters.size >= 256) this.#filters.clear();
-      this.#filters.set(key, parseEntityFilter(options.filter, options.filterExclude));
-    }
-    return this.#filters.get(key);
+    return this.#filters.of(options.filter, options.filterExclude);
   }
 
   #hit(stored: StoredEntity, score: number, esscore: number, options: EnhanceOptions): EnhanceHit {

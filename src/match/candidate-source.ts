@@ -49,15 +49,23 @@ export interface CachingOptions {
    */
   readonly profileBytes?: number;
   /**
-   * Most postings (refs) kept, all keys together (~8 bytes each; default 500,000). Queries
-   * share their common keys (a surname, a city, a frequent e-mail domain): over the in-process
-   * benchmark's 20,000 queries, 62% of the postings read were of a key an earlier query read.
+   * Most bytes of postings kept, all keys together (default 8 MiB): 8 per ref, the key's
+   * length and 64 per key (`postingsBytes`), so that long keys (a 2,000-character name token)
+   * and keys without postings count too; was 500,000 refs (issue 28 §9). Queries share their
+   * common keys (a surname, a city, a frequent e-mail domain): over the in-process benchmark's
+   * 20,000 queries, 62% of the postings read were of a key an earlier query read.
    */
-  readonly postingsRefs?: number;
+  readonly postingsBytes?: number;
 }
 
 const PROFILE_CACHE_BYTES = 16 * 2 ** 20;
-const POSTINGS_CACHE_REFS = 500_000;
+/** 500,000 refs (the former bound) and ~60,000 keys of 20 characters. */
+const POSTINGS_CACHE_BYTES = 8 * 2 ** 20;
+
+/** Estimated heap of the postings of one key: its map slot and string, and 8 bytes per ref. */
+function postingsBytes(key: string, refs: readonly number[]): number {
+  return 64 + key.length + 8 * refs.length;
+}
 
 /**
  * A `CandidateSource` that remembers the postings and profiles read while the graph version
@@ -82,7 +90,7 @@ export class CachingCandidateSource implements CandidateSource {
   constructor(source: CandidateSource, options: CachingOptions = {}) {
     this.#source = source;
     this.#profileCap = options.profileBytes ?? PROFILE_CACHE_BYTES;
-    this.#postingsCap = options.postingsRefs ?? POSTINGS_CACHE_REFS;
+    this.#postingsCap = options.postingsBytes ?? POSTINGS_CACHE_BYTES;
   }
 
   /**
@@ -168,9 +176,8 @@ export class CachingCandidateSource implements CandidateSource {
     }
     if (missing.length === 0) return out;
     const read = this.#source.refsForKeys(missing, limitPerKey);
-    // Each key counts as one ref more, so that keys without postings are bounded too.
     let size = 0;
-    for (const refs of read.values()) size += refs.length + 1;
+    for (const [key, refs] of read) size += postingsBytes(key, refs);
     if (this.#postingsHeld + size > this.#postingsCap) {
       this.#postings = new Map();
       this.#postingsHeld = 0;

@@ -66,3 +66,33 @@ test('typo neighbours are every token one edit away, as spelling each variant ou
   }
   assert.ok(compared > 1000, `${compared} tokens compared`);
 });
+
+test('remembered neighbours are bounded by bytes: long tokens evict, ordinary ones stay remembered', () => {
+  const counts = new Map([
+    ['oxford', 3],
+    ['oxfords', 1],
+  ]);
+  const bound = 4_000;
+  const vocabulary = new Vocabulary(counts, 1000, bound);
+  const first = vocabulary.neighbours('oxfrod');
+  assert.deepEqual(first, ['oxford']);
+  // Remembered: the same array again.
+  assert.equal(vocabulary.neighbours('oxfrod'), first);
+  for (let i = 0; i < 20; i++) vocabulary.neighbours(`ordinary${i}`);
+  assert.equal(vocabulary.neighbours('oxfrod'), first, '21 ordinary tokens fit the bound');
+  // 60-character tokens (~190 bytes each) push the least recently used out by their bytes.
+  for (let i = 0; i < 40; i++) vocabulary.neighbours(`${'z'.repeat(58)}${String(i).padStart(2, '0')}`);
+  assert.ok(vocabulary.neighbourCacheBytes <= bound, `${vocabulary.neighbourCacheBytes} > ${bound}`);
+  assert.ok(vocabulary.neighbourCacheBytes > bound / 2);
+  assert.notEqual(vocabulary.neighbours('oxfrod'), first, 'evicted');
+  assert.deepEqual(vocabulary.neighbours('oxfrod'), ['oxford'], 'and found again');
+});
+
+test('tokens longer than 64 characters get no typo neighbours (their look-up is quadratic)', () => {
+  const long = 'a'.repeat(64);
+  const vocabulary = new Vocabulary(new Map([[`${long}b`, 1]]), 10);
+  assert.deepEqual(vocabulary.neighbours(long), [`${long}b`], '64 characters: looked up');
+  // Was ~2 s of CPU for a 2,000-character token (idle core); 66 characters would find `${long}b`.
+  assert.deepEqual(vocabulary.neighbours(`${long}bb`), [], '66 characters: not looked up');
+  assert.deepEqual(vocabulary.neighbours('q'.repeat(2_000)), []);
+});

@@ -4,25 +4,44 @@
  * tokens one edit away).
  */
 
+import { approximateBytes } from '../approximate-bytes.ts';
+import { ByteBoundedCache } from '../byte-bounded-cache.ts';
 import { editDistance } from './similarity.ts';
 import { TermTable } from './term-table.ts';
 
 const ALPHABET_CODES = Uint16Array.from('abcdefghijklmnopqrstuvwxyz', (ch) => ch.charCodeAt(0));
-/** Tokens whose neighbours are remembered, per vocabulary (queries repeat common tokens). */
-const NEIGHBOUR_CACHE_SIZE = 20_000;
+/**
+ * Bytes of remembered neighbours per vocabulary (queries repeat common tokens): 10,000–20,000
+ * ordinary tokens (100–200 bytes each, `neighbourEntryBytes`), least recently used out. Was
+ * 20,000 tokens emptied whole when full (10,000 held on average), whatever their length
+ * (issue 28 §9).
+ */
+const NEIGHBOUR_CACHE_BYTES = 2 * 2 ** 20;
+/**
+ * Longest token given typo neighbours. Looking them up costs ~54 variants per character, each
+ * hashed whole: quadratic in the length (a 2,000-character name, one token, took 2 s of an
+ * enhance thread). No word that long is a typo worth correcting.
+ */
+const MAX_NEIGHBOUR_TOKEN = 64;
 /** Most vocabulary tokens compared when looking for two-edit corrections. */
 const MAX_TWO_EDIT_SCAN = 3000;
 
 export class Vocabulary {
   /** The terms and their counts, in shared memory (one copy for every thread, see term-table.ts). */
   readonly table: TermTable;
-  #neighbourCache = new Map<string, string[]>();
+  readonly #neighbourCache: ByteBoundedCache<string, string[]>;
   /** Number of entities the frequencies are out of. */
   readonly size: number;
   /** IDF of a token nobody carries: the largest possible weight. */
   readonly maxIdf: number;
 
-  constructor(counts: TermTable | ReadonlyMap<string, number>, entities: number) {
+  /** `neighbourCacheBytes`: the bound of remembered neighbours (tests; default 2 MiB). */
+  constructor(
+    counts: TermTable | ReadonlyMap<string, number>,
+    entities: number,
+    neighbourCacheBytes = NEIGHBOUR_CACHE_BYTES,
+  ) {
+    this.#neighbourCache = new ByteBoundedCache(neighbourCacheBytes, neighbourEntryBytes);
     this.table = counts instanceof TermTable ? counts : TermTable.build(counts);
     this.size = Math.max(1, entities);
     this.maxIdf = Math.log(this.size + 1);
@@ -40,18 +59,22 @@ export class Vocabulary {
 
   /**
    * Vocabulary tokens one edit (insert, delete, substitute, transpose) from `token`, most
-   * frequent first, at most `limit`. Only for tokens of 4+ characters: shorter ones have too
-   * many neighbours to be a reliable correction.
+   * frequent first, at most `limit`. Only for tokens of 4 to 64 characters: shorter ones have
+   * too many neighbours to be a reliable correction, longer ones cost too much to look up.
    */
   neighbours(token: string, limit = 4): string[] {
-    if (token.length < 4) return [];
+    if (token.length < 4 || token.length > MAX_NEIGHBOUR_TOKEN) return [];
     const key = `${limit}:${token}`;
     const cached = this.#neighbourCache.get(key);
     if (cached) return cached;
     const found = this.#findNeighbours(token, limit);
-    if (this.#neighbourCache.size >= NEIGHBOUR_CACHE_SIZE) this.#neighbourCache.clear();
     this.#neighbourCache.set(key, found);
     return found;
+  }
+
+  /** Bytes of remembered neighbours (estimated), never above the bound. */
+  get neighbourCacheBytes(): number {
+    return this.#neighbourCache.bytes;
   }
 
   #findNeighbours(token: string, limit: number): string[] {
@@ -118,4 +141,9 @@ export class Vocabulary {
       }
     }
   }
+}
+
+/** A remembered neighbour list's estimated heap: its map slot, the key, the array. */
+function neighbourEntryBytes(found: string[], key: string): number {
+  return 48 + 16 + key.length + approximateBytes(found);
 }
