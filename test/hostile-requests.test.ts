@@ -3,6 +3,7 @@
  * `__proto__` keys and a 20,000-character GET (item 10), slow clients (item 8).
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { MAX_JSON_DEPTH } from '../src/json-depth.ts';
@@ -137,6 +138,28 @@ describe('requests refused before routing, and slow clients', () => {
       assert.equal(await connection.waitClosed(), true);
     } finally {
       connection.close();
+    }
+  });
+
+  test('a request answered after longer than the body timeout is answered, not cut', async () => {
+    // A page that takes 1.5 s to fetch (the body timeout here is 0.4 s; the default is 30 s).
+    const site = http.createServer((_req, res) => {
+      setTimeout(() => {
+        res.setHeader('content-type', 'text/html');
+        res.end('<html><head><title>Slow</title></head><body><h1>Slow page</h1></body></html>');
+      }, 1_500);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const page = `http://127.0.0.1:${(site.address() as AddressInfo).port}/p`;
+    const token = await t.token();
+    try {
+      const get = await fetch(
+        `http://127.0.0.1:${port}/v3/analyze?token=${token}&url=${encodeURIComponent(page)}`,
+      );
+      assert.equal(get.status, 200, await get.clone().text());
+      assert.equal(((await get.json()) as { request: { pageUrl: string } }).request.pageUrl, page);
+    } finally {
+      site.close();
     }
   });
 

@@ -65,7 +65,14 @@ export function installBodyIdleTimeout(app: FastifyInstance, idleMs: number): vo
   if (idleMs <= 0) return;
   app.addHook('onRequest', async (request, reply) => {
     const raw = request.raw;
-    if (raw.complete) return;
+    // Without a body there is nothing to wait for. `complete` may still be false here (Node
+    // marks a bodiless request complete just after routing it), and a socket timeout left
+    // armed on a request nobody reads to its end destroys the connection: a GET answered
+    // after `idleMs` (a download with wait=60, a slow page to extract) was cut unanswered.
+    const length = raw.headers['content-length'];
+    const hasBody =
+      raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+    if (raw.complete || !hasBody) return;
     const socket = raw.socket;
     // Requests injected in tests have no real socket.
     if (typeof socket?.setTimeout !== 'function') return;
@@ -81,5 +88,9 @@ export function installBodyIdleTimeout(app: FastifyInstance, idleMs: number): vo
     raw.on('timeout', onIdle);
     raw.once('end', () => socket.setTimeout(0));
     reply.raw.once('finish', () => raw.removeListener('timeout', onIdle));
+  });
+  // The body has been read once the handler runs (a route that ignores it has none to read).
+  app.addHook('preHandler', async (request) => {
+    if (request.raw.complete) request.raw.socket?.setTimeout?.(0);
   });
 }
