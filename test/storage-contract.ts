@@ -201,5 +201,24 @@ export function runStorageContract(adapter: string, open: OpenStorage): void {
         assert.equal((await storage.tokens.findById('tok_iso'))?.credits, 9, 'only the outside charge stays');
       });
     });
+
+    describe('ping', () => {
+      test('answers while the store is open, many pings at once too', async () => {
+        await storage.ping();
+        const pings = await Promise.allSettled(Array.from({ length: 50 }, () => storage.ping()));
+        assert.deepEqual(
+          pings.filter((p) => p.status === 'rejected'),
+          [],
+        );
+      });
+
+      test('refuses once the store is closed', async () => {
+        const other = await open();
+        await other.storage.ping();
+        // cleanup() closes the store (and removes its file or database).
+        await other.cleanup();
+        await assert.rejects(() => other.storage.ping());
+      });
+    });
   });
 }

@@ -4,7 +4,7 @@ import type { RoutePlugin } from './route-scope.ts';
 /** `GET /healthz`: 200 once the server is ready (store open and answering). */
 export const healthRoutes: RoutePlugin<{ storage: Storage }> = async (app, options) => {
   app.get('/healthz', { schema: { hide: true } }, async () => {
-    options.storage.entities.version();
+    await options.storage.ping();
     return { status: 'ok' };
   });
 };

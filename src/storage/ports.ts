@@ -862,6 +862,11 @@ export interface Storage extends StorageTransaction {
    * cost them their page cache statement after statement.
    */
   readSnapshot<T>(fn: () => T): T;
+  /**
+   * Resolves when the store answers (`GET /healthz`); rejects when it does not. Never blocks the
+   * calling thread on a database: the event loop calls it.
+   */
+  ping(): Promise<void>;
   /** Closes the connections; resolves once they are closed. */
   close(): Promise<void>;
 }

@@ -51,6 +51,36 @@ function takeOwnerNumber(db: SyncPostgres): number {
 const SNAPSHOT_BEGIN =
   "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT value FROM meta WHERE key = 'kg_version'";
 
+/**
+ * How long a ping the database answered stands for the next ones, ms. `/healthz` may be probed
+ * many times a second (load balancers, `bench/http.ts`): one query a second says as much.
+ */
+const PING_FRESH_MS = 1_000;
+
+/**
+ * `Storage.ping` over the pool, never the blocking bridge: the event loop calls it. Pings at
+ * once share one query; one answered within PING_FRESH_MS stands for the database. `executor`
+ * answers undefined once the store is closed.
+ */
+function sharedPing(executor: () => PgExecutor | undefined): () => Promise<void> {
+  let answeredAt = Number.NEGATIVE_INFINITY;
+  let pinging: Promise<void> | undefined;
+  return async () => {
+    const db = executor();
+    if (!db) throw new Error('the PostgreSQL store is closed');
+    if (performance.now() - answeredAt < PING_FRESH_MS) return;
+    pinging ??= db
+      .query('SELECT 1')
+      .then(() => {
+        answeredAt = performance.now();
+      })
+      .finally(() => {
+        pinging = undefined;
+      });
+    return pinging;
+  };
+}
+
 /** Connections of the pool that the work queue's items never hold (the API's, the handlers'). */
 const POOL_RESERVE = 4;
 
@@ -121,6 +151,8 @@ export function openPostgresStorage(url: string, options: PostgresOpenOptions = 
   };
   const entities = new PgEntityStore(sync, poolExecutor);
   let hostTurns: PgHostTurnStore | undefined;
+  let closed = false;
+  const ping = sharedPing(() => (closed ? undefined : poolExecutor()));
   return {
     get tokens() {
       return outside().tokens;
@@ -164,7 +196,9 @@ export function openPostgresStorage(url: string, options: PostgresOpenOptions = 
         entities.pinnedVersion(fn, (rows[0]?.value as string | undefined) ?? 'empty'),
       );
     },
+    ping,
     async close() {
+      closed = true;
       await queue?.close();
       const closing = pool?.end();
       pool = undefined;

@@ -115,6 +115,10 @@ export function openSqliteStorage(
         if (db.isTransaction) db.exec('COMMIT');
       }
     },
+    async ping() {
+      // In-process and a few microseconds: read at every call.
+      entities.version();
+    },
     async close() {
       entities.stopBackgroundCheckpoints();
       db.close();

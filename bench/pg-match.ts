@@ -1,0 +1,75 @@
+/**
+ * The matcher over the PostgreSQL bridge, in-process (issue 26): what a match costs in CPU on
+ * PostgreSQL — this process's threads (the matcher and the bridge's helper thread) and the
+ * database backend serving it — without HTTP or the bulk runner around it.
+ *
+ *   npx node bench/pg-match.ts --data DIR [--queries 2000] [--snapshot query|batch] [--rounds 1]
+ *                              [--store postgres|sqlite]
+ *
+ * DIR holds a graph in its embedded store (bench/import.ts --keep); it is copied into a fresh
+ * PostgreSQL database (bench/support/store.ts). `--snapshot query` opens one read snapshot per
+ * query (the HTTP enhance threads), `batch` one per 256 queries (the bulk workers). Prints, per
+ * round, matches/s, CPU per match of this process and of the backend, and the load average.
+ */
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { openThreadEnhancer, parseEnhanceQuery } from '../src/enhance/index.ts';
+import type { StoreLocator } from '../src/storage/index.ts';
+import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
+import { sampleQueries } from './support/queries.ts';
+import { openBenchStore, parseStoreKind } from './support/store.ts';
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    queries: { type: 'string', default: '2000' },
+    snapshot: { type: 'string', default: 'query' },
+    rounds: { type: 'string', default: '1' },
+    store: { type: 'string', default: 'postgres' },
+  },
+});
+if (!values.data) throw new Error('--data DIR is required');
+const count = Number(values.queries);
+const perSnapshot = values.snapshot === 'batch' ? 256 : 1;
+
+const kind = parseStoreKind(values.store);
+const store = await openBenchStore(kind, values.data);
+try {
+  const locator: StoreLocator =
+    kind === 'postgres'
+      ? { adapter: 'postgres', url: store.env.QUARRY_DATABASE_URL }
+      : { adapter: 'sqlite', file: sqliteFileFor(values.data) };
+  const { storage, enhancer } = openThreadEnhancer({ store: locator, cacheMiB: 16 });
+  const requests = sampleQueries(sqliteFileFor(values.data), count).map((query) =>
+    parseEnhanceQuery(query, 'get'),
+  );
+  const run = () => {
+    for (let i = 0; i < requests.length; i += perSnapshot) {
+      storage.readSnapshot(() => {
+        for (const request of requests.slice(i, i + perSnapshot)) enhancer.enhance(request, {});
+      });
+    }
+  };
+  // Warm-up: vocabularies, the JIT, the backend's caches.
+  run();
+  for (let round = 0; round < Number(values.rounds); round++) {
+    await store.sample();
+    const db = store.databaseCpuSeconds();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    run();
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    await store.sample();
+    const dbUs = ((store.databaseCpuSeconds() - db) * 1e6) / count;
+    const ownUs = (used.user + used.system) / count;
+    console.log(
+      `pg-match (${kind}, ${values.snapshot}): ${count} matches, ${(count / seconds).toFixed(0)} matches/s, ` +
+        `CPU/match ${ownUs.toFixed(0)} µs here + ${dbUs.toFixed(0)} µs backend = ${(ownUs + dbUs).toFixed(0)} µs, ` +
+        `load ${os.loadavg()[0].toFixed(1)}`,
+    );
+  }
+  await storage.close();
+} finally {
+  await store.drop();
+}
