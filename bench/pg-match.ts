@@ -4,13 +4,15 @@
  * database backend serving it — without HTTP or the bulk runner around it.
  *
  *   npx node bench/pg-match.ts --data DIR [--queries 2000] [--snapshot query|batch] [--rounds 1]
- *                              [--store postgres|sqlite]
+ *                              [--store postgres|sqlite] [--answers FILE]
  *
  * DIR holds a graph in its embedded store (bench/import.ts --keep); it is copied into a fresh
  * PostgreSQL database (bench/support/store.ts). `--snapshot query` opens one read snapshot per
  * query (the HTTP enhance threads), `batch` one per 256 queries (the bulk workers). Prints, per
  * round, matches/s, CPU per match of this process and of the backend, and the load average.
+ * `--answers FILE` writes the first run's answers (JSON lines) to compare builds or stores.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { openThreadEnhancer, parseEnhanceQuery } from '../src/enhance/index.ts';
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     snapshot: { type: 'string', default: 'query' },
     rounds: { type: 'string', default: '1' },
     store: { type: 'string', default: 'postgres' },
+    answers: { type: 'string' },
   },
 });
 if (!values.data) throw new Error('--data DIR is required');
@@ -43,15 +46,19 @@ try {
   const requests = sampleQueries(sqliteFileFor(values.data), count).map((query) =>
     parseEnhanceQuery(query, 'get'),
   );
+  const answers: string[] = [];
   const run = () => {
     for (let i = 0; i < requests.length; i += perSnapshot) {
       storage.readSnapshot(() => {
-        for (const request of requests.slice(i, i + perSnapshot)) enhancer.enhance(request, {});
+        for (const request of requests.slice(i, i + perSnapshot))
+          answers.push(JSON.stringify(enhancer.enhance(request, {})));
       });
     }
   };
   // Warm-up: vocabularies, the JIT, the backend's caches.
   run();
+  // The answers of the first run, to compare two builds' answers byte for byte.
+  if (values.answers) fs.writeFileSync(values.answers, `${answers.join('\n')}\n`);
   for (let round = 0; round < Number(values.rounds); round++) {
     await store.sample();
     const db = store.databaseCpuSeconds();
@@ -59,6 +66,7 @@ try {
     const started = performance.now();
     run();
     const seconds = (performance.now() - started) / 1000;
+    answers.length = 0;
     const used = process.cpuUsage(cpu);
     await store.sample();
     const dbUs = ((store.databaseCpuSeconds() - db) * 1e6) / count;

@@ -64,5 +64,46 @@ export function runMatchStoreContract(adapter: string, open: OpenStorage): void 
       assert.equal(counts.get('kim'), undefined);
       assert.equal(counts.get('kimberly'), 1);
     });
+
+    test('in a read snapshot, profiles and documents after postings are those of the snapshot, in order', () => {
+      const outside = storage.entities.refsForKeys(['pt:ann', 'pu:zz'], 10);
+      const [m1, , m3] = outside.get('pt:ann') ?? [];
+      const [m4] = outside.get('pu:zz') ?? [];
+      const expected = storage.entities.profiles([m4, m1, m4, m3]);
+      const docs = storage.entities.getByRefs([m4, m1]).map((e) => e.doc);
+      const seen = storage.readSnapshot(() => {
+        // A few refs (their profiles may be read along), then refs partly among them.
+        assert.deepEqual(storage.entities.refsForKeys(['pu:zz'], 10), new Map([['pu:zz', [m4]]]));
+        return {
+          profiles: storage.entities.profiles([m4, m1, m4, m3]),
+          docs: storage.entities.getByRefs([m4, m1]).map((e) => e.doc),
+          one: storage.entities.getByRefs([m4]).map((e) => e.doc),
+        };
+      });
+      assert.deepEqual(seen.profiles, expected);
+      assert.deepEqual(seen.docs, docs);
+      assert.deepEqual(seen.one, [docs[0]]);
+    });
+
+    test('in a read snapshot, a write is seen by the profiles and documents read after it', () => {
+      const [m4] = storage.entities.refsForKeys(['pu:zz'], 10).get('pu:zz') ?? [];
+      const seen = storage.readSnapshot(() => {
+        storage.entities.refsForKeys(['pu:zz'], 10);
+        storage.entities.profiles([m4]);
+        storage.entities.writeBatch([
+          {
+            ...write('m4', ['pu:zz']),
+            doc: { id: 'm4', type: 'Person', name: 'm4 renamed' },
+            profile: { k: 'P', n: ['m4 renamed'] },
+          },
+        ]);
+        return {
+          profile: storage.entities.profiles([m4])[0]?.profile,
+          doc: storage.entities.getByRefs([m4])[0]?.doc,
+        };
+      });
+      assert.deepEqual(seen.profile, { k: 'P', n: ['m4 renamed'] });
+      assert.equal(seen.doc?.name, 'm4 renamed');
+    });
   });
 }

@@ -56,6 +56,57 @@ function prepare(entity: EntityWrite | SerializedEntityWrite): Prepared {
 }
 
 /**
+ * Inside a read snapshot, `refsForKeys` also reads the profiles of the refs it answers when
+ * they are at most this many (the matcher's candidates are 30 at most, all from those refs):
+ * the profiles the matcher asks next are then already here, one blocking round trip fewer.
+ */
+const PREFETCH_REFS = 30;
+/**
+ * When the refs whose profiles are read are at most this many, their documents come along:
+ * the enhancer's next read is the documents of the winners, nearly always among so few.
+ */
+const PREFETCH_DOCS = 3;
+/** Prefetched profiles kept at most in one snapshot (a bulk batch's snapshot spans 256 records). */
+const PREFETCH_KEPT = 4_096;
+
+/**
+ * The postings of every key, each as one array (rows with a key), then, when their refs are
+ * at most $3 in all, those refs' profiles (rows with a ref). A `SELECT` outside: the bridge
+ * sends the COMMIT of a snapshot that only ran `SELECT`s without waiting for it.
+ */
+const POSTINGS_WITH_PROFILES_SQL = `SELECT * FROM (WITH k AS MATERIALIZED (
+    SELECT k.key, ARRAY(SELECT ref FROM entity_keys WHERE key = k.key ORDER BY ref LIMIT $2) AS refs
+    FROM unnest($1::text[]) AS k(key)),
+  u AS MATERIALIZED (SELECT DISTINCT r.ref FROM k, unnest(k.refs) AS r(ref))
+  SELECT k.key, k.refs, NULL::bigint AS ref, NULL::text AS id, NULL::text AS type, NULL::text AS profile,
+    NULL::text AS doc, NULL::text AS ledger FROM k
+  UNION ALL
+  SELECT NULL, NULL, e.ref, e.id, e.type, e.profile, d.doc, d.ledger FROM u JOIN entities e ON e.ref = u.ref
+    LEFT JOIN LATERAL (SELECT e.doc, e.ledger WHERE (SELECT count(*) FROM u) <= $4) d ON true
+  WHERE (SELECT count(*) FROM u) <= $3) AS postings`;
+
+/** Profiles of refs in their order, with their documents when they are at most $2. */
+const PROFILES_SQL = `SELECT e.ref, e.id, e.type, e.profile,
+    CASE WHEN cardinality($1::bigint[]) <= $2 THEN e.doc END AS doc,
+    CASE WHEN cardinality($1::bigint[]) <= $2 THEN e.ledger END AS ledger
+  FROM unnest($1::bigint[]) WITH ORDINALITY AS r(ref, n) JOIN entities e ON e.ref = r.ref ORDER BY r.n`;
+
+/** A profile as read, parsed when asked for. */
+interface ProfileRow {
+  ref: number;
+  id: string;
+  type: EntityType;
+  profile: string;
+  /** The document and ledger, when read along (`PREFETCH_DOCS`). */
+  doc?: string | null;
+  ledger?: string | null;
+}
+
+function toProfile(row: ProfileRow): CandidateProfile {
+  return { ref: Number(row.ref), id: row.id, type: row.type, profile: JSON.parse(row.profile) };
+}
+
+/**
  * The knowledge graph in PostgreSQL, read and written synchronously over the blocking bridge
  * (the matcher's reads happen in worker threads; see `sync-bridge.ts`). Every write bumps the
  * graph version in `meta`: every process's caches are keyed by it, so a write committed by one
@@ -67,6 +118,15 @@ export class PgEntityStore implements EntityStore {
   /** Inside a read snapshot the version cannot change: read once (`pinnedVersion`). */
   #pinned = false;
   #pinnedVersion: string | undefined;
+  /**
+   * In a read snapshot of `readSnapshot` (REPEATABLE READ: every statement sees the same graph),
+   * not merely pinned in a transaction whose statements each see the latest commits.
+   */
+  #snapshot = false;
+  /** Profiles `refsForKeys` read ahead in the open snapshot (`PREFETCH_REFS`), by ref. */
+  readonly #prefetched = new Map<number, ProfileRow>();
+  /** Documents read along with profiles in the open snapshot (`PREFETCH_DOCS`), by ref. */
+  readonly #prefetchedDocs = new Map<number, EntityRow>();
 
   /** `db`: the bridge; `async`: a pool for the off-thread key pass. */
   constructor(db: () => SyncPostgres, async: () => PgExecutor) {
@@ -181,6 +241,8 @@ export class PgEntityStore implements EntityStore {
       [newVersion()],
     );
     this.#pinnedVersion = undefined;
+    // A write in the snapshot's transaction: what was read ahead may be older than it.
+    this.#forgetPrefetched();
   }
 
   exclusively<T>(fn: () => T): T {
@@ -254,6 +316,10 @@ export class PgEntityStore implements EntityStore {
 
   getByRefs(refs: readonly number[]): StoredEntity[] {
     if (refs.length === 0) return [];
+    // The winners of a match among few candidates: read along with their profiles.
+    if (refs.every((ref) => this.#prefetchedDocs.has(ref))) {
+      return refs.map((ref) => toStored(this.#prefetchedDocs.get(ref)!));
+    }
     const { rows } = this.#db().query(
       `SELECT e.ref, e.id, e.type, e.doc, e.ledger FROM unnest($1::bigint[]) WITH ORDINALITY AS r(ref, n)
        JOIN entities e ON e.ref = r.ref ORDER BY r.n`,
@@ -287,6 +353,7 @@ export class PgEntityStore implements EntityStore {
     const out = new Map<string, number[]>();
     const distinct = [...new Set(keys)];
     if (distinct.length === 0) return out;
+    if (this.#snapshot) return this.#refsWithProfiles(distinct, limitPerKey);
     // The postings of every key in one statement, each as one array.
     const { rows } = this.#db().query(
       `SELECT k.key, ARRAY(SELECT ref FROM entity_keys WHERE key = k.key ORDER BY ref LIMIT $2) AS refs
@@ -295,6 +362,34 @@ export class PgEntityStore implements EntityStore {
     );
     for (const row of rows as { key: string; refs: number[] }[]) out.set(row.key, row.refs);
     return out;
+  }
+
+  /**
+   * `refsForKeys` in a read snapshot: the profiles of few refs come along (`PREFETCH_REFS`),
+   * read from the same snapshot as `profiles` would read them.
+   */
+  #refsWithProfiles(keys: readonly string[], limitPerKey: number): Map<string, number[]> {
+    const out = new Map<string, number[]>();
+    const { rows } = this.#db().query(POSTINGS_WITH_PROFILES_SQL, [
+      keys,
+      limitPerKey,
+      PREFETCH_REFS,
+      PREFETCH_DOCS,
+    ]);
+    if (this.#prefetched.size > PREFETCH_KEPT) this.#forgetPrefetched();
+    for (const row of rows as unknown as ({ key: string | null; refs: number[] } & ProfileRow)[]) {
+      if (row.key !== null) out.set(row.key, row.refs);
+      else this.#keep(row);
+    }
+    return out;
+  }
+
+  /** Keeps a row read ahead in this snapshot (and its document, when it came along). */
+  #keep(row: ProfileRow): void {
+    const ref = Number(row.ref);
+    this.#prefetched.set(ref, row);
+    if (row.doc != null)
+      this.#prefetchedDocs.set(ref, { ...row, ref, doc: row.doc, ledger: row.ledger ?? null });
   }
 
   termCounts(prefix: string): Map<string, number> {
@@ -312,18 +407,25 @@ export class PgEntityStore implements EntityStore {
 
   profiles(refs: readonly number[]): CandidateProfile[] {
     if (refs.length === 0) return [];
-    // In the order of `refs`: the matcher sums probabilities in this order (see match/matcher.ts).
-    const { rows } = this.#db().query(
-      `SELECT e.ref, e.id, e.type, e.profile FROM unnest($1::bigint[]) WITH ORDINALITY AS r(ref, n)
-       JOIN entities e ON e.ref = r.ref ORDER BY r.n`,
-      [refs],
-    );
-    return (rows as { ref: number; id: string; type: EntityType; profile: string }[]).map((row) => ({
-      ref: Number(row.ref),
-      id: row.id,
-      type: row.type,
-      profile: JSON.parse(row.profile),
-    }));
+    if (this.#prefetched.size > PREFETCH_KEPT) this.#forgetPrefetched();
+    const missing = refs.filter((ref) => !this.#prefetched.has(ref));
+    if (missing.length > 0) {
+      // In the order of `refs`: the matcher sums probabilities in this order (see match/matcher.ts).
+      const { rows } = this.#db().query(PROFILES_SQL, [missing, this.#snapshot ? PREFETCH_DOCS : 0]);
+      if (!this.#snapshot) return (rows as unknown as ProfileRow[]).map(toProfile);
+      for (const row of rows as unknown as ProfileRow[]) this.#keep(row);
+    }
+    const out: CandidateProfile[] = [];
+    for (const ref of refs) {
+      const row = this.#prefetched.get(ref);
+      if (row) out.push(toProfile(row));
+    }
+    return out;
+  }
+
+  #forgetPrefetched(): void {
+    this.#prefetched.clear();
+    this.#prefetchedDocs.clear();
   }
 
   counts(): EntityCounts {
@@ -344,17 +446,22 @@ export class PgEntityStore implements EntityStore {
 
   /**
    * Runs `fn` with `version()` read at most once (inside a read snapshot); `known` is the
-   * version the snapshot already read (`VERSION_QUERY` in its first round trip).
+   * version the snapshot already read (`VERSION_QUERY` in its first round trip), given only by
+   * a read snapshot of its own (which `refsForKeys` may read profiles ahead in).
    */
   pinnedVersion<T>(fn: () => T, known?: string): T {
     if (this.#pinned) return fn();
     this.#pinned = true;
     this.#pinnedVersion = known;
+    this.#snapshot = known !== undefined;
     try {
       return fn();
     } finally {
       this.#pinned = false;
+      this.#snapshot = false;
       this.#pinnedVersion = undefined;
+      // Read in that snapshot: the next one may see other profiles.
+      this.#forgetPrefetched();
     }
   }
 }
