@@ -12,6 +12,27 @@ client.on('error', (error) => {
   lost = error;
 });
 
+/** Named statements at most per connection; any further text runs unnamed. */
+const MAX_NAMED = 100;
+const names = new Map<string, string>();
+
+/**
+ * A statement with parameters runs as a named prepared statement, one per text (every text we
+ * send is a constant of the code): PostgreSQL parses it once per connection, and plans it
+ * once when a generic plan costs no more than the custom ones. Measured in `bench/pg-match.ts`:
+ * the backend's CPU per match 180 → 140 µs. Statements without parameters (BEGIN, COMMIT, a
+ * snapshot's two statements in one string) stay on the simple protocol.
+ */
+function statement(text: string, values: unknown[] | undefined): pg.QueryConfig {
+  if (!values || values.length === 0) return { text, values };
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED) {
+    name = `quarry_${names.size}`;
+    names.set(text, name);
+  }
+  return { name, text, values };
+}
+
 function answer(reply: unknown): void {
   port.postMessage(reply);
   Atomics.store(flag, 0, 1);
@@ -38,7 +59,7 @@ port.on(
         answer({ ok: true, result: { rows: [], rowCount: 0 } });
         port.close();
       } else {
-        const result = (await client.query(message.sql!, message.params)) as
+        const result = (await client.query(statement(message.sql!, message.params))) as
           | pg.QueryResult
           | pg.QueryResult[];
         const last = Array.isArray(result) ? result[result.length - 1] : result;
