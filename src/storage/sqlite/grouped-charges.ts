@@ -71,6 +71,10 @@ export function groupedCharges(
   };
 }
 
+/**
+ * A transaction of its own, never joining one already open (unlike sqlite-database.ts's
+ * createTransactionRunner, which joins): a group's charges resolve only on their own commit.
+ */
 function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
   db.exec('BEGIN IMMEDIATE');
   try {
