@@ -33,7 +33,7 @@ import { Random } from '../src/random.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { writeSyntheticGraph } from './support/match-graph.ts';
 import { warmPageCache } from './support/page-cache.ts';
-import { printTarget } from './support/targets.ts';
+import { FIGURES, printFigure, printTarget } from './support/targets.ts';
 
 const { values } = parseArgs({
   options: {
@@ -205,6 +205,11 @@ console.log(
   `enhance in-process mean: ${(loopMs / queries.length).toFixed(3)} ms wall, ${((cpuUsed.user + cpuUsed.system) / 1000 / queries.length).toFixed(3)} ms cpu`,
 );
 console.log(`rss: ${mib(process.memoryUsage().rss)}`);
+printFigure({
+  name: FIGURES.matcherCpu,
+  value: Number(((cpuUsed.user + cpuUsed.system) / queries.length).toFixed(1)),
+  unit: 'µs',
+});
 printTarget({
   name: 'enhance in-process p50 (issue 2)',
   value: Number(at(0.5)),

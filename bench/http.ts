@@ -21,7 +21,7 @@ import { warmPageCache } from './support/page-cache.ts';
 import { mib, quarryCli, startServer } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';
 import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
-import { printTarget } from './support/targets.ts';
+import { FIGURES, printFigure, printTarget } from './support/targets.ts';
 
 interface LoadResult {
   rps: number;
@@ -129,6 +129,25 @@ export async function benchHttp(
         bound: 'max',
         limit: 2048,
         unit: 'MiB',
+      });
+      printTarget({
+        name: 'HTTP enhance req/s, % of /healthz req/s in the same run (issue 30)',
+        value: (100 * enhance.rps) / health.rps,
+        bound: 'min',
+        limit: 20,
+        unit: '%',
+      });
+      printTarget({
+        name: `HTTP enhance p99 at ${connections} connections (issue 30)`,
+        value: enhance.p99,
+        bound: 'max',
+        limit: 15,
+        unit: 'ms',
+      });
+      printFigure({
+        name: FIGURES.httpCpu,
+        value: Math.round((enhanceCpu * 1e6) / Math.max(1, enhance.requests)),
+        unit: 'µs',
       });
     }
     if (loop) {

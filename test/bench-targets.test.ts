@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isMet, TARGET_PREFIX, targetLine } from '../bench/support/targets.ts';
+import {
+  crossTargets,
+  FIGURES,
+  figureLine,
+  isMet,
+  parseFigureLine,
+  TARGET_PREFIX,
+  targetLine,
+} from '../bench/support/targets.ts';
 
 test('bench targets: a lower bound is met at or above it, an upper bound at or below it', () => {
   const base = { name: 'x', unit: 'u' } as const;
@@ -35,4 +43,28 @@ test('bench targets: the line names the figure, the bound and the verdict, after
     targetLine({ name: 'crawl RSS growth (issue 5)', value: 29.84, bound: 'max', limit: 100, unit: 'MiB' }),
     `${TARGET_PREFIX}crawl RSS growth (issue 5): 29.8 MiB (≤ 100 MiB) met`,
   );
+});
+
+test('bench figures: a figure line reads back as printed, and other lines are not figures', () => {
+  const line = figureLine({ name: FIGURES.matcherCpu, value: 403.2, unit: 'µs' });
+  assert.equal(line, 'figure: matcher CPU per query = 403.2 µs');
+  assert.deepEqual(parseFigureLine(line), { name: FIGURES.matcherCpu, value: 403.2, unit: 'µs' });
+  assert.equal(parseFigureLine('target: x: 1 ms (≤ 2 ms) met'), undefined);
+  assert.equal(parseFigureLine('figure: no value here'), undefined);
+});
+
+test('bench figures: issue 30 relates HTTP and bulk CPU to the matcher of the same run, only when both were measured', () => {
+  assert.deepEqual(crossTargets(new Map([[FIGURES.httpCpu, 500]])), []);
+  const targets = crossTargets(
+    new Map([
+      [FIGURES.matcherCpu, 400],
+      [FIGURES.httpCpu, 1260],
+      [FIGURES.bulkCpu, 380],
+    ]),
+  );
+  assert.equal(targets.length, 2);
+  assert.equal(targets[0].value, 3.15);
+  assert.equal(isMet(targets[0]), false);
+  assert.equal(targets[1].value, 0.95);
+  assert.equal(isMet(targets[1]), true);
 });

@@ -45,3 +45,67 @@ export function targetLine(target: Target): string {
 export function printTarget(target: Target): void {
   console.log(targetLine(target));
 }
+
+/** The prefix of a figure line: a value that `run.ts` relates to another benchmark's. */
+export const FIGURE_PREFIX = 'figure: ';
+
+/** A figure another benchmark of the same run is compared with (`run.ts`, `crossTargets`). */
+export interface Figure {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+}
+
+/** The figure's line, e.g. `figure: matcher CPU per query = 403.2 µs`. */
+export function figureLine(f: Figure): string {
+  return `${FIGURE_PREFIX}${f.name} = ${f.value} ${f.unit}`;
+}
+
+/** Reads a figure line back (undefined when `line` is not one). */
+export function parseFigureLine(line: string): Figure | undefined {
+  const match = /^figure: (.+) = (-?[\d.]+(?:e[-+]?\d+)?) (.*)$/.exec(line);
+  if (!match) return undefined;
+  return { name: match[1], value: Number(match[2]), unit: match[3] };
+}
+
+/** Prints the figure's line (see `figureLine`). */
+export function printFigure(f: Figure): void {
+  console.log(figureLine(f));
+}
+
+/** Figure names shared by the benchmarks that print them and `crossTargets`. */
+export const FIGURES = {
+  matcherCpu: 'matcher CPU per query',
+  httpCpu: 'HTTP enhance server CPU per request',
+  bulkCpu: 'bulk server CPU per record',
+} as const;
+
+/**
+ * Issue 30's targets that relate two benchmarks of one run: server CPU per HTTP enhance ≤ 1.3×
+ * the in-process matcher's CPU per query, and bulk CPU per record ≤ the matcher's. Each target
+ * is given only when both of its figures were printed in the run.
+ */
+export function crossTargets(figures: ReadonlyMap<string, number>): Target[] {
+  const matcher = figures.get(FIGURES.matcherCpu);
+  if (matcher === undefined || matcher <= 0) return [];
+  const out: Target[] = [];
+  const http = figures.get(FIGURES.httpCpu);
+  if (http !== undefined)
+    out.push({
+      name: 'HTTP enhance server CPU / in-process matcher CPU (issue 30)',
+      value: http / matcher,
+      bound: 'max',
+      limit: 1.3,
+      unit: '×',
+    });
+  const bulk = figures.get(FIGURES.bulkCpu);
+  if (bulk !== undefined)
+    out.push({
+      name: 'bulk server CPU per record / in-process matcher CPU per query (issue 30)',
+      value: bulk / matcher,
+      bound: 'max',
+      limit: 1,
+      unit: '×',
+    });
+  return out;
+}
