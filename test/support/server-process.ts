@@ -44,7 +44,7 @@ export function startServerProcess(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start in time: ${errors.slice(-2000)}`));
-    }, 30_000);
+    }, 60_000); // a start-up limit, not a speed check: loaded machines have taken over 30 s
     child.stderr!.on('data', (chunk: Buffer) => {
       errors += chunk.toString();
     });
