@@ -80,6 +80,51 @@ test('a cached source gives the matcher exactly what the uncached one does, what
   }
 });
 
+test('searchMany answers each query of a batch exactly as search answers it alone', () => {
+  const asked = queries(240, 17);
+  // Repeated queries and a query without evidence in the batch too.
+  asked.push(asked[3], asked[40], { type: 'Person', names: [], urls: [], emails: [], phones: [] });
+  const uncached = createMatcher(storage.entities, { cache: false });
+  const expected = asked.map((query) => uncached.search(query, { limit: 7 }));
+  for (const cache of [
+    { profileBytes: 8_000, postingsBytes: 2_000 },
+    { profileBytes: 64 * 2 ** 20, postingsBytes: 64 * 2 ** 20 },
+  ]) {
+    const matcher = createMatcher(storage.entities, { cache });
+    // Batches of several sizes, the caches holding what earlier batches read.
+    for (const size of [1, 13, 100, asked.length]) {
+      for (let from = 0; from < asked.length; from += size) {
+        const batch = asked.slice(from, from + size);
+        const answers = matcher.searchMany(
+          batch,
+          batch.map(() => ({ limit: 7 })),
+        );
+        answers.forEach((got, i) => {
+          assert.ok(got, `query ${from + i} answered in its batch`);
+          assert.deepEqual(
+            answer(got.candidates),
+            answer(expected[from + i].candidates),
+            `query ${from + i}`,
+          );
+          assert.deepEqual(got.notes, expected[from + i].notes);
+        });
+      }
+    }
+  }
+  // Through a source that does not cache (so might answer in another order), searched alone.
+  assert.deepEqual(uncached.searchMany(asked.slice(0, 3), [{}, {}, {}]), [undefined, undefined, undefined]);
+});
+
+test('the caching source answers postings in the order of the keys asked for, whatever it holds', () => {
+  const entities = storage.entities;
+  const keys = [...entities.termCounts('pt:').keys()].slice(0, 6).map((key) => `pt:${key}`);
+  const cached = new CachingCandidateSource(entities);
+  cached.refsForKeys([keys[4], keys[1]], 50);
+  const asked = [keys[0], keys[1], keys[2], keys[1], keys[4], keys[5]];
+  assert.deepEqual([...cached.refsForKeys(asked, 50).keys()], [...entities.refsForKeys(asked, 50).keys()]);
+  assert.deepEqual([...cached.refsForKeys(asked, 50).keys()], [keys[0], keys[1], keys[2], keys[4], keys[5]]);
+});
+
 test('the caching source answers as its source, profiles in the order of the refs asked for', () => {
   const entities = storage.entities;
   // A source answering profiles in reverse: the caching source still keeps the refs' order.

@@ -43,6 +43,31 @@ export function runMatchStoreContract(adapter: string, open: OpenStorage): void 
       assert.deepEqual(refs.get('pt:nobody'), []);
     });
 
+    test('refsForKeys of a whole bulk batch (hundreds of keys) answers each key as alone', () => {
+      const keys = Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? 'pt:ann' : `pt:none${i}`));
+      keys.push('pt:kim', 'pu:zz');
+      const together = storage.entities.refsForKeys(keys, 10);
+      assert.equal(together.size, new Set(keys).size);
+      for (const key of new Set(keys))
+        assert.deepEqual(together.get(key), storage.entities.refsForKeys([key], 10).get(key));
+      assert.equal(together.get('pt:ann')?.length, 3);
+    });
+
+    test('getByRefs of several refs answers their entities in the order asked, absent ones left out', () => {
+      const [m1, m2, m3] = storage.entities.refsForKeys(['pt:ann'], 10).get('pt:ann') ?? [];
+      const [m4] = storage.entities.refsForKeys(['pu:zz'], 10).get('pu:zz') ?? [];
+      const ids = (refs: number[]) => storage.entities.getByRefs(refs).map((entity) => entity.id);
+      assert.deepEqual(ids([m4, m1, 9_999_999, m3, m2]), ['m4', 'm1', 'm3', 'm2']);
+      assert.deepEqual(ids([m2, m2]), ['m2', 'm2']);
+      assert.deepEqual(ids([9_999_999]), []);
+      assert.deepEqual(ids([]), []);
+      const [one] = storage.entities.getByRefs([m3, m1]);
+      assert.deepEqual(
+        { ref: one.ref, type: one.type, doc: one.doc, ledger: one.ledger },
+        { ref: m3, type: 'Person', doc: { id: 'm3', type: 'Person', name: 'm3' }, ledger: null },
+      );
+    });
+
     test('termCounts lists the keys of one prefix with their entity counts, prefix removed', () => {
       assert.deepEqual(
         storage.entities.termCounts('pt:'),

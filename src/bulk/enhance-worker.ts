@@ -5,30 +5,74 @@
  * their charges in one transaction, so a result and its payment happen exactly once.
  */
 import { workerData } from 'node:worker_threads';
-import { matchedCount, openThreadEnhancer, parseEnhanceQuery } from '../enhance/index.ts';
+import { Enhancer, matchedCount, type ParsedEnhanceRequest, parseEnhanceQuery } from '../enhance/index.ts';
+import { createMatcher } from '../match/index.ts';
+import { openStorage } from '../storage/index.ts';
 import { jobSearchMode } from './job-record.ts';
-import { HeapTrimmer, lowerThreadPriority, serveTasks, WORKER_HEAP_TRIM } from '../threads/index.ts';
+import {
+  HeapTrimmer,
+  lowerThreadPriority,
+  serveTasks,
+  VocabularyShare,
+  WORKER_HEAP_TRIM,
+} from '../threads/index.ts';
+import { BatchReads } from './batch-reads.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
 import { recordFailure, splitResponse } from './result-text.ts';
 
 const data = workerData as EnhanceWorkerData;
 
 lowerThreadPriority(data.niceness);
-const { storage, enhancer } = openThreadEnhancer(data);
+// As `openThreadEnhancer`, with the matcher and entity reads of a whole batch made at once.
+const storage = openStorage(data.store, { readOnly: true, cacheMiB: data.cacheMiB });
+const share = data.vocabularies ? new VocabularyShare(data.vocabularies) : undefined;
+const reads = new BatchReads(createMatcher(storage.entities, share ? { share } : {}), storage.entities);
+const enhancer = new Enhancer(reads.deps);
 const heap = new HeapTrimmer(WORKER_HEAP_TRIM);
+
+/** A record read for answering: its request and echoed context, or why it cannot be read. */
+type ReadRecord =
+  | { readonly request: ParsedEnhanceRequest; readonly queryCtx: Record<string, unknown> }
+  | { readonly error: unknown };
+
+function readRecord(batch: EnhanceBatch, record: EnhanceBatch['records'][number]): ReadRecord {
+  try {
+    const submitted = JSON.parse(record.query) as Record<string, unknown>;
+    const parsed = parseEnhanceQuery(submitted, 'bulk-record');
+    const { token: _token, ...echo } = submitted;
+    const options = { ...parsed.options, ...batch.options, search: jobSearchMode(batch.options) };
+    return {
+      request: { ...parsed, options },
+      queryCtx: { ...echo, bulkjobId: batch.jobId, jobIdx: record.index },
+    };
+  } catch (error) {
+    return { error };
+  }
+}
 
 function answer(batch: EnhanceBatch): EnhanceBatchResult {
   const results: EnhanceBatchResult['results'] = [];
-  for (const record of batch.records) {
+  const read = batch.records.map((record) => readRecord(batch, record));
+  reads.prepare(read.flatMap((item) => ('request' in item ? [item.request] : [])));
+  try {
+    answerEach(batch, read, results);
+  } finally {
+    reads.clear();
+  }
+  return { results };
+}
+
+/** Answers the batch's records one by one (from what `reads.prepare` read), into `results`. */
+function answerEach(
+  batch: EnhanceBatch,
+  read: readonly ReadRecord[],
+  results: EnhanceBatchResult['results'],
+): void {
+  for (const [i, record] of batch.records.entries()) {
     try {
-      const submitted = JSON.parse(record.query) as Record<string, unknown>;
-      const parsed = parseEnhanceQuery(submitted, 'bulk-record');
-      const { token: _token, ...echo } = submitted;
-      const options = { ...parsed.options, ...batch.options, search: jobSearchMode(batch.options) };
-      const response = enhancer.enhance(
-        { ...parsed, options },
-        { ...echo, bulkjobId: batch.jobId, jobIdx: record.index },
-      );
+      const item = read[i];
+      if ('error' in item) throw item.error;
+      const response = enhancer.enhance(item.request, item.queryCtx);
       results.push({
         index: record.index,
         hits: matchedCount(response),
@@ -41,7 +85,6 @@ function answer(batch: EnhanceBatch): EnhanceBatchResult {
       results.push(recordFailure(record, batch.jobId, error, 'Internal error while answering this record'));
     }
   }
-  return { results };
 }
 
 serveTasks(

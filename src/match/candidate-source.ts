@@ -187,12 +187,18 @@ export class CachingCandidateSource implements CandidateSource {
       cache = new Map();
       this.#postings.set(limitPerKey, cache);
     }
-    for (const [key, refs] of read) {
-      cache.set(key, refs);
-      out.set(key, refs);
-    }
+    for (const [key, refs] of read) cache.set(key, refs);
     this.#postingsHeld += size;
-    return out;
+    if (out.size === 0) return read;
+    // In the order asked, as the source answers (not the cached keys first): a caller that
+    // flattens the refs (the organizations at a query's domains) gets them in the same order
+    // whatever this cache held.
+    const ordered = new Map<string, number[]>();
+    for (const key of keys) {
+      const refs = out.get(key) ?? read.get(key);
+      if (refs && !ordered.has(key)) ordered.set(key, refs);
+    }
+    return ordered;
   }
 
   #checkVersion(): string {

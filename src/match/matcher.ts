@@ -22,7 +22,13 @@ import type { MatchProfile, OrganizationProfile, PersonProfile } from './profile
 import { KEY } from './profile.ts';
 import { ipInRanges, ipKeysForAddress } from './ip.ts';
 import { type AnalyzedQuery, analyzeQuery, type MatchQuery } from './query-analysis.ts';
-import { DEFAULT_LIMITS, type RetrievalLimits, retrieveCandidates } from './retrieval.ts';
+import {
+  DEFAULT_LIMITS,
+  type RetrievalLimits,
+  type RetrievedCandidate,
+  retrieveCandidates,
+} from './retrieval.ts';
+import { searchBatch } from './batch-search.ts';
 import { type TermTableShare, type Vocabularies, VocabularyCache } from './vocabularies.ts';
 
 /** Why a candidate scored what it did: per-feature values and their contributions. */
@@ -66,6 +72,12 @@ export interface Matcher {
   match(query: MatchQuery, options?: MatchOptions): ScoredCandidate[];
   /** `match`, with the notes on fields that were guessed, unreadable or not used. */
   search(query: MatchQuery, options?: MatchOptions): MatchResult;
+  /**
+   * `search` of many queries at once (a bulk batch): the same answers, with the postings and
+   * profiles of all of them read together (match/batch-search.ts). `undefined` where a query
+   * could not be answered with the others (its `search` alone answers or throws).
+   */
+  searchMany(queries: readonly MatchQuery[], options: readonly MatchOptions[]): (MatchResult | undefined)[];
   /**
    * The default `threshold` for a hit on `type` (model.json `thresholds`, chosen by
    * `quarry calibrate`: the lowest score meeting the precision floors on labelled queries).
@@ -119,6 +131,15 @@ export function collectCandidates(
   accept: (ref: number) => boolean = () => true,
 ): ProfiledCandidate[] {
   const retrieved = retrieveCandidates(query, source, vocabulary, limits).filter((c) => accept(c.ref));
+  return profileCandidates(query, retrieved, source);
+}
+
+/** The retrieved candidates of `query`'s type with their profiles (read from `source`), in order. */
+export function profileCandidates(
+  query: AnalyzedQuery,
+  retrieved: readonly RetrievedCandidate[],
+  source: Pick<CandidateSource, 'profiles'>,
+): ProfiledCandidate[] {
   if (retrieved.length === 0) return [];
   const esscores = new Map(retrieved.map((c) => [c.ref, c.esscore]));
   const out: ProfiledCandidate[] = [];
@@ -338,7 +359,7 @@ function explain(model: TypeModel, features: FeatureVector, rivals: number, scor
   return { features: evidence, contributions, summary: summarize(contributions, score) };
 }
 
-function hasEvidence(query: AnalyzedQuery): boolean {
+export function hasEvidence(query: AnalyzedQuery): boolean {
   return (
     query.names.length + query.urls.length + query.emails.length + query.phones.length > 0 ||
     query.ip !== undefined
@@ -374,5 +395,21 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
     },
     match: (query, matchOptions) => search(query, matchOptions).candidates,
     search,
+    searchMany(queries, manyOptions) {
+      // Reads together only through a caching source, which answers in the order asked.
+      if (!(cached instanceof CachingCandidateSource)) return queries.map(() => undefined);
+      return cached.withVersionRead(() =>
+        searchBatch(queries, manyOptions, {
+          source: cached,
+          vocabularies,
+          limits,
+          withOrganizations: withQueryOrganizations,
+          hasEvidence,
+          profile: profileCandidates,
+          score: (analyzed, candidates, ofType, limit) =>
+            scoreCandidates(analyzed, candidates, ofType, model.models[analyzed.type], limit),
+        }),
+      );
+    },
   };
 }

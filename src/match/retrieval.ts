@@ -34,7 +34,8 @@ export interface RetrievedCandidate {
   readonly esscore: number;
 }
 
-interface Lookup {
+/** One postings read of a query's retrieval. */
+export interface Lookup {
   readonly key: string;
   readonly weight: number;
   readonly limit: number;
@@ -101,6 +102,19 @@ export function retrieveCandidates(
   vocabularies: Vocabularies,
   limits: RetrievalLimits = DEFAULT_LIMITS,
 ): RetrievedCandidate[] {
+  return retrieveByLookups(retrievalLookups(query, vocabularies, limits), source, limits);
+}
+
+/**
+ * The postings reads `query`'s retrieval makes (no read yet): which keys, each with its limit.
+ * A bulk batch reads the keys of all its queries at once (match/batch-search.ts), then retrieves
+ * each query with `retrieveByLookups` from what was read.
+ */
+export function retrievalLookups(
+  query: AnalyzedQuery,
+  vocabularies: Vocabularies,
+  limits: RetrievalLimits = DEFAULT_LIMITS,
+): readonly Lookup[] {
   const isPerson = query.type === 'Person';
   const lookups: Lookup[] = [];
   const exact = (key: string, weight: number, limit = EXACT_LIMIT) =>
@@ -166,6 +180,15 @@ export function retrieveCandidates(
     const rarest = tokens[0];
     lookups.push({ key: rarest.key, weight: rarest.weight, limit: limits.maxPostings, group: rarest.group });
   }
+  return lookups;
+}
+
+/** The candidates of `lookups` (from `retrievalLookups`): their postings read, then summed. */
+export function retrieveByLookups(
+  lookups: readonly Lookup[],
+  source: Pick<CandidateSource, 'refsForKeys'>,
+  limits: RetrievalLimits = DEFAULT_LIMITS,
+): RetrievedCandidate[] {
   if (lookups.length === 0) return [];
 
   // One batched read per distinct limit: exact keys of frequent values (a shared e-mail
