@@ -66,6 +66,12 @@ const PREFETCH_REFS = 30;
  * the enhancer's next read is the documents of the winners, nearly always among so few.
  */
 const PREFETCH_DOCS = 3;
+/**
+ * Keys beyond which `refsForKeys` reads no profiles ahead: more than a query asks for at once
+ * (a bulk batch's reads, `Matcher.searchMany`), whose refs are nearly always far more than
+ * `PREFETCH_REFS`; the statement would collect and count them for nothing.
+ */
+const PREFETCH_MAX_KEYS = 128;
 /** Prefetched profiles kept at most in one snapshot (a bulk batch's snapshot spans 256 records). */
 const PREFETCH_KEPT = 4_096;
 
@@ -353,7 +359,9 @@ export class PgEntityStore implements EntityStore {
     const out = new Map<string, number[]>();
     const distinct = [...new Set(keys)];
     if (distinct.length === 0) return out;
-    if (this.#snapshot) return this.#refsWithProfiles(distinct, limitPerKey);
+    // A bulk batch's keys (hundreds) have far more than `PREFETCH_REFS` refs: no read-ahead.
+    if (this.#snapshot && distinct.length <= PREFETCH_MAX_KEYS)
+      return this.#refsWithProfiles(distinct, limitPerKey);
     // The postings of every key in one statement, each as one array.
     const { rows } = this.#db().query(
       `SELECT k.key, ARRAY(SELECT ref FROM entity_keys WHERE key = k.key ORDER BY ref LIMIT $2) AS refs
