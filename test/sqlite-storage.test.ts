@@ -190,6 +190,11 @@ test('sqlite: bulk results stored with searchInfo in the same row stay readable,
       stored.slice(1).map((r) => ({ ...r, searchInfo: '' })),
     );
     assert.deepEqual(await jobs.result('bj_old', 2), stored[2]);
+    // Stored before summaries existed (migration 103): read with `summary`, the response comes.
+    assert.deepEqual(
+      await jobs.results('bj_old', 0, 10, { summary: true }),
+      stored.map((r) => ({ ...r, searchInfo: '' })),
+    );
     // New results of the migrated store are kept whole as well, and a purge removes every part.
     await jobs.saveResults('bj_old', [
       { index: 3, hits: 0, failed: false, response: '{"data":[]}', searchInfo: '{}' },
@@ -204,7 +209,8 @@ test('sqlite: bulk results stored with searchInfo in the same row stay readable,
   const columns = after.prepare('SELECT name FROM pragma_table_info(?)').all('bulk_results');
   assert.deepEqual(
     columns.map((column) => column.name),
-    ['key', 'hits', 'failed', 'response'],
+    // `summary`: migration 103.
+    ['key', 'hits', 'failed', 'response', 'summary'],
   );
   assert.equal((after.prepare('SELECT count(*) AS n FROM bulk_search_info').get() as { n: number }).n, 0);
   after.close();

@@ -109,6 +109,47 @@ export function runBulkStorageContract(adapter: string, open: OpenStorage): void
       );
     });
 
+    test('results read with summary: the summary where one was stored, else the response', async () => {
+      const jobs = storage.bulkJobs;
+      await jobs.create(newJob('bj_sum', 'tok_1'));
+      await jobs.appendRecords('bj_sum', 0, ['{}', '{}', '{}']);
+      await jobs.publish('bj_sum', 3);
+      const summary = (index: number) => JSON.stringify({ data: [{ entity: { id: `E-${index}` } }], é: '✓' });
+      const saved = [result(0), result(1), result(2, 0, true)];
+      await jobs.saveResults('bj_sum', [
+        { ...saved[0], summary: summary(0) },
+        saved[1],
+        { ...saved[2], summary: summary(2) },
+      ]);
+      assert.deepEqual(
+        (await jobs.results('bj_sum', 0, 10, { summary: true })).map((r) => [
+          r.index,
+          r.hits,
+          r.failed,
+          r.response,
+          r.searchInfo,
+          r.summary,
+        ]),
+        [
+          [0, 1, false, '', '', summary(0)],
+          [1, 1, false, saved[1].response, '', undefined],
+          [2, 0, true, '', '', summary(2)],
+        ],
+      );
+      assert.deepEqual(
+        (await jobs.results('bj_sum', 2, 1, { summary: true })).map((r) => r.index),
+        [2],
+      );
+      // Other reads are as they were: the whole response, no summary.
+      assert.deepEqual(await jobs.result('bj_sum', 0), saved[0]);
+      assert.deepEqual(
+        (await jobs.results('bj_sum', 0, 10)).map((r) => [r.response, r.summary]),
+        saved.map((r) => [r.response, undefined]),
+      );
+      while (!(await jobs.purge('bj_sum', 2)));
+      assert.deepEqual(await jobs.results('bj_sum', 0, 10, { summary: true }), []);
+    });
+
     test('a second result for a record throws and, in a transaction, keeps nothing of the call', async () => {
       const jobs = storage.bulkJobs;
       await jobs.create(newJob('bj_dup', 'tok_1'));

@@ -11,7 +11,9 @@ import {
   CoverageReport,
   createExportPlan,
   isColumnar,
+  parseSummary,
   type ResultRecord,
+  summaryServes,
   writeExport,
 } from '../export/index.ts';
 import { type BulkResult, openStorage, type Storage } from '../storage/index.ts';
@@ -26,24 +28,32 @@ const task = workerData as ExportTask;
 const PAGE = 1_000;
 
 /**
- * The job's results in order, within the task's window. `searchInfo` is parsed only when the
- * format writes whole responses: columnar formats never read it (half the parsing saved).
+ * What the task reads of each result: the whole text (json, jsonl), the response without
+ * `searchInfo` (columnar formats never read it: half the parsing saved), or its summary where
+ * one is stored, when the plan's columns read nothing else (`summaryServes`: a summary is ~0.2
+ * KB to parse against ~1–3 KB).
  */
+type Reading = 'whole' | 'response' | 'summary';
+
+/** The job's results in order, within the task's window, read as `reading` says. */
 async function* records(
   storage: Storage,
-  withSearchInfo: boolean,
+  reading: Reading,
   start = task.offset,
   end = task.limit === null ? Number.POSITIVE_INFINITY : task.offset + task.limit,
 ): AsyncGenerator<ResultRecord> {
   let from = start;
   while (from < end) {
     const page = await storage.bulkJobs.results(task.jobId, from, Math.min(PAGE, end - from), {
-      searchInfo: withSearchInfo,
+      searchInfo: reading === 'whole',
+      summary: reading === 'summary',
     });
     if (page.length === 0) return;
     for (const result of page) {
       if (result.index >= end) return;
-      yield withSearchInfo ? wholeRecord(result) : columnarRecord(result);
+      if (reading === 'whole') yield wholeRecord(result);
+      else if (result.summary !== undefined) yield summaryRecord(result.index, result.summary);
+      else yield columnarRecord(result);
     }
     from = page[page.length - 1].index + 1;
   }
@@ -59,6 +69,12 @@ function queryOf(response: ResultRecord['response']): Record<string, unknown> {
 function columnarRecord(result: BulkResult): ResultRecord {
   const response = JSON.parse(result.response) as ResultRecord['response'];
   return { index: result.index, query: queryOf(response), response };
+}
+
+/** A result for columnar formats from its summary: the response reduced to what the columns read. */
+function summaryRecord(index: number, summary: string): ResultRecord {
+  const response = parseSummary(summary);
+  return { index, query: queryOf(response), response };
 }
 
 /**
@@ -132,6 +148,7 @@ function announcedRowFiles(): AsyncIterable<string> {
 async function writeRowFiles(
   storage: Storage,
   plan: ReturnType<typeof createExportPlan>,
+  reading: Reading,
   report: CoverageReport | undefined,
 ): Promise<ExportTaskResult> {
   if (task.limit === null || task.exportPath === null)
@@ -142,10 +159,15 @@ async function writeRowFiles(
   for (let from = task.offset, k = 0; from < end; from += chunk, k++) {
     const file = `${task.exportPath}.${k}`;
     await writeFile(file, async (out) => {
-      const part = await writeExport(records(storage, false, from, Math.min(end, from + chunk)), out, plan, {
-        coverage: report,
-        rowsOnly: true,
-      });
+      const part = await writeExport(
+        records(storage, reading, from, Math.min(end, from + chunk)),
+        out,
+        plan,
+        {
+          coverage: report,
+          rowsOnly: true,
+        },
+      );
       summary.records += part.records;
       summary.rows += part.rows;
       summary.bytes += part.bytes;
@@ -159,23 +181,24 @@ async function run(): Promise<ExportTaskResult> {
   lowerThreadPriority(task.niceness);
   const storage = openStorage(task.store, { readOnly: true, cacheMiB: 16 });
   const plan = createExportPlan(task.options);
-  const wholeResponses = !isColumnar(plan) && task.exportPath !== null;
+  const reading: Reading =
+    !isColumnar(plan) && task.exportPath !== null ? 'whole' : summaryServes(plan) ? 'summary' : 'response';
   const report =
     task.reportCsvPath === null ? undefined : await CoverageReport.open(plan, { tempDir: task.tempDir });
   try {
     let summary = { records: 0, rows: 0, bytes: 0 };
     if (task.rowsOnly) {
-      summary = await writeRowFiles(storage, plan, report);
+      summary = await writeRowFiles(storage, plan, reading, report);
     } else if (task.exportPath !== null) {
       await writeFile(task.exportPath, async (out) => {
-        summary = await writeExport(records(storage, wholeResponses), out, plan, {
+        summary = await writeExport(records(storage, reading), out, plan, {
           coverage: report,
           tempDir: task.tempDir,
           ...(task.appendRows ? { appendRows: announcedRowFiles() } : {}),
         });
       });
     } else if (report) {
-      for await (const record of records(storage, false)) await report.add(record);
+      for await (const record of records(storage, reading)) await report.add(record);
       summary.records = report.records;
     }
     if (report) {

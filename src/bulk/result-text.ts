@@ -1,15 +1,26 @@
 import type { EnhanceResponse } from '../enhance/index.ts';
 import type { BulkResult } from '../storage/index.ts';
 import { outcomeOf } from '../errors.ts';
+// Not through export/index.ts: that loads the writers (exceljs among them), which a bulk worker
+// storing results never uses.
+import { responseSummary } from '../export/result-summary.ts';
 
 /**
  * A stored result keeps the enhance response in two JSON texts: everything but `searchInfo`,
  * and `searchInfo` (see `BulkResult`). `searchInfo` is the last field of a response, so joining
- * the two gives the very text `JSON.stringify` makes of the whole response.
+ * the two gives the very text `JSON.stringify` makes of the whole response. Beside them, the
+ * response's summary (`export/result-summary.ts`): what CSV downloads of the default columns
+ * read instead of parsing the whole response.
  */
-export function splitResponse(response: EnhanceResponse): Pick<BulkResult, 'response' | 'searchInfo'> {
+export function splitResponse(
+  response: EnhanceResponse,
+): Pick<BulkResult, 'response' | 'searchInfo'> & { summary: string } {
   const { searchInfo, ...rest } = response;
-  return { response: JSON.stringify(rest), searchInfo: JSON.stringify(searchInfo ?? {}) };
+  return {
+    response: JSON.stringify(rest),
+    searchInfo: JSON.stringify(searchInfo ?? {}),
+    summary: responseSummary(rest),
+  };
 }
 
 /** The full response text of a stored result (what downloads and the single-result endpoint send). */

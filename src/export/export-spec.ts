@@ -41,6 +41,11 @@ export interface ExportColumn {
   /** The path as written in the spec (`query.name`, `score`, `$.locations[0]`, ...). */
   readonly path: string;
   readonly source: ColumnSource;
+  /**
+   * An entity column in dot notation: the entity member it reads under (`name` for `name`,
+   * `name[0]`, `name.x`). Undefined for JSONPath, which may read anything, and other sources.
+   */
+  readonly entityMember?: string;
   /** The values this column selects for a row (empty when nothing). Never throws. */
   select(row: RowContext): unknown[];
 }
@@ -140,6 +145,7 @@ function compileColumn(rawPath: string, header?: string): ExportColumn {
   return Object.freeze({
     ...base,
     source: 'entity' as const,
+    entityMember: entityPath.notation === 'dot' ? path.split('.')[0].replace(/\[.*$/, '') : undefined,
     select: (row: RowContext) => (row.entity === undefined ? [] : entityPath.values(row.entity)),
   });
 }

@@ -273,6 +273,12 @@ export interface BulkResult {
   /** The response's `searchInfo` (a JSON object's text); it goes last in the full response. */
   readonly searchInfo: string;
   /**
+   * The response's summary (`export/result-summary.ts`: the query and, per match, the scores and
+   * the entity's id, name and type), stored when given. Read back only by `results` with
+   * `summary: true`; absent for results stored without one (before the summaries existed).
+   */
+  readonly summary?: string;
+  /**
    * Given when storing: pages refresh and search read for the record, added to the job's
    * `pages` by `saveResults`. Not stored with the result.
    */
@@ -373,13 +379,15 @@ export interface BulkJobStore {
   /**
    * Stored results from position `fromIndex` on, in order, at most `limit`. With
    * `searchInfo: false` the `searchInfo` part is not read (it is the empty string): columnar
-   * exports never need it.
+   * exports never need it. With `summary: true` (`searchInfo` is not read then either) a result stored with a
+   * summary has it in `summary` and `response` is the empty string, not read; one stored without
+   * has its `response` and no `summary`.
    */
   results(
     jobId: string,
     fromIndex: number,
     limit: number,
-    options?: { searchInfo?: boolean },
+    options?: { searchInfo?: boolean; summary?: boolean },
   ): Promise<BulkResult[]>;
   /**
    * Deletes up to `limit` records and results of a job; when none are left, deletes the job

@@ -125,6 +125,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
       );`,
   },
   {
+    version: 103,
+    name: 'bulk results keep a summary for columnar exports',
+    // As the embedded store's 103: NULL for results stored before.
+    sql: 'ALTER TABLE bulk_results ADD COLUMN summary TEXT;',
+  },
+  {
     version: 200,
     name: 'custom api rule sets',
     sql: `

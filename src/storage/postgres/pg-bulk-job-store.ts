@@ -193,14 +193,15 @@ export class PgBulkJobStore implements BulkJobStore {
     await this.#db.atomically(async (db) => {
       // The primary key refuses a second result for a record: the whole call fails.
       await db.query(
-        `INSERT INTO bulk_results (job_seq, idx, hits, failed, response)
-         SELECT $1::bigint, * FROM unnest($2::integer[], $3::integer[], $4::boolean[], $5::text[])`,
+        `INSERT INTO bulk_results (job_seq, idx, hits, failed, response, summary)
+         SELECT $1::bigint, * FROM unnest($2::integer[], $3::integer[], $4::boolean[], $5::text[], $6::text[])`,
         [
           seq,
           indexes,
           results.map((r) => r.hits),
           results.map((r) => r.failed),
           results.map((r) => r.response),
+          results.map((r) => r.summary ?? null),
         ],
       );
       await db.query(
@@ -241,10 +242,11 @@ export class PgBulkJobStore implements BulkJobStore {
     jobId: string,
     fromIndex: number,
     limit: number,
-    options: { searchInfo?: boolean } = {},
+    options: { searchInfo?: boolean; summary?: boolean } = {},
   ): Promise<BulkResult[]> {
     const seq = await this.#seq(jobId);
     if (seq === undefined) return [];
+    if (options.summary) return this.#summaries(seq, fromIndex, limit);
     const sql =
       options.searchInfo === false
         ? `SELECT idx, hits, failed, response, '' AS search_info FROM bulk_results
@@ -265,6 +267,29 @@ export class PgBulkJobStore implements BulkJobStore {
       failed: row.failed,
       response: row.response,
       searchInfo: row.search_info,
+    }));
+  }
+
+  /** `results` with `summary: true`: the summary where there is one (migration 103), else the response. */
+  async #summaries(seq: number, fromIndex: number, limit: number): Promise<BulkResult[]> {
+    const { rows } = await this.#db.query<{
+      idx: number;
+      hits: number;
+      failed: boolean;
+      response: string;
+      summary: string | null;
+    }>(
+      `SELECT idx, hits, failed, CASE WHEN summary IS NULL THEN response ELSE '' END AS response, summary
+       FROM bulk_results WHERE job_seq = $1 AND idx >= $2 ORDER BY idx LIMIT $3`,
+      [seq, Math.max(0, fromIndex), limit],
+    );
+    return rows.map((row) => ({
+      index: row.idx,
+      hits: row.hits,
+      failed: row.failed,
+      response: row.response,
+      searchInfo: '',
+      ...(row.summary === null ? {} : { summary: row.summary }),
     }));
   }
 

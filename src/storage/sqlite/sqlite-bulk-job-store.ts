@@ -43,6 +43,7 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
   readonly #resultAt: StatementSync;
   readonly #resultsFrom: StatementSync;
   readonly #responsesFrom: StatementSync;
+  readonly #summariesFrom: StatementSync;
   readonly #purgeRecords: StatementSync;
   readonly #purgeResults: StatementSync;
   readonly #purgeSearchInfo: StatementSync;
@@ -71,7 +72,7 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
     // searchInfo has a table of its own (migration 101): columnar exports read only the results,
     // three to four to a page instead of about one.
     this.#insertResult = db.prepare(
-      'INSERT INTO bulk_results (key, hits, failed, response) VALUES (?, ?, ?, ?)',
+      'INSERT INTO bulk_results (key, hits, failed, response, summary) VALUES (?, ?, ?, ?, ?)',
     );
     this.#insertSearchInfo = db.prepare('INSERT INTO bulk_search_info (key, search_info) VALUES (?, ?)');
     this.#addCounters = db.prepare(
@@ -95,6 +96,12 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
        ORDER BY key LIMIT ?`,
     );
     this.#responsesFrom.setReturnArrays(true);
+    // The summary where there is one (migration 103), else the response: a CASE reads one text.
+    this.#summariesFrom = db.prepare(
+      `SELECT key, hits, failed, CASE WHEN summary IS NULL THEN response ELSE '' END, summary
+       FROM bulk_results WHERE key >= ? AND key < ? ORDER BY key LIMIT ?`,
+    );
+    this.#summariesFrom.setReturnArrays(true);
     // At most `limit` rows of a job's key range, per table.
     const purgeFrom = (table: string) =>
       db.prepare(
@@ -248,7 +255,13 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
     const base = seq * KEY_SPAN;
     this.#transaction(() => {
       for (const result of results) {
-        this.#insertResult.run(base + result.index, result.hits, result.failed ? 1 : 0, result.response);
+        this.#insertResult.run(
+          base + result.index,
+          result.hits,
+          result.failed ? 1 : 0,
+          result.response,
+          result.summary ?? null,
+        );
         this.#insertSearchInfo.run(base + result.index, result.searchInfo);
       }
       this.#addCounters.run(...resultCounters(results), seq);
@@ -270,11 +283,12 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
     jobId: string,
     fromIndex: number,
     limit: number,
-    options: { searchInfo?: boolean } = {},
+    options: { searchInfo?: boolean; summary?: boolean } = {},
   ): BulkResult[] {
     const seq = this.#seq(jobId);
     if (seq === undefined) return [];
     const base = seq * KEY_SPAN;
+    if (options.summary) return this.#summaries(base, fromIndex, limit);
     const statement = options.searchInfo === false ? this.#responsesFrom : this.#resultsFrom;
     const rows = statement.all(base + Math.max(0, fromIndex), base + KEY_SPAN, limit) as unknown as [
       number,
@@ -289,6 +303,22 @@ export class SqliteBulkJobStore implements Synchronous<BulkJobStore> {
       failed: failed === 1,
       response,
       searchInfo,
+    }));
+  }
+
+  #summaries(base: number, fromIndex: number, limit: number): BulkResult[] {
+    const rows = this.#summariesFrom.all(
+      base + Math.max(0, fromIndex),
+      base + KEY_SPAN,
+      limit,
+    ) as unknown as [number, number, number, string, string | null][];
+    return rows.map(([key, hits, failed, response, summary]) => ({
+      index: key - base,
+      hits,
+      failed: failed === 1,
+      response,
+      searchInfo: '',
+      ...(summary === null ? {} : { summary }),
     }));
   }
 

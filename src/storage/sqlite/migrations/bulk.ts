@@ -89,4 +89,12 @@ export const BULK_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE bulk_jobs ADD COLUMN pages_failed INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE bulk_jobs ADD COLUMN pages_fresh INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 103,
+    name: 'bulk results keep a summary for columnar exports',
+    // The query and, per match, the scores and the entity's id, name and type
+    // (export/result-summary.ts): a CSV export of the default columns reads it instead of parsing
+    // the whole response. NULL for results stored before: those exports parse the response.
+    sql: 'ALTER TABLE bulk_results ADD COLUMN summary TEXT;',
+  },
 ];
