@@ -23,6 +23,8 @@ export type CellValue = string | number;
 
 /** Renders the values a column selected as one cell (see the module comment). */
 export function cellValue(values: readonly unknown[], separator: string): CellValue {
+  // Most cells of a bulk export select nothing (query fields the records do not have).
+  if (values.length === 0) return '';
   if (values.length === 1) {
     const only = values[0];
     if (typeof only === 'number' && Number.isFinite(only)) return only;

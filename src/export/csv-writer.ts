@@ -42,7 +42,7 @@ export function neutralizeFormula(text: string): string {
  * CR or LF. Numbers are written as they are.
  */
 export function csvField(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
+  if (value === null || value === undefined || value === '') return '';
   if (typeof value !== 'string') return String(value);
   const text = neutralizeFormula(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replace(QUOTE, '""')}"` : text;
