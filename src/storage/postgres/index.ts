@@ -10,6 +10,7 @@ import { type BulkSeqCache, PgBulkJobStore } from './pg-bulk-job-store.ts';
 import { OWNER_LOCK_CLASS, PgCrawlJobStore } from './pg-crawl-job-store.ts';
 import { PgCustomApiStore } from './pg-custom-api-store.ts';
 import { PgEntityStore } from './pg-entity-store.ts';
+import { groupedPgCharges } from './pg-grouped-charges.ts';
 import { BridgeExecutor, PG_TYPES, type PgExecutor, PoolExecutor } from './pg-executor.ts';
 import { PgHostTurnStore } from './pg-host-turn-store.ts';
 import { PgOriginFetchStore } from './pg-origin-fetch-store.ts';
@@ -119,21 +120,18 @@ export function openPostgresStorage(url: string, options: PostgresOpenOptions = 
     pool ??= createPool(url, poolSize);
     return new PoolExecutor(pool);
   };
-  let owner = 0;
-  if (!options.readOnly) {
-    migratePostgres(sync());
-    owner = takeOwnerNumber(sync());
-  } else {
-    checkSchemaNotNewer(sync());
-  }
+  // A writer migrates and takes its owner number; a reader only checks the schema.
+  if (options.readOnly) checkSchemaNotNewer(sync());
+  else migratePostgres(sync());
+  const owner = options.readOnly ? 0 : takeOwnerNumber(sync());
   const executor: () => PgExecutor & { transaction<T>(fn: (ex: PgExecutor) => Promise<T>): Promise<T> } =
     options.synchronous ? () => new BridgeExecutor(sync()) : poolExecutor;
   const seqs: BulkSeqCache = new Map();
   // The executor of each transaction's ports: the work queue enqueues in that transaction.
   const executors = new WeakMap<StorageTransaction, PgExecutor>();
-  const ports = (db: PgExecutor): StorageTransaction => {
+  const ports = (db: PgExecutor, groupCharges = false): StorageTransaction => {
     const tx: StorageTransaction = {
-      tokens: new PgTokenStore(db),
+      tokens: groupCharges ? groupedPgCharges(new PgTokenStore(db)) : new PgTokenStore(db),
       bulkJobs: new PgBulkJobStore(db, seqs),
       customApis: new PgCustomApiStore(db),
       crawlJobs: new PgCrawlJobStore(db, owner),
@@ -143,10 +141,11 @@ export function openPostgresStorage(url: string, options: PostgresOpenOptions = 
     return tx;
   };
   let queue: PgWorkQueue | undefined;
-  // The ports over a lazily made executor: a thread that never uses them opens no pool.
+  // The ports over a lazily made executor: a thread that never uses them opens no pool. Their
+  // charges are grouped per token (pg-grouped-charges.ts), but not on the bridge (synchronous).
   let base: StorageTransaction | undefined;
   const outside = () => {
-    base ??= ports(executor());
+    base ??= ports(executor(), !options.synchronous);
     return base;
   };
   const entities = new PgEntityStore(sync, poolExecutor);
