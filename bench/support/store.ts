@@ -29,6 +29,12 @@ export interface BenchStore {
   sample(): Promise<void>;
   /** CPU seconds the database server spent for this database so far (0 on the embedded store). */
   databaseCpuSeconds(): number;
+  /**
+   * The same by the backends' `application_name` (`quarry-bridge`: the matcher's reads over the
+   * blocking bridge; `quarry`: the pool's statements — commits, results, charges, queue items;
+   * `quarry-queue`: pg-boss's own pool).
+   */
+  databaseCpuByApplication(): Map<string, number>;
   drop(): Promise<void>;
 }
 
@@ -101,7 +107,14 @@ async function copyGraph(file: string, url: string): Promise<number> {
 /** Opens the store a benchmark runs on, with the graph of `dataDir` (copied on PostgreSQL). */
 export async function openBenchStore(kind: StoreKind, dataDir: string): Promise<BenchStore> {
   if (kind === 'sqlite') {
-    return { kind, env: {}, sample: async () => {}, databaseCpuSeconds: () => 0, drop: async () => {} };
+    return {
+      kind,
+      env: {},
+      sample: async () => {},
+      databaseCpuSeconds: () => 0,
+      databaseCpuByApplication: () => new Map(),
+      drop: async () => {},
+    };
   }
   const name = `quarry_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
@@ -116,14 +129,16 @@ export async function openBenchStore(kind: StoreKind, dataDir: string): Promise<
   // between samples loses at most one sampling interval of CPU.
   const first = new Map<number, number>();
   const last = new Map<number, number>();
+  const application = new Map<number, string>();
   const watcher = new pg.Client({ connectionString: ADMIN_URL });
   await watcher.connect();
   const sample = async () => {
-    const { rows } = await watcher.query<{ pid: number }>(
-      'SELECT pid FROM pg_stat_activity WHERE datname = $1',
+    const { rows } = await watcher.query<{ pid: number; application_name: string }>(
+      'SELECT pid, application_name FROM pg_stat_activity WHERE datname = $1',
       [name],
     );
-    for (const { pid } of rows) {
+    for (const { pid, application_name } of rows) {
+      application.set(pid, application_name || '(unnamed)');
       const cpu = processCpuSeconds(pid);
       if (cpu === undefined) continue;
       if (!first.has(pid)) first.set(pid, cpu);
@@ -138,6 +153,14 @@ export async function openBenchStore(kind: StoreKind, dataDir: string): Promise<
       let total = 0;
       for (const [pid, cpu] of last) total += cpu - (first.get(pid) ?? cpu);
       return total;
+    },
+    databaseCpuByApplication: () => {
+      const byName = new Map<string, number>();
+      for (const [pid, cpu] of last) {
+        const key = application.get(pid) ?? '(unnamed)';
+        byName.set(key, (byName.get(key) ?? 0) + cpu - (first.get(pid) ?? cpu));
+      }
+      return byName;
     },
     drop: async () => {
       await watcher.end();

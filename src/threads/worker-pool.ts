@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parentPort, Worker } from 'node:worker_threads';
 import { type ErrorOutcome, outcomeOf } from '../errors.ts';
 
@@ -186,6 +187,8 @@ export class WorkerPool<T, R> {
   #start(slot: Slot<R>): Worker {
     const { workerData, workerDataAtStart } = this.#options;
     const worker = new Worker(this.#options.script, {
+      // The script's name is the thread's in `top -H` and /proc (what a profile attributes to).
+      name: path.basename(this.#options.script.pathname, '.ts'),
       workerData: workerDataAtStart ? { ...(workerData as object), ...workerDataAtStart() } : workerData,
     });
     worker.on('message', (reply: WorkerReply<R>) => {

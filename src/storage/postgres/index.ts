@@ -28,6 +28,7 @@ function createPool(url: string, max: number): pg.Pool {
     connectionString: url,
     max,
     types: PG_TYPES,
+    application_name: 'quarry',
     // Idle connections go: a process that is quiet holds few of the server's connections.
     idleTimeoutMillis: 10_000,
   });

@@ -5,7 +5,8 @@ import { PG_TYPES } from './pg-executor.ts';
 
 const { url, flag, port } = workerData as { url: string; flag: Int32Array; port: MessagePort };
 
-const client = new pg.Client({ connectionString: url, types: PG_TYPES });
+// Named, so that a backend serving the matcher's reads is told from the pool's (pg_stat_activity).
+const client = new pg.Client({ connectionString: url, types: PG_TYPES, application_name: 'quarry-bridge' });
 // A connection lost between calls is reported at the next call, not as an uncaught error.
 let lost: Error | undefined;
 client.on('error', (error) => {

@@ -48,6 +48,7 @@ export class SyncPostgres {
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
     this.#worker = new Worker(new URL('./sync-bridge-thread.ts', import.meta.url), {
+      name: 'pg-bridge',
       workerData: { url, flag: this.#flag, port: port2 },
       transferList: [port2],
     });
