@@ -20,6 +20,7 @@ import {
   DEFAULT_MARGIN,
   PRECISION_FLOORS,
 } from '../match/training/calibrate-thresholds.ts';
+import { calibrationForTarget } from '../match/training/calibration-ece.ts';
 import { type ChoiceExample, fitChoiceModel } from '../match/training/choice.ts';
 import { openStorage, type Storage } from '../storage/index.ts';
 import { formatMetrics, openEvaluationStore, readLabelledQueries } from './eval.ts';
@@ -84,7 +85,7 @@ export function registerCalibrate(program: Command): void {
             ...model.provenance,
             thresholdCalibration: {
               scoreCalibration:
-                'per type, scale and offset of the linear score by maximum likelihood of the right choice on the sets (namesake queries left out)',
+                'per type, scale and offset of the linear score by maximum likelihood of the right choice on the sets (namesake queries left out); when a set is then above ECE 0.03, the likeliest point of a grid around it (scale × 0.75–1.25, offset ± 1.5) under which every set is within 0.03',
               rule: 'per type, the lowest threshold (0.01 steps) at which every set reaches precision floor + margin',
               floors: PRECISION_FLOORS,
               margin,
@@ -163,8 +164,9 @@ function readSets(file: string, storage: Storage, oneType: boolean): LabelledSet
 
 /**
  * Per type, the scale and offset of the linear score fitted on the sets of the type (maximum
- * likelihood of the right choice). Namesake queries are left out: their label names none of
- * the candidates that fit it equally.
+ * likelihood of the right choice), or when that leaves a set above the ECE target, the likeliest
+ * nearby one that keeps every set within it (`calibrationForTarget`). Namesake queries are left out:
+ * their label names none of the candidates that fit it equally.
  */
 function fitCalibrations(fitted: ModelFile, sets: readonly LabelledSet[]): ModelFile['models'] {
   const raw = new Map<Storage, Matcher>();
@@ -172,18 +174,23 @@ function fitCalibrations(fitted: ModelFile, sets: readonly LabelledSet[]): Model
     raw.get(s) ?? raw.set(s, createMatcher(s.entities, { model: withoutCalibration(fitted) })).get(s)!;
   const models = { ...fitted.models };
   for (const type of ['Organization', 'Person'] as const) {
-    const examples = sets
+    const perSet = sets
       .filter((set) => set.type === type)
-      .flatMap((set) => set.labelled.filter((q) => !q.namesakes).map((q) => choiceOf(rawOf(set.storage), q)));
+      .map((set) => set.labelled.filter((q) => !q.namesakes).map((q) => choiceOf(rawOf(set.storage), q)));
+    const examples = perSet.flat();
     if (examples.length === 0) continue;
     const line = fitChoiceModel(examples, ['z'], 0);
     // Bounded: a small or perfectly separated set would otherwise push the scale to
     // extremes (all right answers: the likelihood grows without bound with the scale).
-    const calibration = {
+    const likeliest = {
       scale: Math.min(4, Math.max(0.25, line.weights.z)),
       offset: Math.min(10, Math.max(-10, line.bias)),
     };
-    process.stderr.write(`calibrate: ${type}: score × ${calibration.scale} + ${calibration.offset}\n`);
+    const { calibration, worstEce, fittedWorstEce } = calibrationForTarget(perSet, likeliest);
+    process.stderr.write(
+      `calibrate: ${type}: likeliest score × ${likeliest.scale} + ${likeliest.offset} (worst set ECE ${round4(fittedWorstEce)}); ` +
+        `kept score × ${calibration.scale} + ${calibration.offset} (worst set ECE ${round4(worstEce)})\n`,
+    );
     models[type] = { ...fitted.models[type], calibration } satisfies TypeModel;
   }
   return models;

@@ -652,8 +652,17 @@ export function personFeatures(
       f.nameMissedQuery = c.missedQuery;
       f.nameMissedCandidate = c.missedCandidate;
       f.nameEvidence = c.evidence;
-      f.nameKeyEqual = best.query.key === sortedKey(c.tokens) ? 1 : 0;
-      f.nameJaroWinkler = nameJaroWinkler(best.query.tokens, c.tokens);
+      // A query without the middle name the candidate has ("Julia Brown" for Julia João
+      // Brown) compares whole as the candidate without it.
+      const whole =
+        best.query.tokens.length === 2 && c.tokens.length >= 3
+          ? [c.tokens[0], c.tokens[c.tokens.length - 1]]
+          : c.tokens;
+      f.nameKeyEqual = best.query.key === sortedKey(c.tokens) || best.query.key === sortedKey(whole) ? 1 : 0;
+      f.nameJaroWinkler = Math.max(
+        nameJaroWinkler(best.query.tokens, c.tokens),
+        nameJaroWinkler(best.query.tokens, whole),
+      );
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
     }
     givenAndSurnameFeatures(query.names[0], profile, f);

@@ -5,6 +5,7 @@
  * on both sides: every query token is also looked up through its vocabulary neighbours (one
  * edit; two for long unknown tokens). The candidate set is bounded whatever the graph size.
  */
+import { canonicalGivenName } from '../kg/index.ts';
 import type { CandidateSource } from './candidate-source.ts';
 import { ipKeysForAddress } from './ip.ts';
 import type { Vocabularies } from './vocabularies.ts';
@@ -65,6 +66,12 @@ const EXACT_WEIGHT = {
 const EXACT_LIMIT = 100;
 /** Weight of a token found through a vocabulary neighbour, relative to an exact token. */
 const NEIGHBOUR_DISCOUNT = 0.75;
+/**
+ * Neighbours looked up for a known person-name token. The graph's own typos ("Moly Young",
+ * "Thomas rGeen") are rare tokens, listed after other real names ("holly", "jolly", "polly"
+ * for "molly"): with 3, a record with a typo of a common name was often not retrieved.
+ */
+const KNOWN_NEIGHBOURS = 6;
 
 function tokenLookups(
   tokens: readonly string[],
@@ -80,11 +87,24 @@ function tokenLookups(
     const df = vocabulary.count(token);
     if (df > 0)
       into.push({ key: prefix + token, df, weight: scale * vocabulary.idf(token), group: group + token });
+    // A person's nickname is also looked up as the formal name ("fred": every Frederick, who
+    // is indexed under his formal name and as written), in the token's group, at its weight.
+    if (expandKnown) {
+      const formal = canonicalGivenName(token);
+      const formalDf = formal === token ? 0 : vocabulary.count(formal);
+      if (formalDf > 0)
+        into.push({
+          key: prefix + formal,
+          df: formalDf,
+          weight: scale * vocabulary.idf(formal),
+          group: group + token,
+        });
+    }
     // A known token is expanded only for person names, whose graph records carry typos of
     // their own ("Allenn" for "Allen"); a frequent token is never (its variants would flood
     // the candidates). Unknown tokens are always looked up through their neighbours.
     if (df > 0 && (!expandKnown || df > maxPostings)) continue;
-    for (const neighbour of vocabulary.neighbours(token, df > 0 ? 3 : 4)) {
+    for (const neighbour of vocabulary.neighbours(token, df > 0 ? KNOWN_NEIGHBOURS : 4)) {
       into.push({
         key: prefix + neighbour,
         df: vocabulary.count(neighbour),
