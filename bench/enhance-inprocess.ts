@@ -156,7 +156,10 @@ let hits = 0;
 let matchable = 0;
 let topRight = 0;
 let hitRight = 0;
-const byType = { Organization: { matchable: 0, topRight: 0 }, Person: { matchable: 0, topRight: 0 } };
+const byType = {
+  Organization: { matchable: 0, topRight: 0, tied: 0, listed: 0 },
+  Person: { matchable: 0, topRight: 0, tied: 0, listed: 0 },
+};
 // CPU time of the whole loop too: on a machine shared with other work, wall-clock percentiles
 // include time spent waiting for a core, the mean CPU time per query does not.
 const cpuBefore = process.threadCpuUsage();
@@ -176,7 +179,11 @@ for (let i = 0; i < queries.length; i++) {
       topRight++;
       ofType.topRight++;
       if (hit) hitRight++;
+    } else if (result.some((c) => c.id === expected && c.score === result[0].score)) {
+      // Scored exactly as the top one: nothing in the query tells the two apart (namesakes).
+      ofType.tied++;
     }
+    if (result.some((c) => c.id === expected)) ofType.listed++;
   }
 }
 const loopMs = performance.now() - loopStarted;
@@ -192,6 +199,21 @@ console.log(
 console.log(
   `top candidate right by type: ${Object.entries(byType)
     .map(([type, t]) => `${type} ${t.topRight} of ${t.matchable} (${pct(t.topRight, t.matchable)})`)
+    .join(', ')}`,
+);
+console.log(
+  `the entity among the first 10 candidates by type: ${Object.entries(byType)
+    .map(([type, t]) => `${type} ${t.listed} of ${t.matchable} (${pct(t.listed, t.matchable)})`)
+    .join(', ')}`,
+);
+console.log(
+  `top candidate right or tied with it (the query's evidence cannot tell them apart) by type: ${Object.entries(
+    byType,
+  )
+    .map(
+      ([type, t]) =>
+        `${type} ${t.topRight + t.tied} of ${t.matchable} (${pct(t.topRight + t.tied, t.matchable)})`,
+    )
     .join(', ')}`,
 );
 console.log(

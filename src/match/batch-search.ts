@@ -122,6 +122,8 @@ function organizationReads(queries: readonly AnalyzedQuery[]): { key: string; li
     if (query.type !== 'Person') continue;
     if (query.ip && !query.ipOrganizations)
       for (const key of ipKeysForAddress(query.ip)) out.push({ key: KEY.ip + key, limit: 100 });
+    if (query.employerKey && !query.employerOrganizations)
+      out.push({ key: KEY.orgName + query.employerKey, limit: 20 });
     if (query.domainOrganizations) continue;
     for (const email of query.emails)
       if (!email.freeMail) out.push({ key: KEY.domain + email.registrable, limit: 20 });

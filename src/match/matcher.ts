@@ -158,8 +158,9 @@ export function profileCandidates(
 
 /**
  * `query` with the organizations it points at resolved, for Person queries: those whose IP
- * ranges contain its `ip` (`ipOrganizations`) and those whose domain is its e-mail's
- * (`domainOrganizations`, not for free-mail providers). Other queries are returned as they are.
+ * ranges contain its `ip` (`ipOrganizations`), those whose domain is its e-mail's
+ * (`domainOrganizations`, not for free-mail providers) and those named as its `employer`
+ * (`employerOrganizations`). Other queries are returned as they are.
  */
 export function withQueryOrganizations(query: AnalyzedQuery, source: CandidateSource): AnalyzedQuery {
   if (query.type !== 'Person') return query;
@@ -170,6 +171,17 @@ export function withQueryOrganizations(query: AnalyzedQuery, source: CandidateSo
   if (domains.length && !query.domainOrganizations) {
     out = { ...out, domainOrganizations: organizationsAt(domains, source) };
   }
+  if (query.employerKey && !query.employerOrganizations)
+    out = { ...out, employerOrganizations: organizationsNamed(query.employerKey, source) };
+  return out;
+}
+
+/** Ids of the organizations whose name key is `key` (at most 20). */
+function organizationsNamed(key: string, source: CandidateSource): string[] {
+  const refs = source.refsForKeys([KEY.orgName + key], 20).get(KEY.orgName + key) ?? [];
+  const out: string[] = [];
+  for (const row of source.profiles(refs))
+    if (row.type === 'Organization' && out.length < 20) out.push(row.id);
   return out;
 }
 

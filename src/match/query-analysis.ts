@@ -74,6 +74,14 @@ export interface AnalyzedQuery {
    * candidates, and working there is evidence).
    */
   readonly domainOrganizations?: readonly string[];
+  /** Person queries with an `employer`: the organization-name key it is written as. */
+  readonly employerKey?: string;
+  /**
+   * Person queries with an `employer`: ids of the organizations of that name (resolved by the
+   * matcher; their current employees are candidates, so that among many namesakes the one
+   * working there is retrieved).
+   */
+  readonly employerOrganizations?: readonly string[];
   /**
    * What the query's fields were read as when that needed a guess or failed, and the fields
    * the matcher does not use: for the response's `errors`.
@@ -171,6 +179,9 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
       : {}),
     titleTokens: present(query.title) ? textTokens(query.title) : [],
     employerTokens: present(query.employer) ? normalizeOrganizationName(query.employer).significant : [],
+    ...(query.type === 'Person' && present(query.employer) && normalizeOrganizationName(query.employer).key
+      ? { employerKey: normalizeOrganizationName(query.employer).key }
+      : {}),
     schoolTokens: present(query.school) ? normalizeOrganizationName(query.school).significant : [],
     ...(present(query.ip) ? { ip: query.ip.trim() } : {}),
     notes,

@@ -164,6 +164,10 @@ export function retrievalLookups(
   for (const id of query.ipOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.ip);
   // The people working at the organization whose domain the e-mail is at.
   for (const id of query.domainOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.emailDomain);
+  // The people working at the organization named as the employer: among many namesakes, the
+  // one working there is retrieved (weighted as an e-mail domain: a place of work, not a name).
+  for (const id of query.employerOrganizations ?? [])
+    exact(KEY.personEmployer + id, EXACT_WEIGHT.emailDomain);
 
   const namePrefix = isPerson ? KEY.personToken : KEY.orgToken;
   for (const name of query.names) {
