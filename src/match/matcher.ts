@@ -169,25 +169,21 @@ export function withQueryOrganizations(query: AnalyzedQuery, source: CandidateSo
     out = { ...out, ipOrganizations: organizationsOwning(query.ip, source) };
   const domains = [...new Set(query.emails.filter((e) => !e.freeMail).map((e) => e.registrable))];
   if (domains.length && !query.domainOrganizations) {
-    out = { ...out, domainOrganizations: organizationsAt(domains, source) };
+    out = {
+      ...out,
+      domainOrganizations: organizationsUnder(
+        domains.map((d) => KEY.domain + d),
+        source,
+      ),
+    };
   }
   if (query.employerKey && !query.employerOrganizations)
-    out = { ...out, employerOrganizations: organizationsNamed(query.employerKey, source) };
+    out = { ...out, employerOrganizations: organizationsUnder([KEY.orgName + query.employerKey], source) };
   return out;
 }
 
-/** Ids of the organizations whose name key is `key` (at most 20). */
-function organizationsNamed(key: string, source: CandidateSource): string[] {
-  const refs = source.refsForKeys([KEY.orgName + key], 20).get(KEY.orgName + key) ?? [];
-  const out: string[] = [];
-  for (const row of source.profiles(refs))
-    if (row.type === 'Organization' && out.length < 20) out.push(row.id);
-  return out;
-}
-
-/** Ids of the organizations at `domains` (at most 20). */
-function organizationsAt(domains: readonly string[], source: CandidateSource): string[] {
-  const keys = domains.map((domain) => KEY.domain + domain);
+/** Ids of the organizations under retrieval `keys` (domains, name keys; at most 20). */
+function organizationsUnder(keys: readonly string[], source: CandidateSource): string[] {
   const refs = [...new Set([...source.refsForKeys(keys, 20).values()].flat())];
   const out: string[] = [];
   for (const row of source.profiles(refs))

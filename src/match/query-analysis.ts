@@ -132,6 +132,7 @@ const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.sli
 export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
   const isPerson = query.type === 'Person';
   const notes: string[] = [];
+  const employer = present(query.employer) ? normalizeOrganizationName(query.employer) : undefined;
   const names: QueryName[] = [];
   for (const name of query.names) {
     const read = isPerson ? personName(name) : organizationName(name);
@@ -178,10 +179,8 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
       ? { location }
       : {}),
     titleTokens: present(query.title) ? textTokens(query.title) : [],
-    employerTokens: present(query.employer) ? normalizeOrganizationName(query.employer).significant : [],
-    ...(query.type === 'Person' && present(query.employer) && normalizeOrganizationName(query.employer).key
-      ? { employerKey: normalizeOrganizationName(query.employer).key }
-      : {}),
+    employerTokens: employer?.significant ?? [],
+    ...(query.type === 'Person' && employer?.key ? { employerKey: employer.key } : {}),
     schoolTokens: present(query.school) ? normalizeOrganizationName(query.school).significant : [],
     ...(present(query.ip) ? { ip: query.ip.trim() } : {}),
     notes,
