@@ -24,6 +24,7 @@ import { generateQuery } from '../src/match/training/query-generator.ts';
 import { Random } from '../src/random.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { warmPageCache } from './support/page-cache.ts';
+import { enhanceRecordOf } from './support/queries.ts';
 
 const { values } = parseArgs({
   options: {
@@ -86,22 +87,7 @@ while (requests.length < Number(values.records)) {
   const entity = random.pick(sampled);
   const query = generateQuery(entity, random, sampled);
   if (!query) continue;
-  requests.push(
-    parseEnhanceQuery(
-      {
-        type: query.type,
-        name: query.names,
-        url: query.urls,
-        email: query.emails,
-        ...(query.phones.length ? { phone: query.phones[0] } : {}),
-        ...(query.location ? { location: query.location } : {}),
-        ...(query.employer ? { employer: query.employer } : {}),
-        ...(query.title ? { title: query.title } : {}),
-        ...(query.ip ? { ip: query.ip } : {}),
-      },
-      'bulk-record',
-    ),
-  );
+  requests.push(parseEnhanceQuery(enhanceRecordOf(query), 'bulk-record'));
 }
 console.log(warmPageCache(sqliteFileFor(dataDir)));
 

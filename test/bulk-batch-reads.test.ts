@@ -6,27 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { demoRecords, type Entity } from '../src/kg/index.ts';
-import { indexEntity, type MatchQuery } from '../src/match/index.ts';
 import { generateQuery } from '../src/match/training/query-generator.ts';
 import { Random } from '../src/random.ts';
+import { enhanceRecordOf } from '../bench/support/queries.ts';
 import { bulkClient } from './support/bulk-client.ts';
+import { writeIndexed } from './support/load-graph.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
-
-/** A generated match query as an enhance record. */
-function recordOf(query: MatchQuery, i: number): Record<string, unknown> {
-  return {
-    type: query.type,
-    name: query.names,
-    url: query.urls,
-    email: query.emails,
-    ...(query.phones.length ? { phone: query.phones[0] } : {}),
-    ...(query.location ? { location: query.location } : {}),
-    ...(query.employer ? { employer: query.employer } : {}),
-    ...(query.title ? { title: query.title } : {}),
-    ...(query.ip ? { ip: query.ip } : {}),
-    customId: `q${i}`,
-  };
-}
 
 describe('bulk answers made a batch at a time', () => {
   let t: TestRuntime;
@@ -41,13 +26,11 @@ describe('bulk answers made a batch at a time', () => {
       seen.add(record.id);
       entities.push(record);
     }
-    t.runtime.storage.entities.writeBatch(
-      entities.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
-    );
+    writeIndexed(t.runtime.storage.entities, entities);
     const random = new Random(23);
     while (records.length < 160) {
       const query = generateQuery(random.pick(entities), random, entities);
-      if (query) records.push(recordOf(query, records.length));
+      if (query) records.push({ ...enhanceRecordOf(query), customId: `q${records.length}` });
     }
     // Repeated queries, id records (one unknown) and a record matching nothing, in one batch.
     records.push(records[2], records[50], records[2]);

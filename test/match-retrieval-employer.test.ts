@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Entity } from '../src/kg/index.ts';
-import { createMatcher, indexEntity, type Matcher, type MatchQuery } from '../src/match/index.ts';
+import { createMatcher, type Matcher, type MatchQuery } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
+import { writeIndexed } from './support/load-graph.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
 const organization = (id: string, name: string): Entity => ({ id, type: 'Organization', name });
@@ -43,9 +44,7 @@ const query = (employer: string): MatchQuery => ({
 
 before(async () => {
   ({ storage, cleanup } = await openTempSqliteStorage());
-  storage.entities.writeBatch(
-    ENTITIES.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
-  );
+  writeIndexed(storage.entities, ENTITIES);
   matcher = createMatcher(storage.entities);
 });
 after(async () => cleanup());

@@ -5,6 +5,7 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import type { Entity } from '../../src/kg/index.ts';
+import type { MatchQuery } from '../../src/match/index.ts';
 import { Random } from '../../src/random.ts';
 
 /** Deterministic numbers in [0, 1) from `seed` (the project's mulberry32, `Random`). */
@@ -57,4 +58,22 @@ export function toQueryString(query: BenchQuery): string {
     for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
   }
   return params.toString();
+}
+
+/**
+ * A match query (e.g. from the training generator) as the enhance record a client would send:
+ * its parameters named as the contract names them (`name`, `url`, `email`, one `phone`, …).
+ */
+export function enhanceRecordOf(query: MatchQuery): Record<string, string | string[]> {
+  return {
+    type: query.type,
+    name: [...query.names],
+    url: [...query.urls],
+    email: [...query.emails],
+    ...(query.phones.length ? { phone: query.phones[0] } : {}),
+    ...(query.location ? { location: query.location } : {}),
+    ...(query.employer ? { employer: query.employer } : {}),
+    ...(query.title ? { title: query.title } : {}),
+    ...(query.ip ? { ip: query.ip } : {}),
+  };
 }

@@ -88,24 +88,22 @@ export const FIGURES = {
 export function crossTargets(figures: ReadonlyMap<string, number>): Target[] {
   const matcher = figures.get(FIGURES.matcherCpu);
   if (matcher === undefined || matcher <= 0) return [];
-  const out: Target[] = [];
-  const http = figures.get(FIGURES.httpCpu);
-  if (http !== undefined)
-    out.push({
+  const ratios = [
+    {
+      figure: FIGURES.httpCpu,
       name: 'HTTP enhance server CPU / in-process matcher CPU (issue 30)',
-      value: http / matcher,
-      bound: 'max',
       limit: 1.3,
-      unit: '×',
-    });
-  const bulk = figures.get(FIGURES.bulkCpu);
-  if (bulk !== undefined)
-    out.push({
+    },
+    {
+      figure: FIGURES.bulkCpu,
       name: 'bulk server CPU per record / in-process matcher CPU per query (issue 30)',
-      value: bulk / matcher,
-      bound: 'max',
       limit: 1,
-      unit: '×',
-    });
-  return out;
+    },
+  ];
+  return ratios.flatMap(({ figure, name, limit }) => {
+    const value = figures.get(figure);
+    return value === undefined
+      ? []
+      : [{ name, value: value / matcher, bound: 'max' as const, limit, unit: '×' }];
+  });
 }

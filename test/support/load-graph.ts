@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { importEntities } from '../../src/import/index.ts';
+import type { Entity } from '../../src/kg/index.ts';
+import { indexEntity } from '../../src/match/index.ts';
 import type { EntityStore } from '../../src/storage/index.ts';
 
 /**
@@ -15,4 +17,11 @@ export async function loadFixtureGraph(store: EntityStore, ...files: string[]): 
     });
     if (summary.rejected > 0) throw new Error(`${file}: ${summary.rejected} rejected lines`);
   }
+}
+
+/** Writes `entities` as they are (no import pipeline, no fact ledger) with their retrieval keys. */
+export function writeIndexed(store: EntityStore, entities: readonly Entity[]): void {
+  store.writeBatch(
+    entities.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
+  );
 }
