@@ -9,8 +9,6 @@
  * matcher.ts's.
  */
 import type { CandidateProfile, CandidateSource, EntityCounts } from './candidate-source.ts';
-import { ipKeysForAddress } from './ip.ts';
-import { KEY } from './profile.ts';
 import { type AnalyzedQuery, analyzeQuery, type MatchQuery } from './query-analysis.ts';
 import {
   type Lookup,
@@ -27,6 +25,8 @@ export interface BatchStages<P, S> {
   readonly source: CandidateSource;
   readonly vocabularies: { vocabularies(type: AnalyzedQuery['type']): Vocabularies };
   readonly limits: RetrievalLimits;
+  /** The postings reads `withOrganizations` makes for a query (read for the whole batch first). */
+  organizationReads(query: AnalyzedQuery): readonly { key: string; limit: number }[];
   withOrganizations(query: AnalyzedQuery, source: CandidateSource): AnalyzedQuery;
   hasEvidence(query: AnalyzedQuery): boolean;
   profile(query: AnalyzedQuery, retrieved: readonly RetrievedCandidate[], source: CandidateSource): P[];
@@ -67,7 +67,7 @@ export function searchBatch<P, S>(
     if (analyzed) pending.push({ index, limit: options[index]?.limit ?? 10, query: analyzed });
   });
   // The organizations Person queries point at (withQueryOrganizations): keys, then profiles.
-  reads.readPostings(organizationReads(pending.map((p) => p.query)));
+  reads.readPostings(pending.flatMap((p) => stages.organizationReads(p.query)));
   reads.readProfiles(reads.refsRead());
   pending = pending.filter((p) => {
     const query = attempt(() => stages.withOrganizations(p.query, reads));
@@ -109,26 +109,6 @@ function attempt<T>(fn: () => T): T | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The reads `withQueryOrganizations` makes for Person queries: the organizations at the
- * e-mails' domains (20 per key) and owning the IP's ranges (100 per key). A hint: a read it
- * misses is made when the query asks for it.
- */
-function organizationReads(queries: readonly AnalyzedQuery[]): { key: string; limit: number }[] {
-  const out: { key: string; limit: number }[] = [];
-  for (const query of queries) {
-    if (query.type !== 'Person') continue;
-    if (query.ip && !query.ipOrganizations)
-      for (const key of ipKeysForAddress(query.ip)) out.push({ key: KEY.ip + key, limit: 100 });
-    if (query.employerKey && !query.employerOrganizations)
-      out.push({ key: KEY.orgName + query.employerKey, limit: 20 });
-    if (query.domainOrganizations) continue;
-    for (const email of query.emails)
-      if (!email.freeMail) out.push({ key: KEY.domain + email.registrable, limit: 20 });
-  }
-  return out;
 }
 
 /**

@@ -156,6 +156,41 @@ export function profileCandidates(
   return out;
 }
 
+/** How many postings each organization read takes: IP buckets are shared by many ranges. */
+const IP_ORGANIZATION_READ = 100;
+const KEYED_ORGANIZATION_READ = 20;
+
+/** The IP bucket keys a Person query's `ip` still needs resolved. */
+function ipOrganizationKeys(query: AnalyzedQuery): string[] {
+  return query.ip && !query.ipOrganizations ? ipKeysForAddress(query.ip).map((key) => KEY.ip + key) : [];
+}
+
+/** The domain keys of a Person query's e-mails (not free-mail) still to be resolved. */
+function domainOrganizationKeys(query: AnalyzedQuery): string[] {
+  if (query.domainOrganizations) return [];
+  return [...new Set(query.emails.filter((e) => !e.freeMail).map((e) => KEY.domain + e.registrable))];
+}
+
+/** The organization-name key of a Person query's `employer` still to be resolved. */
+function employerOrganizationKeys(query: AnalyzedQuery): string[] {
+  return query.employerKey && !query.employerOrganizations ? [KEY.orgName + query.employerKey] : [];
+}
+
+/**
+ * The postings reads `withQueryOrganizations` makes for `query` (a bulk batch reads those of
+ * all its queries at once: match/batch-search.ts).
+ */
+export function queryOrganizationReads(query: AnalyzedQuery): { key: string; limit: number }[] {
+  if (query.type !== 'Person') return [];
+  return [
+    ...ipOrganizationKeys(query).map((key) => ({ key, limit: IP_ORGANIZATION_READ })),
+    ...[...domainOrganizationKeys(query), ...employerOrganizationKeys(query)].map((key) => ({
+      key,
+      limit: KEYED_ORGANIZATION_READ,
+    })),
+  ];
+}
+
 /**
  * `query` with the organizations it points at resolved, for Person queries: those whose IP
  * ranges contain its `ip` (`ipOrganizations`), those whose domain is its e-mail's
@@ -165,36 +200,28 @@ export function profileCandidates(
 export function withQueryOrganizations(query: AnalyzedQuery, source: CandidateSource): AnalyzedQuery {
   if (query.type !== 'Person') return query;
   let out = query;
-  if (query.ip && !query.ipOrganizations)
-    out = { ...out, ipOrganizations: organizationsOwning(query.ip, source) };
-  const domains = [...new Set(query.emails.filter((e) => !e.freeMail).map((e) => e.registrable))];
-  if (domains.length && !query.domainOrganizations) {
-    out = {
-      ...out,
-      domainOrganizations: organizationsUnder(
-        domains.map((d) => KEY.domain + d),
-        source,
-      ),
-    };
-  }
-  if (query.employerKey && !query.employerOrganizations)
-    out = { ...out, employerOrganizations: organizationsUnder([KEY.orgName + query.employerKey], source) };
+  const ipKeys = ipOrganizationKeys(query);
+  if (query.ip && ipKeys.length)
+    out = { ...out, ipOrganizations: organizationsOwning(query.ip, ipKeys, source) };
+  const domainKeys = domainOrganizationKeys(query);
+  if (domainKeys.length) out = { ...out, domainOrganizations: organizationsUnder(domainKeys, source) };
+  const employerKeys = employerOrganizationKeys(query);
+  if (employerKeys.length) out = { ...out, employerOrganizations: organizationsUnder(employerKeys, source) };
   return out;
 }
 
 /** Ids of the organizations under retrieval `keys` (domains, name keys; at most 20). */
 function organizationsUnder(keys: readonly string[], source: CandidateSource): string[] {
-  const refs = [...new Set([...source.refsForKeys(keys, 20).values()].flat())];
+  const refs = [...new Set([...source.refsForKeys(keys, KEYED_ORGANIZATION_READ).values()].flat())];
   const out: string[] = [];
   for (const row of source.profiles(refs))
     if (row.type === 'Organization' && out.length < 20) out.push(row.id);
   return out;
 }
 
-/** Ids of the organizations whose IP ranges contain `ip` (at most 20). */
-function organizationsOwning(ip: string, source: CandidateSource): string[] {
-  const keys = ipKeysForAddress(ip).map((key) => KEY.ip + key);
-  const refs = [...new Set([...source.refsForKeys(keys, 100).values()].flat())];
+/** Ids of the organizations under the IP bucket `keys` whose ranges contain `ip` (at most 20). */
+function organizationsOwning(ip: string, keys: readonly string[], source: CandidateSource): string[] {
+  const refs = [...new Set([...source.refsForKeys(keys, IP_ORGANIZATION_READ).values()].flat())];
   const out: string[] = [];
   for (const row of source.profiles(refs)) {
     const ranges =
@@ -411,6 +438,7 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
           source: cached,
           vocabularies,
           limits,
+          organizationReads: queryOrganizationReads,
           withOrganizations: withQueryOrganizations,
           hasEvidence,
           profile: profileCandidates,
