@@ -100,7 +100,7 @@ export function evaluateOutcomes(outcomes: readonly QueryOutcome[], threshold: n
 }
 
 /** Top scores in 10 equal-width bins, for the expected calibration error. */
-class CalibrationBins {
+export class CalibrationBins {
   readonly #bins = Array.from({ length: 10 }, () => ({ n: 0, correct: 0, confidence: 0 }));
   #count = 0;
 

@@ -6,6 +6,7 @@
  * likeliest point of a grid around the likelihood fit under which every set is within the
  * target is taken; sets not given here (the held-out shapes) are the check.
  */
+import { CalibrationBins } from '../evaluation.ts';
 import type { ChoiceExample } from './choice.ts';
 
 /** ECE at or below which every set must be for the likelihood fit to stand. */
@@ -28,29 +29,17 @@ export interface ScoreCalibration {
  * example is right when its answer is its top candidate.
  */
 export function topCandidateEce(examples: readonly ChoiceExample[], calibration: ScoreCalibration): number {
-  const n = new Float64Array(10);
-  const right = new Float64Array(10);
-  const confidence = new Float64Array(10);
-  let count = 0;
+  const bins = new CalibrationBins();
   for (const example of examples) {
     if (example.candidates.length === 0) continue;
     const z = example.candidates.map((c) => calibration.scale * c[0] + calibration.offset);
-    const top = Math.max(...z);
     // exp(z₀) / (1 + Σ exp(zⱼ)), shifted by the largest z (and by 0, "none") for stability.
-    const shift = Math.max(top, 0);
+    const shift = Math.max(Math.max(...z), 0);
     let denominator = Math.exp(-shift);
     for (const value of z) denominator += Math.exp(value - shift);
-    const score = Math.exp(z[0] - shift) / denominator;
-    const bin = Math.min(9, Math.max(0, Math.floor(score * 10)));
-    n[bin]++;
-    confidence[bin] += score;
-    if (example.answer === 0) right[bin]++;
-    count++;
+    bins.add(Math.exp(z[0] - shift) / denominator, example.answer === 0);
   }
-  let ece = 0;
-  for (let b = 0; b < 10; b++)
-    if (n[b] > 0) ece += (n[b] / count) * Math.abs(right[b] / n[b] - confidence[b] / n[b]);
-  return ece;
+  return bins.error();
 }
 
 /** Log-likelihood of the right choice (a candidate, or "none") of `examples` under `calibration`. */
