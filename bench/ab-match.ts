@@ -14,6 +14,10 @@
  * from process to process; side by side in one process the ratio holds better (still ±10% on
  * a 2-core host at load 13: run it more than once). Prints each side's CPU per query, its ratio
  * to the first side, and whether the top candidates of the last two sides agree.
+ *
+ * `--explain` also reads every returned candidate's explanation (as an enhance answer's
+ * `searchInfo` does), inside the timed blocks, and checks that the explanations of the last two
+ * sides are the same JSON text.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -25,7 +29,11 @@ const BLOCK = 250;
 const WARM = 2000;
 
 const { values, positionals } = parseArgs({
-  options: { queries: { type: 'string' }, count: { type: 'string', default: '10000' } },
+  options: {
+    queries: { type: 'string' },
+    count: { type: 'string', default: '10000' },
+    explain: { type: 'boolean', default: false },
+  },
   allowPositionals: true,
 });
 if (!values.queries || positionals.length === 0) {
@@ -40,9 +48,10 @@ for (const line of readFileSync(values.queries, 'utf8').split('\n')) {
 
 interface Side {
   readonly label: string;
-  readonly match: (query: MatchQuery) => { id: string }[];
+  readonly match: (query: MatchQuery) => { id: string; explanation: unknown }[];
   cpuMicros: number;
   readonly tops: string[];
+  readonly explanations: unknown[];
 }
 
 const sides: Side[] = [];
@@ -61,7 +70,13 @@ for (const spec of positionals) {
   const started = performance.now();
   for (const query of queries.slice(0, WARM)) matcher.match(query, { limit: 10 });
   console.log(`${label}: warmed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  sides.push({ label, match: (query) => matcher.match(query, { limit: 10 }), cpuMicros: 0, tops: [] });
+  sides.push({
+    label,
+    match: (query) => matcher.match(query, { limit: 10 }),
+    cpuMicros: 0,
+    tops: [],
+    explanations: [],
+  });
 }
 
 const timed = queries.slice(WARM);
@@ -70,7 +85,11 @@ for (let start = 0, block = 0; start < timed.length; start += BLOCK, block++) {
   const slice = timed.slice(start, start + BLOCK);
   for (const side of block % 2 ? [...sides].reverse() : sides) {
     const before = process.threadCpuUsage();
-    for (const query of slice) side.tops.push(side.match(query)[0]?.id ?? '');
+    for (const query of slice) {
+      const candidates = side.match(query);
+      side.tops.push(candidates[0]?.id ?? '');
+      if (values.explain) for (const candidate of candidates) side.explanations.push(candidate.explanation);
+    }
     const used = process.threadCpuUsage(before);
     side.cpuMicros += used.user + used.system;
   }
@@ -84,5 +103,12 @@ if (sides.length >= 2) {
   const [second, last] = sides.slice(-2);
   const same = second.tops.every((id, i) => id === last.tops[i]);
   console.log(`top candidates of ${second.label} and ${last.label} ${same ? 'all equal' : 'DIFFER'}`);
+  if (values.explain) {
+    const text = (side: Side) => side.explanations.map((e) => JSON.stringify(e)).join('\n');
+    const equal = text(second) === text(last);
+    console.log(
+      `explanations (${last.explanations.length}) of ${second.label} and ${last.label} ${equal ? 'all equal' : 'DIFFER'}`,
+    );
+  }
 }
 console.log(`load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`);

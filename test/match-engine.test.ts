@@ -223,6 +223,47 @@ test('scores are probabilities, sorted, explained, and limited to the query type
   assert.ok(namesakes.length >= 2 && total <= 1 + 1e-9, `${total}`);
 });
 
+test('an explanation lists the bias first, the features in the model order, the rivals last; its summary is read from them', () => {
+  const results = [
+    ...matcher.match(q({ type: 'Person', names: ['Bill Lee'], emails: ['w.lee@acme-labs.com'] }), {
+      limit: 5,
+    }),
+    ...matcher.match(q({ type: 'Person', names: ['Lee'] }), { limit: 5 }),
+    ...matcher.match(q({ type: 'Organization', names: ['National University'], urls: ['mit.edu'] }), {
+      limit: 5,
+    }),
+  ];
+  assert.ok(results.length >= 4);
+  let withRivals = 0;
+  for (const r of results) {
+    const { contributions, features, summary } = r.explanation;
+    const names = Object.keys(contributions);
+    assert.equal(names[0], 'bias');
+    if ('otherCandidates' in contributions) {
+      withRivals++;
+      assert.equal(names.at(-1), 'otherCandidates');
+      assert.ok(contributions.otherCandidates <= 0);
+    }
+    // Only features with evidence, each with a contribution of its own (rounded to 3 places).
+    for (const [name, value] of Object.entries(features)) {
+      assert.notEqual(value, 0, name);
+      assert.equal(Math.round((value as number) * 1000) / 1000, value, name);
+    }
+    for (const value of Object.values(contributions)) assert.equal(Math.round(value * 1000) / 1000, value);
+    // "score 0.912; for: …; against: …": at most four labels each way, none twice.
+    const match = /^score (\d\.\d{3})(?:; for: ([^;]+))?(?:; against: ([^;]+))?$/.exec(summary);
+    assert.ok(match, summary);
+    assert.equal(match[1], r.score.toFixed(3));
+    const pros = match[2]?.split(', ') ?? [];
+    const cons = match[3]?.split(', ') ?? [];
+    assert.ok(pros.length <= 4 && cons.length <= 4, summary);
+    assert.equal(new Set([...pros, ...cons]).size, pros.length + cons.length, summary);
+  }
+  assert.ok(withRivals > 0);
+  // The e-mail is the strongest evidence for Bill Lee: listed first among the reasons for.
+  assert.match(results[0].explanation.summary, /; for: e-mail/);
+});
+
 test('nothing plausible, nothing identifying: empty or low', () => {
   assert.deepEqual(matcher.match(q({ type: 'Organization', location: 'Hungary' })), []);
   const nobody = matcher.match(q({ type: 'Person', names: ['Zebulon Quixotic'] }));

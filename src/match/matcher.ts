@@ -10,6 +10,7 @@ import { type CandidateSource, CachingCandidateSource, type CachingOptions } fro
 import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
 import {
   choiceProbabilities,
+  compile,
   defaultThresholdOf,
   logit,
   type ModelFile,
@@ -311,21 +312,41 @@ function labelOf(name: string): string | undefined {
   return labelCache.get(name);
 }
 
+/**
+ * "score 0.912; for: name, website; against: elsewhere": the labels whose contributions (summed
+ * per label, in the contributions' order) weigh at least 0.25, strongest first (ties in that
+ * order), at most four each way. Parallel arrays instead of a Map and filter/sort/map chains:
+ * it runs for every candidate listed in every answer's `searchInfo` (issue 30).
+ */
 function summarize(contributions: Record<string, number>, score: number): string {
-  const byLabel = new Map<string, number>();
+  const labels: string[] = [];
+  const sums: number[] = [];
   for (const name in contributions) {
     const label = labelOf(name);
-    if (label) byLabel.set(label, (byLabel.get(label) ?? 0) + contributions[name]);
+    if (!label) continue;
+    const k = labels.indexOf(label);
+    // `0 + x` as a first sum, as before: -0 becomes 0 (below 0.25 either way).
+    if (k < 0) {
+      labels.push(label);
+      sums.push(0 + contributions[name]);
+    } else sums[k] += contributions[name];
   }
-  const ranked = [...byLabel.entries()]
-    .filter(([, v]) => Math.abs(v) >= 0.25)
-    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
-  const pros = ranked.filter(([, v]) => v > 0).map(([l]) => l);
-  const cons = ranked.filter(([, v]) => v < 0).map(([l]) => l);
-  const parts = [`score ${score.toFixed(3)}`];
-  if (pros.length) parts.push(`for: ${pros.slice(0, 4).join(', ')}`);
-  if (cons.length) parts.push(`against: ${cons.slice(0, 4).join(', ')}`);
-  return parts.join('; ');
+  const ranked: number[] = [];
+  for (let k = 0; k < sums.length; k++) if (Math.abs(sums[k]) >= 0.25) ranked.push(k);
+  // A stable sort: equal weights keep the contributions' order.
+  if (ranked.length > 1) ranked.sort((a, b) => Math.abs(sums[b]) - Math.abs(sums[a]));
+  let text = `score ${score.toFixed(3)}`;
+  let pros = '';
+  let cons = '';
+  let prosCount = 0;
+  let consCount = 0;
+  for (const k of ranked) {
+    if (sums[k] > 0 && prosCount < 4) pros += prosCount++ === 0 ? labels[k] : `, ${labels[k]}`;
+    else if (sums[k] < 0 && consCount < 4) cons += consCount++ === 0 ? labels[k] : `, ${labels[k]}`;
+  }
+  if (prosCount > 0) text += `; for: ${pros}`;
+  if (consCount > 0) text += `; against: ${cons}`;
+  return text;
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -381,16 +402,30 @@ export function scoreCandidates(
  * what the other candidates take (`otherCandidates`, ≤ 0): they add up to the log-odds.
  */
 function explain(model: TypeModel, features: FeatureVector, rivals: number, score: number): Explanation {
-  const baseContributions: Record<string, number> = {};
-  logit(model.base, features, baseContributions);
+  const { names, weights, slots } = compile(model.base);
+  // One pass over the vector's keys gives the evidence and the model's features' values by
+  // position: reading the ~60-key vector once per model feature (as `logit` does) was most of
+  // an explanation's cost, and explanations are built for every candidate an answer lists.
+  const values: (number | undefined)[] = new Array(names.length);
+  const evidence: Record<string, number> = {};
+  for (const name in features) {
+    const value = features[name];
+    if (value === 0) continue;
+    evidence[name] = round3(value);
+    const slot = slots.get(name);
+    if (slot !== undefined) values[slot] = value;
+  }
   const scale = model.calibration?.scale ?? 1;
   const contributions: Record<string, number> = {
     bias: round3(scale * model.base.bias + (model.calibration?.offset ?? 0)),
   };
-  for (const name in baseContributions) contributions[name] = round3(scale * baseContributions[name]);
+  // `logit`'s terms (weight × value, where the value is there and not 0), in the model's order.
+  for (let i = 0; i < names.length; i++) {
+    const value = values[i];
+    if (value === undefined || value === 0) continue;
+    contributions[names[i]] = round3(scale * (weights[i] * value));
+  }
   if (rivals !== 0) contributions.otherCandidates = round3(rivals);
-  const evidence: Record<string, number> = {};
-  for (const name in features) if (features[name] !== 0) evidence[name] = round3(features[name]);
   return { features: evidence, contributions, summary: summarize(contributions, score) };
 }
 

@@ -45,14 +45,24 @@ export function sigmoid(x: number): number {
   return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
 }
 
-// Models are read-only: their weights are listed once, not per candidate.
-const compiled = new WeakMap<LogisticModel, { names: string[]; weights: number[] }>();
+/** A model's features with a weight other than 0, in the model's order, listed once. */
+export interface CompiledModel {
+  readonly names: readonly string[];
+  readonly weights: readonly number[];
+  /** The position of each name in `names`. */
+  readonly slots: ReadonlyMap<string, number>;
+}
 
-function compile(model: LogisticModel): { names: string[]; weights: number[] } {
+// Models are read-only: their weights are listed once, not per candidate.
+const compiled = new WeakMap<LogisticModel, CompiledModel>();
+
+/** `model`'s weights as lists (built once per model). */
+export function compile(model: LogisticModel): CompiledModel {
   let c = compiled.get(model);
   if (!c) {
     const entries = Object.entries(model.weights).filter(([, w]) => w !== 0);
-    c = { names: entries.map(([n]) => n), weights: entries.map(([, w]) => w) };
+    const names = entries.map(([n]) => n);
+    c = { names, weights: entries.map(([, w]) => w), slots: new Map(names.map((name, i) => [name, i])) };
     compiled.set(model, c);
   }
   return c;
