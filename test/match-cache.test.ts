@@ -5,7 +5,6 @@ import {
   CachingCandidateSource,
   type CandidateSource,
   createMatcher,
-  indexEntity,
   type MatchQuery,
   type ScoredCandidate,
 } from '../src/match/index.ts';
@@ -14,15 +13,14 @@ import { Random } from '../src/random.ts';
 import { approximateBytes } from '../src/approximate-bytes.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
+import { writeIndexed } from './support/load-graph.ts';
 
 let storage: Storage;
 let cleanup: () => Promise<void>;
 const entities: Entity[] = [];
 
 function write(docs: readonly Entity[]): void {
-  storage.entities.writeBatch(
-    docs.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
-  );
+  writeIndexed(storage.entities, docs);
 }
 
 before(async () => {

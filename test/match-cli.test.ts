@@ -5,9 +5,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { demoRecords, type Entity } from '../src/kg/index.ts';
-import { indexEntity } from '../src/match/index.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { tempDir } from './support/temp-dir.ts';
+import { writeIndexed } from './support/load-graph.ts';
 
 const MAIN = path.join(import.meta.dirname, '..', 'src', 'main.ts');
 const dir = tempDir();
@@ -121,9 +121,7 @@ test('quarry eval --kg prints the bench metrics and writes one result line per q
 
 test('quarry eval reads the graph in the data directory, and names a malformed query line', () => {
   const storage = openSqliteStorage(sqliteFileFor(path.join(dir.path, 'data')));
-  storage.entities.writeBatch(
-    entities.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
-  );
+  writeIndexed(storage.entities, entities);
   storage.close();
   const run = quarry(['eval', queries]);
   assert.equal(run.status, 0, run.stderr);

@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Entity } from '../src/kg/index.ts';
-import {
-  createMatcher,
-  DEFAULT_LIMITS,
-  indexEntity,
-  type Matcher,
-  type MatchQuery,
-} from '../src/match/index.ts';
+import { createMatcher, DEFAULT_LIMITS, type Matcher, type MatchQuery } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { createVocabularyShareData, VocabularyShare } from '../src/threads/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
+import { writeIndexed } from './support/load-graph.ts';
 
 const ENTITIES: Entity[] = [
   {
@@ -116,9 +111,7 @@ let cleanup: () => Promise<void>;
 let matcher: Matcher;
 
 function write(entities: Entity[]): void {
-  storage.entities.writeBatch(
-    entities.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
-  );
+  writeIndexed(storage.entities, entities);
 }
 
 const q = (query: Partial<MatchQuery> & Pick<MatchQuery, 'type'>): MatchQuery => ({
@@ -389,9 +382,7 @@ test('an exact e-mail wins over namesakes whose addresses are one edit away', ()
       emailAddresses: [{ contactString: `alice.amber${i * 20}@example.com` }],
     }),
   );
-  store.entities.writeBatch(
-    people.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
-  );
+  writeIndexed(store.entities, people);
   const engine = createMatcher(store.entities);
   for (const i of [0, 20, 100]) {
     const [top, second] = engine.match(

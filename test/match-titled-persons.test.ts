@@ -9,9 +9,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadDemoGraph } from '../src/import/index.ts';
 import { DEFAULT_DEMO_SIZES, type Entity } from '../src/kg/index.ts';
-import { createMatcher, indexEntity, type Matcher, type MatchQuery } from '../src/match/index.ts';
+import { createMatcher, type Matcher, type MatchQuery } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
+import { writeIndexed } from './support/load-graph.ts';
 
 /** A person as the historical bench graph states one: nameDetail split at the first and last word. */
 function person(id: string, name: string, city: string, title?: string): Entity {
@@ -59,9 +60,7 @@ describe('titled persons', () => {
   before(async () => {
     ({ storage, cleanup } = await openTempSqliteStorage());
     loadDemoGraph(storage.entities, DEFAULT_DEMO_SIZES);
-    storage.entities.writeBatch(
-      TITLED.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
-    );
+    writeIndexed(storage.entities, TITLED);
     matcher = createMatcher(storage.entities);
     threshold = matcher.defaultThresholdFor('Person');
   });
