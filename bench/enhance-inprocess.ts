@@ -160,6 +160,19 @@ const byType = {
   Organization: { matchable: 0, topRight: 0, tied: 0, listed: 0 },
   Person: { matchable: 0, topRight: 0, tied: 0, listed: 0 },
 };
+/** The fields a query gives ("name+loc"), to break the person misses down by. */
+function queryShape(query: MatchQuery): string {
+  const fields: string[] = [];
+  if (query.names.length) fields.push('name');
+  if (query.emails.length) fields.push('email');
+  if (query.phones.length) fields.push('phone');
+  for (const field of ['location', 'employer', 'title', 'school', 'ip'] as const)
+    if (query[field] !== undefined) fields.push(field);
+  return fields.join('+');
+}
+/** Person queries made from a graph entity by shape, and those whose entity was not listed. */
+const personQueriesByShape = new Map<string, number>();
+const personMissesByShape = new Map<string, number>();
 // CPU time of the whole loop too: on a machine shared with other work, wall-clock percentiles
 // include time spent waiting for a core, the mean CPU time per query does not.
 const cpuBefore = process.threadCpuUsage();
@@ -184,6 +197,14 @@ for (let i = 0; i < queries.length; i++) {
       ofType.tied++;
     }
     if (result.some((c) => c.id === expected)) ofType.listed++;
+    else if (query.type === 'Person') {
+      const shape = queryShape(query);
+      personMissesByShape.set(shape, (personMissesByShape.get(shape) ?? 0) + 1);
+    }
+  }
+  if (expected !== null && query.type === 'Person') {
+    const shape = queryShape(query);
+    personQueriesByShape.set(shape, (personQueriesByShape.get(shape) ?? 0) + 1);
   }
 }
 const loopMs = performance.now() - loopStarted;
@@ -214,6 +235,14 @@ console.log(
       ([type, t]) =>
         `${type} ${t.topRight + t.tied} of ${t.matchable} (${pct(t.topRight + t.tied, t.matchable)})`,
     )
+    .join(', ')}`,
+);
+console.log(
+  `Person queries whose entity is not among the first 10, by the fields they give (not listed / queries): ${[
+    ...personQueriesByShape,
+  ]
+    .sort((a, b) => (personMissesByShape.get(b[0]) ?? 0) - (personMissesByShape.get(a[0]) ?? 0))
+    .map(([shape, n]) => `${shape} ${personMissesByShape.get(shape) ?? 0}/${n}`)
     .join(', ')}`,
 );
 console.log(

@@ -35,6 +35,12 @@ export const KEY = Object.freeze({
   acronym: 'oa:',
   personPlace: 'pl:',
   personEmployer: 'pw:',
+  /**
+   * A person's whole-name key together with one of their places (`np:<name key>|c:<city>`,
+   * `|r:<region>`, `|k:<country>`): among a common name's hundreds of namesakes, those in the
+   * query's place (see `personNamePlaceKey`).
+   */
+  personNamePlace: 'np:',
   emailToken: 'et:',
   host: 'h:',
   /** A profile on a shared host (`linkedin.com/company/acme`): the whole path identifies. */
@@ -433,9 +439,18 @@ function namePart(value: unknown, name: NormalizedPersonName, parsed?: string): 
   return foldText(value).trim();
 }
 
+/**
+ * The retrieval key of a person's whole-name key (as `pn:` spells it, without the prefix) with
+ * a place: `level` `c` a city (`cityName`), `r` a region (`regionName`), `k` a country.
+ */
+export function personNamePlaceKey(nameKey: string, level: 'c' | 'r' | 'k', place: string): string {
+  return `${KEY.personNamePlace}${nameKey}|${level}:${place}`;
+}
+
 function indexPerson(entity: Entity): EntityIndex {
   const keys = new Set<string>();
   const names: string[] = [];
+  const nameKeys: string[] = [];
   for (const tokens of personNameForms(entity)) {
     names.push(tokens.join(' '));
     const formal: string[] = [];
@@ -445,7 +460,9 @@ function indexPerson(entity: Entity): EntityIndex {
       keys.add(KEY.personToken + canonical);
       formal.push(canonical);
     }
-    keys.add(KEY.personName + sortedDistinct(formal).join(' '));
+    const nameKey = sortedDistinct(formal).join(' ');
+    keys.add(KEY.personName + nameKey);
+    nameKeys.push(nameKey);
   }
   const primary = normalizePersonName(entity.name ?? namesOf(entity)[0] ?? '');
   const detail = entity.nameDetail;
@@ -478,6 +495,14 @@ function indexPerson(entity: Entity): EntityIndex {
     for (const token of city.split(' ')) if (isPlaceToken(token)) keys.add(KEY.personPlace + token);
   }
   for (const token of place.address) if (isPlaceToken(token)) keys.add(KEY.personPlace + token);
+  // Each whole name with each place at each level: a query of a common name and a place finds
+  // the namesakes there among hundreds elsewhere.
+  const countries = place.country ? [place.country, ...place.others] : place.others;
+  for (const nameKey of nameKeys) {
+    for (const city of place.cities) keys.add(personNamePlaceKey(nameKey, 'c', city));
+    for (const region of place.regions) keys.add(personNamePlaceKey(nameKey, 'r', region));
+    for (const country of countries) keys.add(personNamePlaceKey(nameKey, 'k', country));
+  }
   const year = birthYear(entity);
   const profile: Writable<PersonProfile> = { k: 'P', n: names };
   if (first) profile.f = first;

@@ -9,7 +9,7 @@ import { canonicalGivenName } from '../kg/index.ts';
 import type { CandidateSource } from './candidate-source.ts';
 import { ipKeysForAddress } from './ip.ts';
 import type { Vocabularies } from './vocabularies.ts';
-import { emailTokens, KEY, placeTokens } from './profile.ts';
+import { emailTokens, KEY, personNamePlaceKey, placeTokens } from './profile.ts';
 import type { AnalyzedQuery } from './query-analysis.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
@@ -62,6 +62,7 @@ const EXACT_WEIGHT = {
   ip: 4,
   name: 6,
   acronym: 5,
+  namePlace: 4,
 };
 const EXACT_LIMIT = 100;
 /** Weight of a token found through a vocabulary neighbour, relative to an exact token. */
@@ -113,6 +114,31 @@ function tokenLookups(
       });
     }
   }
+}
+
+/** Readings of a query's place looked up with its name (a city name can be a dozen places). */
+const MAX_QUERY_PLACES = 8;
+
+/**
+ * The places a Person query's location names, each at the most specific level a reading of it
+ * gives (a city; else a region; else a country), as `personNamePlaceKey` spells them: "Melbourne"
+ * is two cities, "Texas" a region, "Germany" a country. A place the hierarchy does not know (a
+ * typo) names none.
+ */
+function queryPlaces(query: AnalyzedQuery): (readonly ['c' | 'r' | 'k', string])[] {
+  const location = query.location;
+  if (!location) return [];
+  const out = new Map<string, readonly ['c' | 'r' | 'k', string]>();
+  const add = (level: 'c' | 'r' | 'k', place: string) => out.set(`${level}:${place}`, [level, place]);
+  for (const place of location.places) {
+    if (place.city) add('c', place.city);
+    else if (place.region) add('r', place.region);
+    else add('k', place.country);
+  }
+  for (const region of location.regions)
+    if (!location.places.some((p) => p.region === region)) add('r', region);
+  if (out.size === 0 && location.country) add('k', location.country);
+  return [...out.values()].slice(0, MAX_QUERY_PLACES);
 }
 
 /** Finds the candidates for `query` (every type; the matcher filters by type). */
@@ -170,8 +196,20 @@ export function retrievalLookups(
     exact(KEY.personEmployer + id, EXACT_WEIGHT.emailDomain);
 
   const namePrefix = isPerson ? KEY.personToken : KEY.orgToken;
+  const places = isPerson ? queryPlaces(query) : [];
   for (const name of query.names) {
     if (name.key) exact((isPerson ? KEY.personName : KEY.orgName) + name.key, EXACT_WEIGHT.name, 200);
+    // The namesakes in the query's place: one group per name, whichever reading of the place.
+    if (name.key && places.length) {
+      const group = `${KEY.personNamePlace}${name.key}`;
+      for (const [level, place] of places)
+        lookups.push({
+          key: personNamePlaceKey(name.key, level, place),
+          weight: EXACT_WEIGHT.namePlace,
+          limit: EXACT_LIMIT,
+          group,
+        });
+    }
     if (name.acronym) exact(KEY.acronym + name.acronym, EXACT_WEIGHT.acronym, 500);
     tokenLookups(name.tokens, vocabularies.names, namePrefix, 1, 'n:', tokens, limits.maxPostings, isPerson);
   }
