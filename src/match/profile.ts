@@ -7,6 +7,7 @@ import {
   canonicalGivenName,
   cityName,
   countryCode,
+  entityPlaces,
   foldText,
   hostAncestors,
   normalizeDomain,
@@ -463,6 +464,8 @@ function indexPerson(entity: Entity): EntityIndex {
     const nameKey = sortedDistinct(formal).join(' ');
     keys.add(KEY.personName + nameKey);
     nameKeys.push(nameKey);
+    // With the given name and surname alone too, as a query leaving the middle names out has it.
+    if (formal.length > 2) nameKeys.push(sortedDistinct([formal[0], formal[formal.length - 1]]).join(' '));
   }
   const primary = normalizePersonName(entity.name ?? namesOf(entity)[0] ?? '');
   const detail = entity.nameDetail;
@@ -497,11 +500,19 @@ function indexPerson(entity: Entity): EntityIndex {
   for (const token of place.address) if (isPlaceToken(token)) keys.add(KEY.personPlace + token);
   // Each whole name with each place at each level: a query of a common name and a place finds
   // the namesakes there among hundreds elsewhere.
+  // Cities also by the hierarchy's name ("Genève" is Geneva, as a query's reading names it), and
+  // the divisions and countries they imply.
   const countries = place.country ? [place.country, ...place.others] : place.others;
-  for (const nameKey of nameKeys) {
-    for (const city of place.cities) keys.add(personNamePlaceKey(nameKey, 'c', city));
-    for (const region of place.regions) keys.add(personNamePlaceKey(nameKey, 'r', region));
-    for (const country of countries) keys.add(personNamePlaceKey(nameKey, 'k', country));
+  const known = entityPlaces(countries, place.regions, place.cities);
+  const cities = new Set(place.cities);
+  for (const city of known.knownCities) cities.add(city.slice(city.indexOf(':') + 1));
+  const regions = new Set(place.regions);
+  for (const region of known.regions) regions.add(region.slice(region.indexOf(':') + 1));
+  for (const nameKey of new Set(nameKeys)) {
+    for (const city of cities) keys.add(personNamePlaceKey(nameKey, 'c', city));
+    for (const region of regions) keys.add(personNamePlaceKey(nameKey, 'r', region));
+    for (const country of new Set([...countries, ...known.countries]))
+      keys.add(personNamePlaceKey(nameKey, 'k', country));
   }
   const year = birthYear(entity);
   const profile: Writable<PersonProfile> = { k: 'P', n: names };
