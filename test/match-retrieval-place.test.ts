@@ -30,6 +30,7 @@ for (const [city, region, country] of [
   ['Lyon', 'Auvergne-Rhône-Alpes', 'France'],
   ['Munich', 'Bavaria', 'Germany'],
   ['Toronto', 'Ontario', 'Canada'],
+  ['Edinburgh', 'Scotland', 'United Kingdom'],
 ] as const) {
   for (let i = 0; i < 30; i++)
     ENTITIES.push(person(`PER-${city}-${i}`, city, region, country, `${GIVEN[i % 6]} ${SURNAMES[i % 5]}`));
@@ -82,6 +83,11 @@ test('the name written surname first finds the same person', () => {
 
 test('a namesake with a middle name the query leaves out is found by given name, surname and place', () => {
   const found = matcher.match(query('Edinburgh'), { limit: 10 });
+  assert.equal(found[0]?.id, 'PER-carter-edinburgh', JSON.stringify(found.slice(0, 3).map((c) => c.id)));
+});
+
+test('a query with a middle initial finds the namesake of that place by given name and surname', () => {
+  const found = matcher.match(query('Edinburgh', ['John E. Carter']), { limit: 10 });
   assert.equal(found[0]?.id, 'PER-carter-edinburgh', JSON.stringify(found.slice(0, 3).map((c) => c.id)));
 });
 

@@ -10,7 +10,7 @@ import type { CandidateSource } from './candidate-source.ts';
 import { ipKeysForAddress } from './ip.ts';
 import type { Vocabularies } from './vocabularies.ts';
 import { emailTokens, KEY, personNamePlaceKey, placeTokens } from './profile.ts';
-import type { AnalyzedQuery } from './query-analysis.ts';
+import type { AnalyzedQuery, QueryName } from './query-analysis.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 /** Tuning of retrieval (sizes, not weights of the model). */
@@ -62,7 +62,9 @@ const EXACT_WEIGHT = {
   ip: 4,
   name: 6,
   acronym: 5,
-  namePlace: 4,
+  // Above `name`: a namesake in the query's place without the query's middle names is kept
+  // before a crowd of exact namesakes elsewhere (they have `name` and no place).
+  namePlace: 7,
 };
 const EXACT_LIMIT = 100;
 /** Weight of a token found through a vocabulary neighbour, relative to an exact token. */
@@ -141,6 +143,17 @@ function queryPlaces(query: AnalyzedQuery): (readonly ['c' | 'r' | 'k', string])
   return [...out.values()].slice(0, MAX_QUERY_PLACES);
 }
 
+/**
+ * The whole-name keys (as `pn:` spells them) a Person query's name is looked up by with its
+ * place: the name's own key, and without its middle names or initials ("elena i. patel":
+ * `elena patel`, as an entity with middle names is also indexed).
+ */
+function namePlaceForms(name: QueryName): string[] {
+  if (!name.middles?.length || !name.first || !name.last) return [name.key];
+  const key = [...new Set([canonicalGivenName(name.first), canonicalGivenName(name.last)])].sort().join(' ');
+  return key === name.key ? [name.key] : [name.key, key];
+}
+
 /** Finds the candidates for `query` (every type; the matcher filters by type). */
 export function retrieveCandidates(
   query: AnalyzedQuery,
@@ -199,16 +212,18 @@ export function retrievalLookups(
   const places = isPerson ? queryPlaces(query) : [];
   for (const name of query.names) {
     if (name.key) exact((isPerson ? KEY.personName : KEY.orgName) + name.key, EXACT_WEIGHT.name, 200);
-    // The namesakes in the query's place: one group per name, whichever reading of the place.
+    // The namesakes in the query's place: one group per name, whichever reading of the place
+    // and whichever form of the name.
     if (name.key && places.length) {
       const group = `${KEY.personNamePlace}${name.key}`;
-      for (const [level, place] of places)
-        lookups.push({
-          key: personNamePlaceKey(name.key, level, place),
-          weight: EXACT_WEIGHT.namePlace,
-          limit: EXACT_LIMIT,
-          group,
-        });
+      for (const key of namePlaceForms(name))
+        for (const [level, place] of places)
+          lookups.push({
+            key: personNamePlaceKey(key, level, place),
+            weight: EXACT_WEIGHT.namePlace,
+            limit: EXACT_LIMIT,
+            group,
+          });
     }
     if (name.acronym) exact(KEY.acronym + name.acronym, EXACT_WEIGHT.acronym, 500);
     tokenLookups(name.tokens, vocabularies.names, namePrefix, 1, 'n:', tokens, limits.maxPostings, isPerson);
