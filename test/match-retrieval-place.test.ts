@@ -2,11 +2,12 @@
  * A Person query's location retrieves together with its name (issue 22, the large graph): among
  * more namesakes than the candidates kept, those in the place the query names are retrieved
  * (`np:` keys: the whole-name key with a city, a region or a country). Sixty people share the
- * name in Chicago, written first; the one in Lyon, the one in Bavaria and the one in Canada are
- * written last (and one in Edinburgh with a middle name the query leaves out), so that the name alone would not bring them among the 30 candidates kept. Each
- * place is also home to people of other names, more than the postings a place word may have to
- * be read (20 here, as 1,000 on the default limits: a city of the 1M + 1M demo graph has
- * tens of thousands): the place's words alone cannot retrieve them either.
+ * name in Chicago, written first; the one in Lyon, the one in Bavaria, the one in Canada and
+ * one in Edinburgh with a middle name (John Edward Carter) are written last, so that the name
+ * alone would not bring them among the 30 candidates kept. Each place is also home to people of
+ * other names, more than the postings a place word may have to be read (20 here, as 1,000 on
+ * the default limits: a city of the 1M + 1M demo graph has tens of thousands): the place's
+ * words alone cannot retrieve them either.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
