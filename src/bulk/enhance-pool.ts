@@ -4,6 +4,21 @@ import type { BatchExecutor } from './bulk-runner.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
 import { WorkerPool } from '../threads/index.ts';
 
+/**
+ * The old generation's limit of a bulk worker thread (MiB). V8 lets a heap grow to a multiple of
+ * what a full collection left live before collecting again, and picks that multiple from the
+ * limit: 4 for a limit of 2 GiB or more (a thread's default on a machine with a few GiB of memory),
+ * ~1.8 at this one. A worker's live heap is ~50 MiB on the 50k + 50k demo graph (every batch's
+ * profiles, queries and vectors die with it), so at the default its heap piled up to ~260 MiB and
+ * the `HeapTrimmer` forced a full collection every ~10 batches; a forced collection also drops the
+ * hidden classes no live object uses, so the hot matcher code specialised on them was thrown away
+ * and compiled again after each (~20 deoptimisations per trim). At this limit V8's own collections
+ * run before the trimmer's trigger, keep those classes, and the peak RSS is lower too (issue 30,
+ * bench/NOTES.md). The limit itself is far above what a worker holds (an old generation
+ * this large would only be a leak: the thread ends and its batch is answered again).
+ */
+export const BULK_WORKER_OLD_GENERATION_MIB = 1536;
+
 /** The worker threads that answer bulk batches: `threads` of them over the store `store`. */
 export function createEnhancePool(options: {
   readonly store: StoreLocator;
@@ -40,5 +55,6 @@ export function createEnhancePool(options: {
     // Between jobs the threads and their caches go (issue 28: memory back near its level before
     // load); a job's first batch starts them again.
     idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+    resourceLimits: { maxOldGenerationSizeMb: BULK_WORKER_OLD_GENERATION_MIB },
   });
 }

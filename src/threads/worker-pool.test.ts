@@ -41,3 +41,24 @@ test('without idleTimeoutMs threads live as long as the pool', async () => {
     await pool.close();
   }
 });
+
+test('resourceLimits reach every thread of the pool', async () => {
+  const limited = new URL('../../test/fixtures/heap-limit-worker.ts', import.meta.url);
+  const pool = new WorkerPool<number, number>({
+    size: 2,
+    script: limited,
+    resourceLimits: { maxOldGenerationSizeMb: 300 },
+  });
+  const unlimited = new WorkerPool<number, number>({ size: 1, script: limited });
+  try {
+    const limits = await Promise.all([1, 2, 3, 4].map((n) => pool.run(n)));
+    // The heap limit is the old generation's plus the young generation's.
+    for (const limit of limits) assert.ok(limit >= 300 && limit < 500, `heap limit ${limit} MiB`);
+    assert.ok(
+      (await unlimited.run(1)) !== limits[0],
+      'without resourceLimits a thread has the default limit',
+    );
+  } finally {
+    await Promise.all([pool.close(), unlimited.close()]);
+  }
+});

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parentPort, Worker } from 'node:worker_threads';
+import { parentPort, type ResourceLimits, Worker } from 'node:worker_threads';
 import { type ErrorOutcome, outcomeOf } from '../errors.ts';
 
 /** A task failed because its worker thread died (crash, out of memory, terminate). */
@@ -41,6 +41,8 @@ export interface WorkerPoolOptions {
    * its store connection); a pool that keeps them after a burst of work keeps that memory.
    */
   readonly idleTimeoutMs?: number;
+  /** V8 heap limits of each thread (`Worker`'s `resourceLimits`). */
+  readonly resourceLimits?: ResourceLimits;
 }
 
 interface Pending<R> {
@@ -190,6 +192,7 @@ export class WorkerPool<T, R> {
       // The script's name is the thread's in `top -H` and /proc (what a profile attributes to).
       name: path.basename(this.#options.script.pathname, '.ts'),
       workerData: workerDataAtStart ? { ...(workerData as object), ...workerDataAtStart() } : workerData,
+      ...(this.#options.resourceLimits ? { resourceLimits: this.#options.resourceLimits } : {}),
     });
     worker.on('message', (reply: WorkerReply<R>) => {
       const pending = slot.pending.get(reply.id);
