@@ -163,6 +163,33 @@ test('e-mail evidence never drops as addresses get closer: the exact address bea
   }
 });
 
+test('typos in an address domain, or a moved @, are a typo of the address, not another domain', () => {
+  const profileOf = (address: string) =>
+    indexEntity({
+      id: 'PER-30',
+      type: 'Person',
+      name: 'Jude Ellis',
+      emailAddresses: [{ contactString: address }],
+    }).profile as PersonProfile;
+  const featuresOf = (address: string, queried: string) =>
+    personFeatures(
+      analyzeQuery(query({ type: 'Person', emails: [queried] })),
+      profileOf(address),
+      vocabulary,
+    );
+  const moved = featuresOf('jude.ellis73@martin.info', 'jude.elli@73smartin.info');
+  assert.ok(moved.emailEditsNear > 0, JSON.stringify(moved));
+  assert.equal(moved.emailDomainConflict, 0);
+  const domainTypos = featuresOf('bh@avila.com', 'bh@avma.coi');
+  assert.equal(domainTypos.emailDomainConflict, 0);
+  // A short address a few edits away with another local part is another person's.
+  const other = featuresOf('bh@avila.com', 'jk@avma.coi');
+  assert.equal(other.emailDomainConflict, 1);
+  // The same local part at another company is still another domain.
+  const elsewhere = featuresOf('jude.ellis73@martin.info', 'jude.ellis73@harrison-cole.com');
+  assert.equal(elsewhere.emailDomainConflict, 1);
+});
+
 test('employer and phone evidence: match, conflict, or nothing known', () => {
   const profile = indexEntity({
     id: 'PER-9',

@@ -736,6 +736,7 @@ function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureV
   let bestAddress = 0;
   let fewestEdits = 4;
   let bestDomain = 0;
+  let typoOfAddress = false;
   let nameFit = 0;
   let personal = false;
   let sameProvider = false;
@@ -757,9 +758,14 @@ function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureV
       if (e.role) continue;
       if (address === e.address) f.emailExact = 1;
       bestAddress = Math.max(bestAddress, jaroWinkler(e.address, address));
-      fewestEdits = Math.min(fewestEdits, editDistance(e.address, address, 3));
+      const edits = editDistance(e.address, address, 3);
+      const localSimilarity = jaroWinkler(e.local, local);
+      fewestEdits = Math.min(fewestEdits, edits);
       bestDomain = Math.max(bestDomain, jaroWinkler(e.domain, domain));
-      bestLocal = Math.max(bestLocal, jaroWinkler(e.local, local));
+      bestLocal = Math.max(bestLocal, localSimilarity);
+      // The same local part and the whole address a few typos away: the typos fell in the
+      // domain or moved the `@` ("jude.elli@73smartin.info" for "jude.ellis73@martin.sinfo").
+      typoOfAddress ||= edits <= 3 && localSimilarity >= 0.9;
     }
   }
   if (query.domainOrganizations?.length && profile.wi?.some((id) => query.domainOrganizations?.includes(id)))
@@ -780,7 +786,14 @@ function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureV
   // or a namesake one edit away (`jo.lee1@` for `jo.lee@`) would outscore the person.
   if (emails.length > 0 && fewestEdits <= 3) f.emailEditsNear = (4 - fewestEdits) / 3;
   const corporate = query.emails.some((e) => !e.freeMail);
-  if (corporate && emails.length > 0 && bestDomain < 0.85 && !f.emailDomainMatch && !f.emailEmployerDomain)
+  if (
+    corporate &&
+    emails.length > 0 &&
+    bestDomain < 0.85 &&
+    !typoOfAddress &&
+    !f.emailDomainMatch &&
+    !f.emailEmployerDomain
+  )
     f.emailDomainConflict = 1;
 }
 
