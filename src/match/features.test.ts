@@ -145,6 +145,20 @@ test('person features: nicknames, swapped order, typos, e-mail and place evidenc
   assert.equal(nowhere.placeConflict, 0);
 });
 
+test('a nickname of a second formal name is that name: Fred Brackpool is Alfred Brackpool', () => {
+  const profileOf = (name: string) =>
+    indexEntity({ id: 'PER-40', type: 'Person', name }).profile as PersonProfile;
+  const featuresOf = (queried: string, name: string) =>
+    personFeatures(analyzeQuery(query({ type: 'Person', names: [queried] })), profileOf(name), vocabulary);
+  const alfred = featuresOf('Fred Brackpool', 'Alfred Brackpool');
+  assert.equal(alfred.givenNameConflict, 0);
+  assert.equal(alfred.firstNameSimilarity, 0.95);
+  assert.equal(featuresOf('Fred Brackpool', 'Frederick Brackpool').firstNameSimilarity, 0.95);
+  // Two nicknames of one formal name are not each other's: Alfie is not Fred.
+  assert.equal(featuresOf('Fred Brackpool', 'Alfie Brackpool').givenNameConflict, 1);
+  assert.equal(featuresOf('Fred Brackpool', 'Albert Brackpool').givenNameConflict, 1);
+});
+
 test('e-mail evidence never drops as addresses get closer: the exact address beats a namesake one edit away', () => {
   const profileOf = (id: string, address: string) =>
     indexEntity({

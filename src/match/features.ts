@@ -5,6 +5,7 @@
  */
 import {
   canonicalGivenName,
+  isGivenNameForm,
   comparePlaces,
   entityPlaces,
   foldText,
@@ -521,7 +522,7 @@ function givenNameSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   const ca = canonicalGivenName(a);
   const cb = canonicalGivenName(b);
-  if (ca === cb) return 0.95;
+  if (ca === cb || isGivenNameForm(a, b) || isGivenNameForm(b, a)) return 0.95;
   if ((a.length === 1 && b.startsWith(a)) || (b.length === 1 && a.startsWith(b))) return 0.6;
   return Math.max(tokenSimilarity(a, b), tokenSimilarity(ca, cb) * 0.95);
 }

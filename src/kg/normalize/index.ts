@@ -12,6 +12,7 @@ export {
 } from './organization-name.ts';
 export {
   canonicalGivenName,
+  isGivenNameForm,
   isPersonNameNoise,
   type NormalizedPersonName,
   normalizePersonName,

@@ -4,7 +4,7 @@ import { parse } from 'tldts';
 import { hostAncestors, normalizeDomain, sharedHostProfile } from './domain.ts';
 import { isFreeMailDomain, normalizeEmail } from './email.ts';
 import { looksLikeAcronym, normalizeOrganizationName, organizationAcronyms } from './organization-name.ts';
-import { canonicalGivenName, normalizePersonName } from './person-name.ts';
+import { canonicalGivenName, isGivenNameForm, normalizePersonName } from './person-name.ts';
 import {
   type CountryCode,
   getCountries,
@@ -143,6 +143,13 @@ test('person names: titles and ordinals dropped, comma order read, nicknames res
   assert.equal(canonicalGivenName('bill'), 'william');
   assert.equal(canonicalGivenName('tom'), 'thomas');
   assert.equal(canonicalGivenName('grace'), 'grace');
+  // A form listed under two formal names is read (and indexed) as the first, and is a form of both.
+  assert.equal(canonicalGivenName('fred'), 'frederick');
+  assert.ok(isGivenNameForm('fred', 'frederick') && isGivenNameForm('fred', 'alfred'));
+  assert.equal(canonicalGivenName('bert'), 'herbert');
+  assert.ok(isGivenNameForm('bert', 'albert') && isGivenNameForm('bert', 'robert'));
+  assert.equal(isGivenNameForm('fred', 'albert'), false);
+  assert.equal(isGivenNameForm('constructor', 'constructor'), false);
 });
 
 test('domains: scheme, www, port, path dropped; registrable domain is public-suffix aware', () => {

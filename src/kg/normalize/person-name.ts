@@ -7,13 +7,26 @@
 import { listField, readDataFile } from './data.ts';
 import { textTokens } from './text.ts';
 
-function loadGivenNames(): ReadonlyMap<string, string> {
-  // A Map, not an object: a token such as "constructor" must not reach Object.prototype.
-  const out = new Map<string, string>();
+interface GivenNames {
+  /** A form's first formal name: the one it is read and indexed as. */
+  readonly canonical: ReadonlyMap<string, string>;
+  /** Every formal name a form is listed under ("fred": frederick and alfred). */
+  readonly readings: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+function loadGivenNames(): GivenNames {
+  // Maps, not objects: a token such as "constructor" must not reach Object.prototype.
+  const canonical = new Map<string, string>();
+  const readings = new Map<string, Set<string>>();
   for (const [formal, forms] of readDataFile('given-names.tsv')) {
-    for (const form of listField(forms)) if (!out.has(form)) out.set(form, formal);
+    for (const form of listField(forms)) {
+      if (!canonical.has(form)) canonical.set(form, formal);
+      const formals = readings.get(form) ?? new Set<string>();
+      formals.add(formal);
+      readings.set(form, formals);
+    }
   }
-  return out;
+  return { canonical, readings };
 }
 
 const GIVEN_NAMES = loadGivenNames();
@@ -50,7 +63,15 @@ const ORDINAL = /^\d+(st|nd|rd|th)?$/;
 
 /** The formal given name for a nickname or abbreviation (`bill` → `william`), else the token. */
 export function canonicalGivenName(token: string): string {
-  return GIVEN_NAMES.get(token) ?? token;
+  return GIVEN_NAMES.canonical.get(token) ?? token;
+}
+
+/**
+ * Whether `form` is a nickname or other form of the formal given name `formal`, under any of
+ * the formal names it is listed under ("fred" of alfred, though it is read as frederick).
+ */
+export function isGivenNameForm(form: string, formal: string): boolean {
+  return GIVEN_NAMES.readings.get(form)?.has(formal) ?? false;
 }
 
 /** A normalised person name. */
