@@ -448,6 +448,14 @@ export function personNamePlaceKey(nameKey: string, level: 'c' | 'r' | 'k', plac
   return `${KEY.personNamePlace}${nameKey}|${level}:${place}`;
 }
 
+/**
+ * A person's whole-name key (`pn:` without its prefix) from formal name tokens: distinct, sorted.
+ * Import and a query's name-and-place lookups (retrieval.ts) spell it through this one function.
+ */
+export function personNameKey(formal: readonly string[]): string {
+  return sortedDistinct(formal).join(' ');
+}
+
 function indexPerson(entity: Entity): EntityIndex {
   const keys = new Set<string>();
   const names: string[] = [];
@@ -461,11 +469,11 @@ function indexPerson(entity: Entity): EntityIndex {
       keys.add(KEY.personToken + canonical);
       formal.push(canonical);
     }
-    const nameKey = sortedDistinct(formal).join(' ');
+    const nameKey = personNameKey(formal);
     keys.add(KEY.personName + nameKey);
     nameKeys.push(nameKey);
     // With the given name and surname alone too, as a query leaving the middle names out has it.
-    if (formal.length > 2) nameKeys.push(sortedDistinct([formal[0], formal[formal.length - 1]]).join(' '));
+    if (formal.length > 2) nameKeys.push(personNameKey([formal[0], formal[formal.length - 1]]));
   }
   const primary = normalizePersonName(entity.name ?? namesOf(entity)[0] ?? '');
   const detail = entity.nameDetail;

@@ -9,7 +9,7 @@ import { canonicalGivenName } from '../kg/index.ts';
 import type { CandidateSource } from './candidate-source.ts';
 import { ipKeysForAddress } from './ip.ts';
 import type { Vocabularies } from './vocabularies.ts';
-import { emailTokens, KEY, personNamePlaceKey, placeTokens } from './profile.ts';
+import { emailTokens, KEY, personNameKey, personNamePlaceKey, placeTokens } from './profile.ts';
 import type { AnalyzedQuery, QueryName } from './query-analysis.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
@@ -150,7 +150,7 @@ function queryPlaces(query: AnalyzedQuery): (readonly ['c' | 'r' | 'k', string])
  */
 function namePlaceForms(name: QueryName): string[] {
   if (!name.middles?.length || !name.first || !name.last) return [name.key];
-  const key = [...new Set([canonicalGivenName(name.first), canonicalGivenName(name.last)])].sort().join(' ');
+  const key = personNameKey([canonicalGivenName(name.first), canonicalGivenName(name.last)]);
   return key === name.key ? [name.key] : [name.key, key];
 }
 
