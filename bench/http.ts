@@ -15,6 +15,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import fs from 'node:fs';
 import os from 'node:os';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { warmPageCache } from './support/page-cache.ts';
@@ -58,6 +59,41 @@ async function load(url: string, paths: string[], seconds: number, connections: 
   };
 }
 
+/** CPU seconds of each thread name of process `pid` (threads alive now), from /proc. */
+function threadCpu(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return byName;
+}
+
+/** Where the enhance load's CPU went, µs per request: the server's threads by name, then the backends. */
+function cpuBreakdown(
+  before: { threads: Map<string, number>; db: Map<string, number> },
+  after: { threads: Map<string, number>; db: Map<string, number> },
+  requests: number,
+): string {
+  const us = (seconds: number) => ((1e6 * seconds) / Math.max(1, requests)).toFixed(0);
+  const parts: string[] = [];
+  for (const [name, cpu] of after.threads) {
+    const delta = cpu - (before.threads.get(name) ?? 0);
+    if (delta * 1e6 >= requests) parts.push(`${name} ${us(delta)}`);
+  }
+  for (const [name, cpu] of after.db) {
+    const delta = cpu - (before.db.get(name) ?? 0);
+    if (delta * 1e6 >= requests) parts.push(`backends ${name} ${us(delta)}`);
+  }
+  return parts.join(', ');
+}
+
 /** What one store's run measured. */
 interface HttpFigures {
   readonly store: string;
@@ -92,10 +128,12 @@ export async function benchHttp(
     const healthCpu = server.cpuSeconds() - cpu;
     await store.sample();
     cpu = server.cpuSeconds() + store.databaseCpuSeconds();
+    const cpuBefore = { threads: threadCpu(server.pid), db: store.databaseCpuByApplication() };
     await server.loopDelay();
     const enhance = await load(server.url, paths, seconds, connections);
     const loop = await server.loopDelay();
     await store.sample();
+    const cpuAfter = { threads: threadCpu(server.pid), db: store.databaseCpuByApplication() };
     const enhanceCpu = server.cpuSeconds() + store.databaseCpuSeconds() - cpu;
     const perRequest = (cpuSeconds: number, result: LoadResult) =>
       `${((cpuSeconds * 1e6) / Math.max(1, result.requests)).toFixed(0)} µs server CPU/request`;
@@ -108,6 +146,7 @@ export async function benchHttp(
     console.log(
       `  /kg/v3/enhance    ${enhance.rps.toFixed(0).padStart(7)} req/s   p50 ${enhance.p50} ms   p99 ${enhance.p99} ms   ${perRequest(enhanceCpu, enhance)}${store.kind === 'postgres' ? ' (PostgreSQL backends included)' : ''}   (target ≥ 2,000 req/s)`,
     );
+    console.log(`  CPU by thread, µs/request: ${cpuBreakdown(cpuBefore, cpuAfter, enhance.requests)}`);
     console.log(`  enhance/healthz   ${((enhance.rps / health.rps) * 100).toFixed(1)} %`);
     if (loop)
       console.log(

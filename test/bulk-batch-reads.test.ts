@@ -1,6 +1,6 @@
 /**
  * A bulk job's batches are searched together (`Matcher.searchMany`) and their answers' entities
- * read at once (src/bulk/batch-reads.ts): every record's answer must be exactly the answer a
+ * read at once (src/enhance/batch-reads.ts): every record's answer must be exactly the answer a
  * single enhance request gives for it, repeated queries and id records included.
  */
 import assert from 'node:assert/strict';

@@ -5,7 +5,13 @@
  * their charges in one transaction, so a result and its payment happen exactly once.
  */
 import { workerData } from 'node:worker_threads';
-import { Enhancer, matchedCount, type ParsedEnhanceRequest, parseEnhanceQuery } from '../enhance/index.ts';
+import {
+  BatchReads,
+  Enhancer,
+  matchedCount,
+  type ParsedEnhanceRequest,
+  parseEnhanceQuery,
+} from '../enhance/index.ts';
 import { createMatcher } from '../match/index.ts';
 import { openStorage } from '../storage/index.ts';
 import { jobSearchMode } from './job-record.ts';
@@ -16,7 +22,6 @@ import {
   VocabularyShare,
   WORKER_HEAP_TRIM,
 } from '../threads/index.ts';
-import { BatchReads } from './batch-reads.ts';
 import type { EnhanceBatch, EnhanceBatchResult, EnhanceWorkerData } from './enhance-batch.ts';
 import { recordFailure, splitResponse } from './result-text.ts';
 

@@ -2,7 +2,8 @@
  * Threads that answer single enhance requests, so that a server uses every core for them: the
  * main thread parses HTTP, authenticates and charges; a thread matches and writes the response
  * JSON. Each thread reads the store over its own read-only connection, inside one read snapshot
- * per request, and shares the main thread's vocabularies (one copy in memory).
+ * per request (or per batch of the requests queued together, on PostgreSQL), and shares the
+ * main thread's vocabularies (one copy in memory).
  */
 import type { VocabularyShareData } from '../threads/index.ts';
 import type { StoreLocator } from '../storage/index.ts';
@@ -36,7 +37,20 @@ export interface AnswerThreadData {
   /** Page cache of each thread's connection, MiB. */
   readonly cacheMiB: number;
   readonly vocabularies?: VocabularyShareData;
+  /** Whether the requests queued together are answered as one batch (see enhance-thread.ts). */
+  readonly batch: boolean;
 }
+
+/**
+ * Requests handed to one thread at a time, when it answers them one by one: it never waits for
+ * the main thread between them.
+ */
+const TASKS_PER_THREAD = 4;
+/**
+ * The same when the requests queued together are answered as a batch (PostgreSQL): what a
+ * batch can hold, so more of them share its round trips.
+ */
+const TASKS_PER_BATCHING_THREAD = 16;
 
 /** Answers enhance requests off the main thread. */
 export interface EnhanceThreads {
@@ -61,18 +75,27 @@ export function createEnhanceThreads(options: {
   /** Vocabularies shared with the other matching threads, asked for when each thread starts. */
   readonly vocabularies?: () => VocabularyShareData;
   readonly onCrash?: (error: Error) => void;
+  /**
+   * Whether each thread answers the requests queued for it together (their reads made at once,
+   * in one read snapshot). Default: on PostgreSQL, where each read is a blocking round trip.
+   */
+  readonly batch?: boolean;
 }): EnhanceThreads {
   let pool: WorkerPool<AnswerTask, EncodedAnswer> | undefined;
   let closed = false;
   const { vocabularies } = options;
+  const batch = options.batch ?? options.store.adapter === 'postgres';
   const spawn = () =>
     new WorkerPool<AnswerTask, EncodedAnswer>({
       size: options.threads,
       script: new URL('./enhance-thread.ts', import.meta.url),
-      workerData: { store: options.store, cacheMiB: options.cacheMiB ?? 32 } satisfies AnswerThreadData,
+      workerData: {
+        store: options.store,
+        cacheMiB: options.cacheMiB ?? 32,
+        batch,
+      } satisfies AnswerThreadData,
       ...(vocabularies ? { workerDataAtStart: () => ({ vocabularies: vocabularies() }) } : {}),
-      // Several requests queued per thread: it never waits for the main thread between them.
-      tasksPerWorker: 4,
+      tasksPerWorker: batch ? TASKS_PER_BATCHING_THREAD : TASKS_PER_THREAD,
       onCrash: options.onCrash,
     });
   return {

@@ -1,3 +1,4 @@
+export { BatchReads } from './batch-reads.ts';
 export type { EnhanceContext, EnhanceDeps, EnhancerDeps } from './enhance-service.ts';
 export {
   candidateLimit,

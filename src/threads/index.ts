@@ -9,4 +9,10 @@ export { HeapTrimmer, heapTrimAvailable, SERVER_HEAP_TRIM, WORKER_HEAP_TRIM } fr
 export { lowerThreadPriority } from './thread-priority.ts';
 export { createVocabularyShareData, VocabularyShare, type VocabularyShareData } from './vocabulary-share.ts';
 export type { WorkerPoolOptions, WorkerReply, WorkerRequest } from './worker-pool.ts';
-export { serveTasks, WorkerCrashedError, WorkerPool, WorkerTaskError } from './worker-pool.ts';
+export {
+  serveTaskBatches,
+  serveTasks,
+  WorkerCrashedError,
+  WorkerPool,
+  WorkerTaskError,
+} from './worker-pool.ts';

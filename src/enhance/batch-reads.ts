@@ -1,8 +1,9 @@
 /**
- * A bulk worker's reads for a whole batch at once (issue 30: a bulk record should cost less
- * than a single query). Before the batch's records are answered one by one, `prepare` searches
- * all their queries together (`Matcher.searchMany`: the postings and profiles of the whole batch
- * in a few reads) and reads the entities the answers will return in one read; the `Enhancer`
+ * Reads for a whole batch of requests at once: a bulk worker's batch (issue 30: a bulk record
+ * should cost less than a single query), and the single requests an enhance thread finds
+ * queued together (issue 26: on PostgreSQL each read is a blocking round trip). Before the
+ * batch's requests are answered one by one, `prepare` searches all their queries together
+ * (`Matcher.searchMany`: the postings and profiles of the whole batch in a few reads) and reads the entities the answers will return in one read; the `Enhancer`
  * then answers each record as it always does, through a matcher and an entity store that serve
  * what was prepared. A query asked twice in a batch is searched once.
  *
@@ -10,12 +11,8 @@
  * not foreseen) is read as before, and what was prepared is what that read would give (the same
  * read snapshot, the matcher's own stages).
  */
-import {
-  candidateLimit,
-  type EnhancerDeps,
-  matchQueryOf,
-  type ParsedEnhanceRequest,
-} from '../enhance/index.ts';
+import { candidateLimit, type EnhancerDeps, matchQueryOf } from './enhance-service.ts';
+import type { ParsedEnhanceRequest } from './query.ts';
 import type { Matcher, MatchOptions, MatchQuery, MatchResult } from '../match/index.ts';
 import type { EntityStore, StoredEntity } from '../storage/index.ts';
 
