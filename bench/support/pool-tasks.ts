@@ -29,6 +29,7 @@ export function openTasks(): (task: PoolTask) => PoolResult {
         json: JSON.stringify(response),
         matched: matchedCount(response),
         summary: matchSummary(response),
+        batched: 1,
       };
     });
   };

@@ -21,10 +21,15 @@ const { storage, enhancer: alone, matcher } = openThreadEnhancer(data);
 const heap = new HeapTrimmer(WORKER_HEAP_TRIM);
 setInterval(() => heap.maybeTrim(), 1000).unref();
 
-function answerWith(enhancer: Enhancer, { kind, request, queryCtx }: AnswerTask): EncodedAnswer {
+function answerWith(enhancer: Enhancer, { kind, request, queryCtx }: AnswerTask, batched = 1): EncodedAnswer {
   const response =
     kind === 'combine' ? enhancer.combine(request, queryCtx) : enhancer.enhance(request, queryCtx);
-  return { json: JSON.stringify(response), matched: matchedCount(response), summary: matchSummary(response) };
+  return {
+    json: JSON.stringify(response),
+    matched: matchedCount(response),
+    summary: matchSummary(response),
+    batched,
+  };
 }
 
 if (data.batch) {
@@ -37,7 +42,7 @@ if (data.batch) {
       // Combine asks other searches (size 1, then the employer's): read for itself.
       reads.prepare(tasks.flatMap((task) => (task.kind === 'enhance' ? [task.request] : [])));
       try {
-        answerEach((task) => answerWith(enhancer, task));
+        answerEach((task) => answerWith(enhancer, task, tasks.length));
       } finally {
         reads.clear();
       }

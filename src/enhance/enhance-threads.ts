@@ -29,6 +29,8 @@ export interface EncodedAnswer {
   readonly json: string;
   readonly matched: number;
   readonly summary: MatchSummary;
+  /** Requests answered in the same read snapshot as this one (1: alone). */
+  readonly batched: number;
 }
 
 /** What an answering thread is started with. */

@@ -1,0 +1,196 @@
+/**
+ * Enhance threads on PostgreSQL answer the requests queued for them together (one read
+ * snapshot, their reads made at once: src/enhance/enhance-thread.ts). Through the real app, its
+ * threads and a PostgreSQL database of its own: answers made in a batch are exactly the answers
+ * made one at a time, on PostgreSQL and on SQLite, and every answer is charged as before.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  type AnswerKind,
+  createEnhanceThreads,
+  type EncodedAnswer,
+  parseEnhanceQuery,
+} from '../src/enhance/index.ts';
+import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
+import { loadFixtureGraph } from './support/load-graph.ts';
+import { createTempDatabase, type TempDatabase } from './support/temp-postgres.ts';
+import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
+
+const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'kg-small.jsonl');
+const MORE_SOURCES = path.join(import.meta.dirname, 'fixtures', 'kg-small-more-sources.jsonl');
+
+/** Every shape of answer: matches, by id, filters, extended mode, combine, no hit, a duplicate. */
+const REQUESTS: ReadonlyArray<{ method: 'GET' | 'POST'; url: string; body?: object }> = [
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Acme%20Robotics&size=3' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&url=globex.example&jsonmode=extended' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-acme&nonCanonicalFacts=true' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-acme&filter=name;location.city.name' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-nobody' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Person&name=Jane%20Doe&threshold=0.1&customId=7' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Person&name=Jane%20Doe&employer=Acme%20Robotics' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Nothing%20Like%20It%20Zyxw' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Acme%20Robotics&size=3' },
+  { method: 'GET', url: '/kg/v3/enhance/combine?type=Person&email=jane.doe@acme-robotics.example' },
+  { method: 'POST', url: '/kg/v3/enhance', body: { type: 'Person', email: ['jsmith@globex.example'] } },
+];
+
+/** A response body without the graph version (each runtime's graph has its own). */
+function comparable(body: Record<string, unknown>): Record<string, unknown> {
+  const { kgversion, ...rest } = body;
+  assert.equal(typeof kgversion, 'string');
+  return rest;
+}
+
+const send = (t: TestRuntime, token: string, request: (typeof REQUESTS)[number]) =>
+  t.runtime.app.inject({
+    method: request.method,
+    url: `${request.url}${request.url.includes('?') ? '&' : '?'}token=${token}`,
+    ...(request.body ? { payload: request.body } : {}),
+  });
+
+/** Records how many requests shared each answer's read snapshot (the service holds this object). */
+function watchBatches(t: TestRuntime): number[] {
+  const threads = t.runtime.services.enhanceThreads!;
+  const answer = threads.answer.bind(threads);
+  const sizes: number[] = [];
+  threads.answer = async (task) => {
+    const answered: EncodedAnswer = await answer(task);
+    sizes.push(answered.batched);
+    return answered;
+  };
+  return sizes;
+}
+
+describe('enhance threads on PostgreSQL answer queued requests together', () => {
+  let database: TempDatabase;
+  let postgres: TestRuntime;
+  let sqlite: TestRuntime;
+  let batches: number[];
+  before(async () => {
+    database = await createTempDatabase();
+    // One thread: concurrent requests queue for it, and it takes them together.
+    postgres = await startTestRuntime({ enhanceThreads: 1, databaseUrl: database.url });
+    sqlite = await startTestRuntime({ enhanceThreads: 0, databaseUrl: undefined });
+    for (const t of [postgres, sqlite])
+      await loadFixtureGraph(t.runtime.storage.entities, FIXTURE, MORE_SOURCES);
+    batches = watchBatches(postgres);
+  });
+  after(async () => {
+    await postgres.close();
+    await sqlite.close();
+    await database.drop();
+  });
+
+  test('answers made in batches are the answers made one at a time, on both stores', async () => {
+    const token = await postgres.token(null);
+    const sqliteToken = await sqlite.token(null);
+    const alone: Record<string, unknown>[] = [];
+    for (const request of REQUESTS) {
+      const res = await send(postgres, token, request);
+      assert.equal(res.statusCode, 200, `${request.url}: ${res.body}`);
+      alone.push(comparable(res.json()));
+      const embedded = await send(sqlite, sqliteToken, request);
+      assert.deepEqual(alone.at(-1), comparable(embedded.json()), `${request.url}: PostgreSQL vs SQLite`);
+    }
+    assert.deepEqual(
+      batches,
+      REQUESTS.map(() => 1),
+      'one at a time, each request is read alone',
+    );
+    batches.length = 0;
+
+    const together = await Promise.all(
+      Array.from({ length: 66 }, (_, i) => send(postgres, token, REQUESTS[i % REQUESTS.length])),
+    );
+    together.forEach((res, i) => {
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(comparable(res.json()), alone[i % REQUESTS.length], REQUESTS[i % REQUESTS.length].url);
+    });
+    assert.equal(batches.length, 66);
+    assert.ok(
+      batches.some((size) => size > 1),
+      `some requests were answered together (batch sizes ${batches.join(',')})`,
+    );
+  });
+
+  test('each answer of a batch is charged for its own matches, never beyond the balance', async () => {
+    const secret = await postgres.token(25);
+    const id = (await postgres.runtime.services.tokens.find(secret))!.id;
+    const byId = { method: 'GET' as const, url: '/kg/v3/enhance?type=Organization&id=ORG-globex' };
+    const none = { method: 'GET' as const, url: '/kg/v3/enhance?type=Organization&id=ORG-nobody' };
+    batches.length = 0;
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => send(postgres, secret, i % 3 === 2 ? none : byId)),
+    );
+    const paid = responses.filter((res, i) => i % 3 !== 2 && res.statusCode === 200).length;
+    const refused = responses.filter((res) => res.statusCode === 429).length;
+    // 20 matches asked for, at `perMatch` each, against 25 credits.
+    const costs = postgres.runtime.config.credits;
+    assert.equal(paid, Math.floor(25 / costs.perMatch));
+    assert.equal(refused, 20 - paid);
+    // Answers without a match cost nothing and are never refused.
+    responses.forEach((res, i) => {
+      if (i % 3 === 2) assert.equal(res.statusCode, 200);
+    });
+    assert.equal(await postgres.runtime.services.tokens.balance(id), 25 - paid * costs.perMatch);
+    assert.ok(
+      batches.some((size) => size > 1),
+      `batch sizes ${batches.join(',')}`,
+    );
+  });
+});
+
+describe('batching threads over SQLite (off by default there)', () => {
+  let sqlite: TestRuntime;
+  before(async () => {
+    sqlite = await startTestRuntime({ enhanceThreads: 0, databaseUrl: undefined });
+    await loadFixtureGraph(sqlite.runtime.storage.entities, FIXTURE, MORE_SOURCES);
+  });
+  after(() => sqlite.close());
+
+  test('a batch answers as one-at-a-time threads do, and a failing request fails alone', async () => {
+    const store = { adapter: 'sqlite' as const, file: sqliteFileFor(sqlite.dataDir) };
+    const tasks: { kind: AnswerKind; query: Record<string, unknown> }[] = [
+      { kind: 'enhance', query: { type: 'Organization', name: 'Acme Robotics', size: '3' } },
+      { kind: 'enhance', query: { type: 'Organization', id: 'ORG-acme', filter: '$.name[' } },
+      { kind: 'enhance', query: { type: 'Person', name: 'Jane Doe', threshold: '0.1' } },
+      { kind: 'combine', query: { type: 'Person', email: 'jane.doe@acme-robotics.example' } },
+      { kind: 'enhance', query: { type: 'Organization', id: 'ORG-globex' } },
+    ];
+    const run = async (batch: boolean) => {
+      const threads = createEnhanceThreads({ store, threads: 1, batch });
+      try {
+        return await Promise.allSettled(
+          Array.from({ length: 40 }, (_, i) => {
+            const { kind, query } = tasks[i % tasks.length];
+            return threads.answer({ kind, request: parseEnhanceQuery(query, 'get'), queryCtx: { i } });
+          }),
+        );
+      } finally {
+        await threads.close();
+      }
+    };
+    const alone = await run(false);
+    const together = await run(true);
+    together.forEach((outcome, i) => {
+      const expected = alone[i];
+      if (i % tasks.length === 1) {
+        assert.equal(outcome.status, 'rejected');
+        assert.equal(expected.status, 'rejected');
+        assert.match(String((outcome as PromiseRejectedResult).reason), /filter/);
+        return;
+      }
+      assert.equal(outcome.status, 'fulfilled', String((outcome as PromiseRejectedResult).reason));
+      assert.equal(expected.status, 'fulfilled');
+      const a = (outcome as PromiseFulfilledResult<EncodedAnswer>).value;
+      const b = (expected as PromiseFulfilledResult<EncodedAnswer>).value;
+      assert.equal(a.json, b.json);
+      assert.equal(a.matched, b.matched);
+      assert.deepEqual(a.summary, b.summary);
+    });
+    assert.ok(together.some((o) => o.status === 'fulfilled' && o.value.batched > 1));
+    assert.ok(alone.every((o) => o.status === 'rejected' || o.value.batched === 1));
+  });
+});
