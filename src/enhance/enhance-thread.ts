@@ -9,7 +9,13 @@
  * every read is a blocking round trip, and a few per batch cost far less than ~2.6 per request.
  */
 import { workerData } from 'node:worker_threads';
-import { HeapTrimmer, serveTaskBatches, serveTasks, WORKER_HEAP_TRIM } from '../threads/index.ts';
+import {
+  HeapTrimmer,
+  lowerThreadPriority,
+  serveTaskBatches,
+  serveTasks,
+  WORKER_HEAP_TRIM,
+} from '../threads/index.ts';
 import { BatchReads } from './batch-reads.ts';
 import { Enhancer, matchedCount } from './enhance-service.ts';
 import { matchSummary } from './response.ts';
@@ -17,6 +23,8 @@ import type { AnswerTask, AnswerThreadData, EncodedAnswer } from './enhance-thre
 import { openThreadEnhancer } from './thread-enhancer.ts';
 
 const data = workerData as AnswerThreadData;
+// Before the store opens: its bridge thread (PostgreSQL) takes this thread's priority.
+lowerThreadPriority(data.niceness);
 const { storage, enhancer: alone, matcher } = openThreadEnhancer(data);
 const heap = new HeapTrimmer(WORKER_HEAP_TRIM);
 setInterval(() => heap.maybeTrim(), 1000).unref();
