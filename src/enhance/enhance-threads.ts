@@ -6,7 +6,7 @@
  * main thread's vocabularies (one copy in memory).
  */
 import type { VocabularyShareData } from '../threads/index.ts';
-import type { StoreLocator } from '../storage/index.ts';
+import { readsAreRoundTrips, type StoreLocator } from '../storage/index.ts';
 import { WorkerPool } from '../threads/index.ts';
 import type { MatchSummary } from './response.ts';
 import type { ParsedEnhanceRequest } from './query.ts';
@@ -56,13 +56,14 @@ const TASKS_PER_THREAD = 4;
  */
 const TASKS_PER_BATCHING_THREAD = 16;
 /**
- * Niceness of the threads on PostgreSQL. Batched, an enhance thread no longer waits on the
- * database most of the time: it, its bridge thread and the backends keep both cores busy, and
- * the main thread (which parses, charges and feeds the threads) waited for the CPU. Measured
+ * Niceness of the threads when reads are round trips (PostgreSQL). Batched, an enhance thread
+ * no longer waits on the database most of the time: it, its bridge thread and the backends keep
+ * both cores busy, and the main thread (which parses, charges and feeds the threads) waited for
+ * the CPU. Measured
  * (bench/http.ts, 20k + 20k, 32 connections, load 7-9): niceness 0 714 / 737 req/s, event-loop
  * delay p99 22.7 / 20.5 ms; niceness 5 832 / 830 req/s, 17.8 / 17.7 ms.
  */
-const POSTGRES_THREAD_NICENESS = 5;
+const ROUND_TRIP_THREAD_NICENESS = 5;
 
 /** Answers enhance requests off the main thread. */
 export interface EnhanceThreads {
@@ -89,17 +90,18 @@ export function createEnhanceThreads(options: {
   readonly onCrash?: (error: Error) => void;
   /**
    * Whether each thread answers the requests queued for it together (their reads made at once,
-   * in one read snapshot). Default: on PostgreSQL, where each read is a blocking round trip.
+   * in one read snapshot). Default: where each read is a blocking round trip (PostgreSQL,
+   * `readsAreRoundTrips`).
    */
   readonly batch?: boolean;
-  /** Niceness of the threads (see `POSTGRES_THREAD_NICENESS`). Default: 5 on PostgreSQL, else 0. */
+  /** Niceness of the threads (`ROUND_TRIP_THREAD_NICENESS`): 5 where reads are round trips, else 0. */
   readonly niceness?: number;
 }): EnhanceThreads {
   let pool: WorkerPool<AnswerTask, EncodedAnswer> | undefined;
   let closed = false;
   const { vocabularies } = options;
-  const postgres = options.store.adapter === 'postgres';
-  const batch = options.batch ?? postgres;
+  const roundTrips = readsAreRoundTrips(options.store);
+  const batch = options.batch ?? roundTrips;
   const spawn = () =>
     new WorkerPool<AnswerTask, EncodedAnswer>({
       size: options.threads,
@@ -108,7 +110,7 @@ export function createEnhanceThreads(options: {
         store: options.store,
         cacheMiB: options.cacheMiB ?? 32,
         batch,
-        niceness: options.niceness ?? (postgres ? POSTGRES_THREAD_NICENESS : 0),
+        niceness: options.niceness ?? (roundTrips ? ROUND_TRIP_THREAD_NICENESS : 0),
       } satisfies AnswerThreadData,
       ...(vocabularies ? { workerDataAtStart: () => ({ vocabularies: vocabularies() }) } : {}),
       tasksPerWorker: batch ? TASKS_PER_BATCHING_THREAD : TASKS_PER_THREAD,
