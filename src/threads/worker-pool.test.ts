@@ -62,3 +62,34 @@ test('resourceLimits reach every thread of the pool', async () => {
     await Promise.all([pool.close(), unlimited.close()]);
   }
 });
+
+test('serveTaskBatches answers the tasks queued together as one batch, each on its own', async () => {
+  const batches = new URL('../../test/fixtures/batch-worker.ts', import.meta.url);
+  const pool = new WorkerPool<number, { value: number; batch: number }>({
+    size: 1,
+    script: batches,
+    tasksPerWorker: 8,
+  });
+  try {
+    // Posted before the thread has started: all queued when it takes its first batch.
+    const together = await Promise.allSettled([1, 2, 13, 4, 5, 6].map((n) => pool.run(n)));
+    assert.deepEqual(
+      together.map((o) => (o.status === 'fulfilled' ? o.value.value : 'failed')),
+      [2, 4, 'failed', 8, 10, 12],
+    );
+    assert.match(String((together[2] as PromiseRejectedResult).reason), /unlucky task/);
+    assert.ok(
+      together.some((o) => o.status === 'fulfilled' && o.value.batch > 1),
+      'answered together',
+    );
+    // A lone task goes at once, in a batch of its own.
+    assert.deepEqual(await pool.run(7), { value: 14, batch: 1 });
+    // A batch that fails fails every task it did not answer; the thread serves on.
+    const failed = await Promise.allSettled([-1, 3].map((n) => pool.run(n)));
+    assert.equal(failed[0].status, 'rejected');
+    assert.match(String((failed[0] as PromiseRejectedResult).reason), /the batch failed/);
+    assert.equal((await pool.run(9)).value, 18);
+  } finally {
+    await pool.close();
+  }
+});
