@@ -159,6 +159,38 @@ test('quarry fit is reproducible: same files and seed, same model file', () => {
   assert.ok(model.models.Person.base.weights.nameCoverQuery !== undefined);
 });
 
+test('quarry fit --demo-queries also trains on labelled queries about the demo graph, and needs that graph', () => {
+  const demo = { organizations: 30, persons: 30, seed: 5 };
+  const persons = [...demoRecords(demo)].filter((e) => e.type === 'Person' && e.name);
+  const labelled = path.join(dir.path, 'demo-queries.jsonl');
+  writeFileSync(
+    labelled,
+    persons
+      .slice(0, 20)
+      .map((p) => JSON.stringify({ query: { type: 'Person', name: [p.name] }, expected: p.id }))
+      .join('\n'),
+  );
+  const graph = ['--demo-organizations', '30', '--demo-persons', '30', '--demo-seed', '5', '--seed', '3'];
+  const withQueries = path.join(dir.path, 'model-demo-queries.json');
+  const without = path.join(dir.path, 'model-demo.json');
+  let run = quarry(['fit', kg, ...graph, '--demo-queries', labelled, '--out', withQueries]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stderr, /fit: 20 labelled demo queries/);
+  run = quarry(['fit', kg, ...graph, '--out', without]);
+  assert.equal(run.status, 0, run.stderr);
+  const trained = JSON.parse(readFileSync(withQueries, 'utf8'));
+  assert.deepEqual(trained.provenance.demoQueries, { queries: 20, repeats: 1 });
+  assert.match(trained.provenance.command, /--demo-queries demo-queries\.jsonl/);
+  assert.notDeepEqual(
+    trained.models.Person.base,
+    JSON.parse(readFileSync(without, 'utf8')).models.Person.base,
+  );
+  // Queries about a demo graph the fit does not build would name entities it never saw.
+  run = quarry(['fit', kg, '--demo-queries', labelled, '--out', without]);
+  assert.notEqual(run.status, 0);
+  assert.match(run.stderr, /--demo-queries needs the demo graph/);
+});
+
 test('quarry calibrate writes per-type default thresholds meeting the precision floors, and eval uses them', () => {
   const model = path.join(dir.path, 'model-calibrated.json');
   writeFileSync(model, readFileSync(path.join(import.meta.dirname, '..', 'src', 'match', 'model.json')));

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { formatMetrics } from './eval.ts';
+import { formatMetrics, readLabelledQueries } from './eval.ts';
 import { fitModel } from '../match/training/fit-model.ts';
 import { openStorage } from '../storage/index.ts';
 import { parseNonNegativeInt } from './options.ts';
@@ -18,6 +18,8 @@ interface FitOptions {
   demoOrganizations: number;
   demoPersons: number;
   demoSeed: number;
+  demoQueries?: string[];
+  demoQueryRepeats: number;
 }
 
 export function registerFit(program: Command): void {
@@ -36,9 +38,23 @@ export function registerFit(program: Command): void {
     )
     .option('--demo-persons <n>', 'also train on this many synthetic demo persons', parseNonNegativeInt, 0)
     .option('--demo-seed <n>', 'seed of the synthetic demo graph', parseNonNegativeInt, 1)
+    .option(
+      '--demo-queries <files...>',
+      'also train on these labelled queries about the demo graph (bench/realistic-queries.ts, same seed and sizes)',
+    )
+    .option(
+      '--demo-query-repeats <n>',
+      'times each --demo-queries query is trained on',
+      parseNonNegativeInt,
+      1,
+    )
     .action((files: string[], options: FitOptions) => {
       if (options.rounds < 1) throw new InvalidArgumentError('--rounds must be at least 1');
-      const withDemo = options.demoOrganizations + options.demoPersons > 0;
+      if (options.demoQueries?.length && !withDemoGraph(options))
+        throw new InvalidArgumentError(
+          '--demo-queries needs the demo graph they are about (--demo-persons, --demo-organizations)',
+        );
+      const withDemo = withDemoGraph(options);
       const demo = withDemo
         ? { organizations: options.demoOrganizations, persons: options.demoPersons, seed: options.demoSeed }
         : undefined;
@@ -46,6 +62,9 @@ export function registerFit(program: Command): void {
         `quarry fit ${files.map((f) => f.split('/').pop()).join(' ')} --seed ${options.seed} --rounds ${options.rounds}` +
         (demo
           ? ` --demo-organizations ${demo.organizations} --demo-persons ${demo.persons} --demo-seed ${demo.seed}`
+          : '') +
+        (options.demoQueries?.length
+          ? ` --demo-queries ${options.demoQueries.map((f) => f.split('/').pop()).join(' ')} --demo-query-repeats ${options.demoQueryRepeats}`
           : '');
       const { model, validation } = fitModel(
         {
@@ -54,6 +73,12 @@ export function registerFit(program: Command): void {
           rounds: options.rounds,
           command,
           ...(demo ? { demo } : {}),
+          ...(options.demoQueries?.length
+            ? {
+                demoQueries: options.demoQueries.flatMap((file) => readLabelledQueries(file)),
+                demoQueryRepeats: options.demoQueryRepeats,
+              }
+            : {}),
           scratchStore: () => openStorage({ adapter: 'sqlite', file: ':memory:' }),
         },
         (line) => process.stderr.write(`${line}\n`),
@@ -64,4 +89,8 @@ export function registerFit(program: Command): void {
       }
       process.stderr.write(`fit: wrote ${options.out} (default threshold ${model.threshold})\n`);
     });
+}
+
+function withDemoGraph(options: FitOptions): boolean {
+  return options.demoOrganizations + options.demoPersons > 0;
 }

@@ -262,3 +262,75 @@ test('feature vectors hold every model feature in model order, a fresh vector pe
   );
   assert.deepEqual(Object.keys(org), modelFeatureNames(ORGANIZATION_FEATURES));
 });
+
+test('a misspelt name word is evidence of the name it stands for, not of a rare word', () => {
+  const smith = indexEntity({ id: 'PER-41', type: 'Person', name: 'John Smith' }).profile as PersonProfile;
+  const evidence = (queried: string) =>
+    personFeatures(analyzeQuery(query({ type: 'Person', names: [queried] })), smith, vocabulary).nameEvidence;
+  // "Smiht" is in no entity's name (the largest IDF) but names a Smith: as much evidence as
+  // "Smith" at a typo's similarity, less than the word as written would claim.
+  assert.ok(
+    Math.abs(
+      evidence('John Smiht') - (vocabulary.idf('john') + 0.85 * vocabulary.idf('smith')) / vocabulary.maxIdf,
+    ) < 1e-9,
+  );
+  assert.ok(evidence('John Smiht') < evidence('John Smith'));
+  // An initial says its letter, whatever name it starts.
+  const middle = indexEntity({ id: 'PER-42', type: 'Person', name: 'John Lee Smith' })
+    .profile as PersonProfile;
+  const initial = personFeatures(
+    analyzeQuery(query({ type: 'Person', names: ['John L. Smith'] })),
+    middle,
+    vocabulary,
+  );
+  assert.ok(
+    initial.nameEvidence >
+      (vocabulary.idf('john') + vocabulary.idf('smith') + 0.8 * vocabulary.idf('lee')) / vocabulary.maxIdf,
+  );
+});
+
+test('a personal address at a company the graph does not connect with a person without addresses', () => {
+  const person = (extra: Partial<Entity>) =>
+    indexEntity({ id: 'PER-43', type: 'Person', name: 'James Hill', ...extra }).profile as PersonProfile;
+  const unknown = (emails: string[], profile: PersonProfile) =>
+    personFeatures(
+      analyzeQuery(query({ type: 'Person', names: ['James Hill'], emails })),
+      profile,
+      vocabulary,
+    ).emailUnknownCompany;
+  assert.equal(unknown(['j.hill85@freeman-underwood.net'], person({})), 1);
+  // Free-mail and role addresses name no workplace; a known address is compared instead.
+  assert.equal(unknown(['james.hill@gmail.com'], person({})), 0);
+  assert.equal(unknown(['info@freeman-underwood.net'], person({})), 0);
+  assert.equal(
+    unknown(
+      ['j.hill85@freeman-underwood.net'],
+      person({ emailAddresses: [{ contactString: 'jh@other.org' }] }),
+    ),
+    0,
+  );
+});
+
+test("a surname written with an apostrophe or hyphen compares as a query's words read it", () => {
+  const featuresOf = (queried: string, name: string, lastName: string) =>
+    personFeatures(
+      analyzeQuery(query({ type: 'Person', names: [queried] })),
+      indexEntity({
+        id: 'PER-44',
+        type: 'Person',
+        name,
+        nameDetail: { firstName: name.split(' ')[0], lastName },
+      }).profile as PersonProfile,
+      vocabulary,
+    );
+  assert.equal(featuresOf("Kenji O'Brien", "Kenji O'Brien", "O'Brien").lastNameSimilarity, 1);
+  // A typo of it is a typo, not another surname.
+  const typo = featuresOf("Kenji O'Brein", "Kenji O'Brien", "O'Brien");
+  assert.equal(typo.lastNameSimilarity, 0.85);
+  assert.equal(typo.surnameConflict, 0);
+  assert.equal(
+    featuresOf('Johnnie Massy-Beresford', 'Johnnie Massy-Beresford', 'Massy-Beresford').lastNameSimilarity,
+    1,
+  );
+  assert.equal(featuresOf('Johnnie Smith', 'Johnnie Massy-Beresford', 'Massy-Beresford').surnameConflict, 1);
+});

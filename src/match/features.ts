@@ -11,6 +11,7 @@ import {
   foldText,
   isOrganizationStopword,
   type PlaceComparison,
+  textTokens,
 } from '../kg/index.ts';
 import { ipInRanges } from './ip.ts';
 import { type OrganizationProfile, type PersonProfile, placeTokens } from './profile.ts';
@@ -82,6 +83,7 @@ export const PERSON_FEATURES = Object.freeze([
   'emailEditsNear',
   'emailDomainConflict',
   'emailMissing',
+  'emailUnknownCompany',
   'emailNameMatch',
   'emailFreeMail',
   'emailRole',
@@ -371,11 +373,22 @@ function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: num
   return tokenSimilarity(x, y);
 }
 
-function personMatches(query: PersonWords, candidate: PersonWords): number[] {
+/**
+ * Each query word's best similarity with the candidate's words, and (in `closest`, when given)
+ * the position of the candidate word it was closest to (-1 when none is similar at all).
+ */
+function personMatches(query: PersonWords, candidate: PersonWords, closest?: number[]): number[] {
   return query.tokens.map((_, i) => {
     let best = 0;
-    for (let j = 0; j < candidate.tokens.length && best < 1; j++)
-      best = Math.max(best, personTokenSimilarity(query, i, candidate, j));
+    let at = -1;
+    for (let j = 0; j < candidate.tokens.length && best < 1; j++) {
+      const similarity = personTokenSimilarity(query, i, candidate, j);
+      if (similarity > best) {
+        best = similarity;
+        at = j;
+      }
+    }
+    if (closest) closest[i] = at;
     return best;
   });
 }
@@ -397,10 +410,12 @@ function comparePersonTokens(
 ): NameComparison {
   const query = queryWords.tokens;
   const candidate = candidateWords.tokens;
-  const matchQ = personMatches(queryWords, candidateWords);
+  const closest: number[] = [];
+  const matchQ = personMatches(queryWords, candidateWords, closest);
   const matchC = personMatches(candidateWords, queryWords);
   let wq = 0;
   let sq = 0;
+  let evidence = 0;
   let missedQuery = 0;
   let unmatchedQuery = 0;
   for (let i = 0; i < query.length; i++) {
@@ -408,6 +423,13 @@ function comparePersonTokens(
     const w = vocabulary.idf(query[i]);
     wq += w;
     sq += w * matchQ[i];
+    // A misspelt word is as rare as no word (the largest IDF), but it names what it is a typo
+    // of: "Sith" for Smith is evidence of a Smith, a common name, not of a rare one. (An
+    // initial is no typo: what it says is its letter.)
+    const typoOf =
+      matchQ[i] < 1 && closest[i] >= 0 && query[i].length > 1 ? candidate[closest[i]] : undefined;
+    evidence +=
+      matchQ[i] * (typoOf !== undefined && typoOf.length > 1 ? Math.min(w, vocabulary.idf(typoOf)) : w);
     if (matchQ[i] < 0.6) {
       unmatchedQuery++;
       missedQuery = Math.max(missedQuery, w / vocabulary.maxIdf);
@@ -430,7 +452,7 @@ function comparePersonTokens(
   return {
     unmatchedQuery,
     unmatchedCandidate,
-    evidence: sq / vocabulary.maxIdf,
+    evidence: evidence / vocabulary.maxIdf,
     coverQuery: wq > 0 ? sq / wq : 0,
     coverCandidate: wc > 0 ? sc / wc : 0,
     missedQuery,
@@ -518,7 +540,12 @@ function localFitsName(
   return l.length >= 4 && letters.includes(l) ? 0.5 : 0;
 }
 
-function givenNameSimilarity(a: string, b: string): number {
+/** How well query word `a` stands for given name `forms` (`nameWordForms`). */
+function givenNameSimilarity(a: string, forms: string): number {
+  return bestOfForms(a, forms, givenNameWordSimilarity);
+}
+
+function givenNameWordSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   const ca = canonicalGivenName(a);
   const cb = canonicalGivenName(b);
@@ -604,21 +631,21 @@ function placeEvidence(query: AnalyzedQuery, profile: PersonProfile, places: Voc
  * beyond a typo, is a likely namesake (a conflict).
  */
 function givenAndSurnameFeatures(q: QueryName, profile: PersonProfile, f: FeatureVector): void {
-  const first = profile.f;
-  const last = profile.l;
+  const first = profile.f === undefined ? undefined : nameWordForms(profile.f, 'first');
+  const last = profile.l === undefined ? undefined : nameWordForms(profile.l, 'last');
   if (q.first !== undefined) {
     const straight =
       (first ? givenNameSimilarity(q.first, first) : 0) +
-      (last && q.last ? tokenSimilarity(q.last, last) : 0);
+      (last && q.last ? surnameSimilarity(q.last, last) : 0);
     const crossed =
-      (last ? tokenSimilarity(q.first, last) : 0) +
+      (last ? surnameSimilarity(q.first, last) : 0) +
       (first && q.last ? givenNameSimilarity(q.last, first) : 0);
     if (straight >= crossed) {
       f.firstNameSimilarity = first ? givenNameSimilarity(q.first, first) : 0;
-      f.lastNameSimilarity = last && q.last ? tokenSimilarity(q.last, last) : 0;
+      f.lastNameSimilarity = last && q.last ? surnameSimilarity(q.last, last) : 0;
     } else {
       f.firstNameSimilarity = first && q.last ? givenNameSimilarity(q.last, first) : 0;
-      f.lastNameSimilarity = last ? tokenSimilarity(q.first, last) : 0;
+      f.lastNameSimilarity = last ? surnameSimilarity(q.first, last) : 0;
     }
     // Both sides have both parts, and one part differs beyond a typo: likely a namesake.
     if (q.last && first && last) {
@@ -626,6 +653,30 @@ function givenAndSurnameFeatures(q: QueryName, profile: PersonProfile, f: Featur
       if (f.lastNameSimilarity < 0.5) f.surnameConflict = 1;
     }
   }
+}
+
+/**
+ * A profile's given name or surname as the query's words are written: the name's words run
+ * together ("o'brien" → `obrien`, as a query's "O'Brien" reads), or the word a query's name
+ * would give this part alone (the first of a given name, the last of "Massy-Beresford").
+ * Plain words, most names, are returned as they are.
+ */
+function nameWordForms(part: string, edge: 'first' | 'last'): string {
+  if (/^[a-z]+$/.test(part)) return part;
+  const words = textTokens(part);
+  if (words.length <= 1) return words[0] ?? part;
+  return `${words.join('')} ${edge === 'first' ? words[0] : words[words.length - 1]}`;
+}
+
+/** The best similarity of a query word with a name part's forms (`nameWordForms`). */
+function bestOfForms(word: string, forms: string, similarity: (a: string, b: string) => number): number {
+  const space = forms.indexOf(' ');
+  if (space < 0) return similarity(word, forms);
+  return Math.max(similarity(word, forms.slice(0, space)), similarity(word, forms.slice(space + 1)));
+}
+
+function surnameSimilarity(word: string, forms: string): number {
+  return bestOfForms(word, forms, tokenSimilarity);
 }
 
 /**
@@ -776,6 +827,11 @@ function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureV
   // The query has an address and the candidate none: no evidence either way, but such
   // candidates are often namesakes from sources without e-mails.
   if (emails.length === 0) f.emailMissing = 1;
+  // A personal address at a company's domain, where the graph knows no address of the person
+  // and no employer at that domain: the address names a workplace the graph does not connect
+  // with them (a free-mail address names none, a role mailbox no person).
+  if (emails.length === 0 && !f.emailEmployerDomain && query.emails.some((e) => !e.freeMail && !e.role))
+    f.emailUnknownCompany = 1;
   f.emailSimilarity = bestAddress;
   // Another personal address where the graph knows the person's: at the same provider or at a
   // company's domain (free-mail addresses the graph does not know are no conflict).

@@ -150,6 +150,17 @@ test('person names: titles and ordinals dropped, comma order read, nicknames res
   assert.ok(isGivenNameForm('bert', 'albert') && isGivenNameForm('bert', 'robert'));
   assert.equal(isGivenNameForm('fred', 'albert'), false);
   assert.equal(isGivenNameForm('constructor', 'constructor'), false);
+  // Nicknames and other-language forms of the historical set: Ike Hatch is Isaac Hatch, Gwilym
+  // William, Ettore Hector; Al is Albert's and Aloysius's, Ned Edward's, Edmund's and Edwin's.
+  assert.equal(canonicalGivenName('ike'), 'isaac');
+  assert.equal(canonicalGivenName('gwilym'), 'william');
+  assert.equal(canonicalGivenName('ettore'), 'hector');
+  assert.equal(canonicalGivenName('jay'), 'james');
+  assert.equal(canonicalGivenName('al'), 'albert');
+  assert.ok(
+    isGivenNameForm('al', 'aloysius') && isGivenNameForm('ned', 'edwin') && isGivenNameForm('ned', 'edmund'),
+  );
+  assert.equal(isGivenNameForm('ned', 'aloysius'), false);
 });
 
 test('domains: scheme, www, port, path dropped; registrable domain is public-suffix aware', () => {

@@ -9,7 +9,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { demoRecords, type Entity, type EntityType } from '../../kg/index.ts';
-import { bestThreshold, type EvaluationMetrics, evaluateOutcomes, type QueryOutcome } from '../evaluation.ts';
+import {
+  bestThreshold,
+  type EvaluationMetrics,
+  evaluateOutcomes,
+  type LabelledQuery,
+  type QueryOutcome,
+} from '../evaluation.ts';
 import {
   type FeatureVector,
   modelFeatureNames,
@@ -48,6 +54,16 @@ export interface FitInputs {
    * employers and phone numbers, so their weights are fitted rather than set by hand.
    */
   readonly demo?: { readonly organizations: number; readonly persons: number; readonly seed: number };
+  /**
+   * Labelled queries about the demo graph above, written the way people type them
+   * (`bench/realistic-queries.ts` against the same seed and sizes), trained on besides the
+   * generated ones: the generator's noise is the bench sets' kinds, these are the shapes of
+   * everyday queries. Each is asked `demoQueryRepeats` times (default 1). A query about an
+   * entity held out of the training index expects no match; namesake queries (nothing tells
+   * their entities apart) are left out: the choice model splits equal scores by itself.
+   */
+  readonly demoQueries?: readonly LabelledQuery[];
+  readonly demoQueryRepeats?: number;
   /**
    * Opens an empty, throwaway entity store to index the training graph in (the caller picks the
    * adapter: `match/` opens no storage of its own); closed when the examples are built.
@@ -261,10 +277,49 @@ function buildExamples(
       }
     }
     log(`fit: ${examples.length} queries generated, ${dropped} undecidable ones dropped`);
+    const labelled = labelledExamples(inputs, storage.entities, context, heldOutRefs);
+    log(`fit: ${labelled.length} labelled demo queries`);
+    examples.push(...labelled);
     return examples;
   } finally {
     void storage.close();
   }
+}
+
+/** The training examples of `inputs.demoQueries` (see `FitInputs.demoQueries`). */
+function labelledExamples(
+  inputs: FitInputs,
+  source: ScratchEntityStore,
+  context: VocabularyCache,
+  heldOutRefs: ReadonlySet<number>,
+): Example[] {
+  const examples: Example[] = [];
+  const queries = inputs.demoQueries ?? [];
+  for (let repeat = 0; repeat < (inputs.demoQueryRepeats ?? 1); repeat++) {
+    for (const [index, labelled] of queries.entries()) {
+      if (labelled.namesakes?.length) continue;
+      const type = labelled.query.type;
+      const analyzed = withQueryOrganizations(analyzeQuery(labelled.query), source);
+      const vocabularies = context.vocabularies(type);
+      const all = collectCandidates(analyzed, source, vocabularies).filter((c) => !heldOutRefs.has(c.ref));
+      const expected = labelled.expected;
+      const present = expected !== null && all.some((c) => c.id === expected);
+      const storedRef = expected === null ? undefined : source.getById(expected)?.ref;
+      const heldOut = storedRef !== undefined && heldOutRefs.has(storedRef);
+      // A query whose entity is indexed but not retrieved teaches nothing about scores.
+      if (expected !== null && !heldOut && !present) continue;
+      examples.push({
+        type,
+        validation: stableFraction(`quarry-fit-split:${inputs.seed}:labelled:${index}`) < 0.2,
+        expected: heldOut ? null : expected,
+        candidates: all.map((c) => ({
+          id: c.id,
+          features: featureArray(candidateFeatures(analyzed, c.profile, vocabularies), FEATURE_NAMES[type]),
+        })),
+      });
+    }
+  }
+  return examples;
 }
 
 /** Fits the model (see the module comment). `log` receives progress lines. */
@@ -316,6 +371,9 @@ export function fitModel(inputs: FitInputs, log: (line: string) => void = () => 
       holdout: inputs.holdout ?? 0.08,
       inputs: inputs.files.map((file) => ({ file: file.split('/').pop(), sha256: sha256(file) })),
       ...(inputs.demo ? { demo: inputs.demo } : {}),
+      ...(inputs.demoQueries?.length
+        ? { demoQueries: { queries: inputs.demoQueries.length, repeats: inputs.demoQueryRepeats ?? 1 } }
+        : {}),
       queries: { total: examples.length, validation: allOutcomes.length },
       thresholdRule: 'F2-optimal on the validation split (20% of generated queries)',
       scoring: 'choice model: exp(z) / (1 + sum of exp(z) over the candidates), fitted by maximum likelihood',
