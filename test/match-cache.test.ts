@@ -195,7 +195,7 @@ test('the profiles kept are bounded by their size in memory: past it they are re
     version: () => entities.version(),
   };
   const oneProfile = approximateBytes(entities.profiles([1])[0].profile);
-  // Room for about two profiles: two more empty the cache, and the first two are read again.
+  // Room for about two profiles: two more push the first two out, and they are read again.
   const small = new CachingCandidateSource(counting, { profileBytes: oneProfile * 2.5 });
   small.profiles([1, 2]);
   assert.deepEqual(
@@ -207,7 +207,23 @@ test('the profiles kept are bounded by their size in memory: past it they are re
     small.profiles([1, 2]).map((row) => row.ref),
     [1, 2],
   );
-  assert.equal(reads, afterTwoBatches + 2, 'over its budget the cache was emptied');
+  assert.equal(reads, afterTwoBatches + 2, 'over its budget the older profiles were dropped');
+  // The least recently used goes first: 2 was read after 1, but 1 was asked for since.
+  const lru = new CachingCandidateSource(counting, { profileBytes: oneProfile * 2.5 });
+  lru.profiles([1, 2]);
+  lru.profiles([1]);
+  lru.profiles([3]);
+  const afterThree = reads;
+  assert.deepEqual(
+    lru.profiles([1, 3]).map((row) => row.ref),
+    [1, 3],
+  );
+  assert.equal(reads, afterThree, 'the two most recently used were kept');
+  assert.deepEqual(
+    lru.profiles([2]).map((row) => row.ref),
+    [2],
+  );
+  assert.equal(reads, afterThree + 1, 'the least recently used was dropped');
   const roomy = new CachingCandidateSource(counting, { profileBytes: oneProfile * 100 });
   roomy.profiles([1, 2, 3, 4]);
   const roomyAfter = reads;
