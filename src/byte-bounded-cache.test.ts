@@ -41,3 +41,41 @@ test('a million distinct entries stay within the bound', () => {
   assert.ok(cache.size > 1_000 && cache.size < 5_000, String(cache.size));
   assert.equal(cache.get(999_999), 'value-999999');
 });
+
+test('gets, sets and deletes in any order keep the entries a plain least-recently-used list keeps', () => {
+  const cache = new ByteBoundedCache<number, string>(60, bySize);
+  // The reference: a Map whose insertion order is the recency, oldest dropped first.
+  const reference = new Map<number, string>();
+  const referenceBytes = () => [...reference.values()].reduce((n, v) => n + v.length, 0);
+  let seed = 7;
+  const next = (n: number) => {
+    seed = (seed * 48271) % 2147483647;
+    return seed % n;
+  };
+  for (let step = 0; step < 5_000; step++) {
+    const key = next(12);
+    const op = next(10);
+    if (op < 4) {
+      const want = reference.get(key);
+      if (want !== undefined) {
+        reference.delete(key);
+        reference.set(key, want);
+      }
+      assert.equal(cache.get(key), want, `get ${key} at step ${step}`);
+    } else if (op < 9) {
+      const value = 'v'.repeat(1 + next(25));
+      reference.delete(key);
+      reference.set(key, value);
+      for (const [oldest] of reference) {
+        if (referenceBytes() <= 60) break;
+        reference.delete(oldest);
+      }
+      cache.set(key, value);
+    } else {
+      assert.equal(cache.delete(key), reference.delete(key));
+    }
+    assert.equal(cache.size, reference.size);
+    assert.equal(cache.bytes, referenceBytes());
+  }
+  for (const [key, value] of reference) assert.equal(cache.peek(key), value);
+});
