@@ -5,8 +5,8 @@
  *
  * Layout (all in `SharedArrayBuffer`s, so posting the table to another thread copies nothing):
  * the terms' UTF-16 code units end to end (`chars`) with `offsets` (n + 1 entries) and `counts`;
- * an open-addressing hash index (`slots`: term index + 1, 0 = empty) over FNV-1a of the code
- * units. Terms are stored in order of (first code unit, length), and `buckets` lists, per such
+ * an open-addressing hash index (`slots`: term index + 1, 0 = empty) over a mixed polynomial
+ * hash of the code units (`polynomialHash`). Terms are stored in order of (first code unit, length), and `buckets` lists, per such
  * pair, the range of terms it holds, for scans of terms "of about this length with this initial".
  */
 
@@ -20,10 +20,29 @@ export interface TermTableData {
   readonly buckets: Int32Array;
 }
 
-/** FNV-1a of the code units `codes[start, start + length)`: what the slots are indexed by. */
-function hashOf(codes: Uint16Array, start: number, length: number): number {
-  let h = 0x811c9dc5;
-  for (let j = start; j < start + length; j++) h = Math.imul(h ^ codes[j], 0x01000193);
+/**
+ * The slots' hash: a polynomial over the code units (`h = h * HASH_BASE + unit`, mod 2^32),
+ * mixed at the end (`mixHash`, so that the low bits the mask keeps depend on every unit). Being
+ * polynomial, the hash of a one-edit variant of a token follows from the token's prefix and
+ * suffix hashes in a few operations (`Vocabulary.neighbours` looks up hundreds of variants),
+ * where FNV-1a had to rehash each variant whole.
+ */
+export const HASH_BASE = 0x01000193;
+
+/** The polynomial hash of `codes[start, start + length)`, before `mixHash`. */
+export function polynomialHash(codes: Uint16Array, start: number, length: number): number {
+  let h = 0;
+  for (let j = start; j < start + length; j++) h = (Math.imul(h, HASH_BASE) + codes[j]) | 0;
+  return h;
+}
+
+/** The finalizer of MurmurHash3 (fmix32). */
+export function mixHash(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return h >>> 0;
 }
 
@@ -75,7 +94,7 @@ export class TermTable {
       for (let j = 0; j < term.length; j++) chars[at + j] = term.charCodeAt(j);
       at += term.length;
       counts[i] = termCounts[i];
-      let slot = hashOf(chars, offsets[i], term.length) & (capacity - 1);
+      let slot = mixHash(polynomialHash(chars, offsets[i], term.length)) & (capacity - 1);
       while (slots[slot] !== 0) slot = (slot + 1) & (capacity - 1);
       slots[slot] = i + 1;
       const first = term.charCodeAt(0);
@@ -118,8 +137,13 @@ export class TermTable {
    * string (typo tolerance looks up hundreds of variants of a token, most of them no term).
    */
   getCodes(codes: Uint16Array, length: number): number | undefined {
+    return this.getHashed(codes, length, polynomialHash(codes, 0, length));
+  }
+
+  /** `getCodes`, given the code units' `polynomialHash` (computed from a related term's). */
+  getHashed(codes: Uint16Array, length: number, hash: number): number | undefined {
     const { slots, offsets, chars, counts } = this.data;
-    let slot = hashOf(codes, 0, length) & this.#mask;
+    let slot = mixHash(hash) & this.#mask;
     for (;;) {
       const entry = slots[slot];
       if (entry === 0) return undefined;

@@ -7,7 +7,7 @@
 import { approximateBytes } from '../approximate-bytes.ts';
 import { ByteBoundedCache } from '../byte-bounded-cache.ts';
 import { editDistance } from './similarity.ts';
-import { TermTable } from './term-table.ts';
+import { HASH_BASE, TermTable } from './term-table.ts';
 
 const ALPHABET_CODES = Uint16Array.from('abcdefghijklmnopqrstuvwxyz', (ch) => ch.charCodeAt(0));
 /**
@@ -80,42 +80,63 @@ export class Vocabulary {
   #findNeighbours(token: string, limit: number): string[] {
     const found = new Map<string, number>();
     // Each variant is written into `codes` and looked up as code units: only the few that are
-    // terms become strings (a 7-letter token has ~400 variants).
+    // terms become strings (a 7-letter token has ~400 variants). Its hash is made from the
+    // token's prefix and suffix hashes (term-table.ts's polynomial hash), not from every unit.
     const n = token.length;
     const codes = new Uint16Array(n + 1);
-    const consider = (length: number) => {
-      const count = this.table.getCodes(codes, length);
+    const units = new Uint16Array(n);
+    for (let j = 0; j < n; j++) units[j] = token.charCodeAt(j);
+    // prefix[i]: hash of units[0, i); suffix[i]: of units[i, n); power[k]: HASH_BASE^k (mod 2^32).
+    const prefix = new Int32Array(n + 1);
+    const suffix = new Int32Array(n + 2);
+    const power = new Int32Array(n + 2);
+    power[0] = 1;
+    for (let k = 1; k <= n + 1; k++) power[k] = Math.imul(power[k - 1], HASH_BASE);
+    for (let i = 0; i < n; i++) prefix[i + 1] = (Math.imul(prefix[i], HASH_BASE) + units[i]) | 0;
+    for (let i = n - 1; i >= 0; i--) suffix[i] = (Math.imul(units[i], power[n - 1 - i]) + suffix[i + 1]) | 0;
+    const whole = prefix[n];
+    const consider = (length: number, hash: number) => {
+      const count = this.table.getHashed(codes, length, hash);
       if (count === undefined) return;
       const candidate = String.fromCharCode(...codes.subarray(0, length));
       if (candidate !== token && !found.has(candidate)) found.set(candidate, count);
     };
     const spell = (from: number, to: number, at: number) => {
-      for (let j = from; j < to; j++) codes[at + j - from] = token.charCodeAt(j);
+      for (let j = from; j < to; j++) codes[at + j - from] = units[j];
     };
     for (let i = 0; i < n; i++) {
       // Deleted, then transposed with the next, then substituted.
       spell(0, i, 0);
       spell(i + 1, n, i);
-      consider(n - 1);
+      consider(n - 1, (Math.imul(prefix[i], power[n - 1 - i]) + suffix[i + 1]) | 0);
       spell(0, n, 0);
       if (i + 1 < n) {
-        codes[i] = token.charCodeAt(i + 1);
-        codes[i + 1] = token.charCodeAt(i);
-        consider(n);
+        codes[i] = units[i + 1];
+        codes[i + 1] = units[i];
+        const swapped =
+          Math.imul(prefix[i], power[n - i]) +
+          Math.imul(units[i + 1], power[n - i - 1]) +
+          Math.imul(units[i], power[n - i - 2]) +
+          suffix[i + 2];
+        consider(n, swapped | 0);
         spell(i, i + 2, i);
       }
+      const weight = power[n - 1 - i];
+      const without = (whole - Math.imul(units[i], weight)) | 0;
       for (let c = 0; c < ALPHABET_CODES.length; c++) {
         codes[i] = ALPHABET_CODES[c];
-        consider(n);
+        consider(n, (without + Math.imul(ALPHABET_CODES[c], weight)) | 0);
       }
     }
     for (let i = 0; i <= n; i++) {
       // Inserted before position i.
       spell(0, i, 0);
       spell(i, n, i + 1);
+      const head = (Math.imul(prefix[i], power[n - i + 1]) + suffix[i]) | 0;
+      const weight = power[n - i];
       for (let c = 0; c < ALPHABET_CODES.length; c++) {
         codes[i] = ALPHABET_CODES[c];
-        consider(n + 1);
+        consider(n + 1, (head + Math.imul(ALPHABET_CODES[c], weight)) | 0);
       }
     }
     if (found.size === 0 && token.length >= 6) this.#twoEdits(token, found);
