@@ -71,9 +71,10 @@ function postingsBytes(key: string, refs: readonly number[]): number {
 /**
  * A `CandidateSource` that remembers the postings and profiles read while the graph version
  * holds, within bounds (the profiles least recently used are dropped; the postings are emptied
- * when a read would overflow them: over 10,000 queries on a 1M + 1M graph no key was read twice). Answers as its
- * source does: the same refs per key, the profiles in the order of the refs asked for (which an
- * uncached store need not keep: callers that depend on order get the refs' order from here).
+ * when a read would overflow them: over 10,000 queries on a 1M + 1M graph no key was read
+ * twice). Answers as its source does: the same refs per key, the profiles in the order of the
+ * refs asked for (which an uncached store need not keep: callers that depend on order get the
+ * refs' order from here).
  * The arrays returned are shared: callers only read them.
  */
 export class CachingCandidateSource implements CandidateSource {

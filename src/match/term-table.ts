@@ -6,8 +6,9 @@
  * Layout (all in `SharedArrayBuffer`s, so posting the table to another thread copies nothing):
  * the terms' UTF-16 code units end to end (`chars`) with `offsets` (n + 1 entries) and `counts`;
  * an open-addressing hash index (`slots`: term index + 1, 0 = empty) over a mixed polynomial
- * hash of the code units (`polynomialHash`). Terms are stored in order of (first code unit, length), and `buckets` lists, per such
- * pair, the range of terms it holds, for scans of terms "of about this length with this initial".
+ * hash of the code units (`polynomialHash`). Terms are stored in order of (first code unit,
+ * length), and `buckets` lists, per such pair, the range of terms it holds, for scans of terms
+ * "of about this length with this initial".
  */
 
 /** The plain data of a table: structured-clonable, shared buffers not copied. */
@@ -30,14 +31,14 @@ export interface TermTableData {
 export const HASH_BASE = 0x01000193;
 
 /** The polynomial hash of `codes[start, start + length)`, before `mixHash`. */
-export function polynomialHash(codes: Uint16Array, start: number, length: number): number {
+function polynomialHash(codes: Uint16Array, start: number, length: number): number {
   let h = 0;
   for (let j = start; j < start + length; j++) h = (Math.imul(h, HASH_BASE) + codes[j]) | 0;
   return h;
 }
 
 /** The finalizer of MurmurHash3 (fmix32). */
-export function mixHash(h: number): number {
+function mixHash(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
