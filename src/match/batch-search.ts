@@ -1,14 +1,19 @@
 /**
  * `Matcher.searchMany`: many queries searched at once (a bulk batch), each stage of `search`
  * run for every query before the next, so that the reads of the whole batch are made together:
- * the postings of every query's keys in one read per limit, the profiles of every candidate in
- * one read, instead of a few small reads per query (issue 30: a bulk record should cost less
+ * the postings of every query's keys in one read per limit, the profiles of the candidates of
+ * every 32 queries in one read (`SCORED_TOGETHER`), instead of a few small reads per query (issue 30: a bulk record should cost less
  * than a single query). Each query is answered exactly as `search` answers it alone: the same
  * stages in the same order, over a source (`ReadAhead`) that answers what its caching source
  * does, in the order asked. The matcher passes its stages in (`BatchStages`): scoring stays
  * matcher.ts's.
  */
-import type { CandidateProfile, CandidateSource, EntityCounts } from './candidate-source.ts';
+import {
+  CachingCandidateSource,
+  type CandidateProfile,
+  type CandidateSource,
+  type EntityCounts,
+} from './candidate-source.ts';
 import { type AnalyzedQuery, analyzeQuery, type MatchQuery } from './query-analysis.ts';
 import {
   type Lookup,
@@ -18,6 +23,15 @@ import {
   retrieveByLookups,
 } from './retrieval.ts';
 import type { Vocabularies } from './vocabularies.ts';
+
+/**
+ * Queries whose candidates' profiles are read together and then scored, after which those
+ * profiles are let go. The candidates' profiles are most of what a batch reads: read for the
+ * whole batch at once (and kept by the caching source) they were alive at nearly every
+ * scavenge of a bulk worker, which promotes almost everything it finds alive. By 32 queries,
+ * read past the caching source: bytes promoted per record −40% (issue 30, bench/NOTES.md).
+ */
+const SCORED_TOGETHER = 32;
 
 /** The matcher's stages (matcher.ts), over which a batch is searched. */
 export interface BatchStages<P, S> {
@@ -87,17 +101,21 @@ export function searchBatch<P, S>(
     p.retrieved = attempt(() => retrieveByLookups(p.lookups!, reads, stages.limits));
     return p.retrieved !== undefined;
   });
-  reads.readProfiles(pending.flatMap((p) => p.retrieved!.map((c) => c.ref)));
-  for (const p of pending) {
-    answers[p.index] = attempt(() => ({
-      candidates: stages.score(
-        p.query,
-        stages.profile(p.query, p.retrieved!, reads),
-        p.vocabularies!,
-        p.limit,
-      ),
-      notes: p.query.notes,
-    }));
+  for (let from = 0; from < pending.length; from += SCORED_TOGETHER) {
+    const part = pending.slice(from, from + SCORED_TOGETHER);
+    const read = reads.readCandidateProfiles(part.flatMap((p) => p.retrieved!.map((c) => c.ref)));
+    for (const p of part) {
+      answers[p.index] = attempt(() => ({
+        candidates: stages.score(
+          p.query,
+          stages.profile(p.query, p.retrieved!, reads),
+          p.vocabularies!,
+          p.limit,
+        ),
+        notes: p.query.notes,
+      }));
+    }
+    reads.forgetProfiles(read);
   }
   return answers;
 }
@@ -145,13 +163,29 @@ class ReadAhead implements CandidateSource {
     return refs;
   }
 
-  /** Reads the profiles of `refs` not read yet, in one read. */
-  readProfiles(refs: readonly number[]): void {
+  /** Reads the profiles of `refs` not read yet, in one read; returns the refs it read. */
+  readProfiles(refs: readonly number[], source: CandidateSource = this.#source): number[] {
     const missing = [...new Set(refs)].filter((ref) => !this.#profiles.has(ref));
-    if (missing.length === 0) return;
+    if (missing.length === 0) return missing;
     missing.sort((a, b) => a - b);
     for (const ref of missing) this.#profiles.set(ref, null);
-    for (const row of this.#source.profiles(missing)) this.#profiles.set(row.ref, row);
+    for (const row of source.profiles(missing)) this.#profiles.set(row.ref, row);
+    return missing;
+  }
+
+  /**
+   * `readProfiles` of candidates, past the caching source's profiles (which answer as its source
+   * does): the batch reads each once, and a cache holding them would keep them alive after they
+   * are scored.
+   */
+  readCandidateProfiles(refs: readonly number[]): number[] {
+    const source = this.#source instanceof CachingCandidateSource ? this.#source.source : this.#source;
+    return this.readProfiles(refs, source);
+  }
+
+  /** Lets go of the profiles of `refs` (read again if asked for). */
+  forgetProfiles(refs: readonly number[]): void {
+    for (const ref of refs) this.#profiles.delete(ref);
   }
 
   refsForKeys(keys: readonly string[], limitPerKey: number): Map<string, number[]> {
