@@ -19,7 +19,7 @@ import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BatchReads } from '../src/bulk/batch-reads.ts';
+import { BatchReads } from '../src/enhance/batch-reads.ts';
 import { Enhancer, type ParsedEnhanceRequest, parseEnhanceQuery } from '../src/enhance/index.ts';
 import { loadDemoGraph } from '../src/import/index.ts';
 import type { Entity } from '../src/kg/index.ts';
