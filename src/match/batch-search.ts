@@ -2,11 +2,11 @@
  * `Matcher.searchMany`: many queries searched at once (a bulk batch), each stage of `search`
  * run for every query before the next, so that the reads of the whole batch are made together:
  * the postings of every query's keys in one read per limit, the profiles of the candidates of
- * every 32 queries in one read (`SCORED_TOGETHER`), instead of a few small reads per query (issue 30: a bulk record should cost less
- * than a single query). Each query is answered exactly as `search` answers it alone: the same
- * stages in the same order, over a source (`ReadAhead`) that answers what its caching source
- * does, in the order asked. The matcher passes its stages in (`BatchStages`): scoring stays
- * matcher.ts's.
+ * every 32 queries in one read (`SCORED_TOGETHER`), instead of a few small reads per query
+ * (issue 30: a bulk record should cost less than a single query). Each query is answered
+ * exactly as `search` answers it alone: the same stages in the same order, over a source
+ * (`ReadAhead`) that answers what its caching source does, in the order asked. The matcher
+ * passes its stages in (`BatchStages`): scoring stays matcher.ts's.
  */
 import {
   CachingCandidateSource,
