@@ -59,9 +59,8 @@ const TASKS_PER_BATCHING_THREAD = 16;
  * Niceness of the threads when reads are round trips (PostgreSQL). Batched, an enhance thread
  * no longer waits on the database most of the time: it, its bridge thread and the backends keep
  * both cores busy, and the main thread (which parses, charges and feeds the threads) waited for
- * the CPU. Measured
- * (bench/http.ts, 20k + 20k, 32 connections, load 7-9): niceness 0 714 / 737 req/s, event-loop
- * delay p99 22.7 / 20.5 ms; niceness 5 832 / 830 req/s, 17.8 / 17.7 ms.
+ * the CPU. Measured (bench/http.ts, 20k + 20k, 32 connections, load 7-9): niceness 0 714 / 737
+ * req/s, event-loop delay p99 22.7 / 20.5 ms; niceness 5 832 / 830 req/s, 17.8 / 17.7 ms.
  */
 const ROUND_TRIP_THREAD_NICENESS = 5;
 
