@@ -401,7 +401,7 @@ const KINDS: Record<string, Kind> = {
   },
   'person-typo': () => {
     const p = pick(uniquePersons.filter((x) => last(x).length >= 5));
-    const name = `${first(p)} ${middle(p)} ${typo(last(p))}`;
+    const name = [first(p), middle(p), typo(last(p))].filter(Boolean).join(' ');
     if (personsByFullName.has(key(name))) return undefined;
     return { query: personQuery({ name }), expected: p.id };
   },
