@@ -11,19 +11,13 @@
  * The graph is the demo graph `bench/enhance-inprocess.ts` generates (same cache directory, so
  * either builds it for the other). Never fails on timing.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { BatchReads, Enhancer, type ParsedEnhanceRequest, parseEnhanceQuery } from '../src/enhance/index.ts';
-import { loadDemoGraph } from '../src/import/index.ts';
-import type { Entity } from '../src/kg/index.ts';
+import { BatchReads, Enhancer, type ParsedEnhanceRequest } from '../src/enhance/index.ts';
 import { createMatcher } from '../src/match/index.ts';
-import { generateQuery } from '../src/match/training/query-generator.ts';
-import { Random } from '../src/random.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { warmPageCache } from './support/page-cache.ts';
-import { enhanceRecordOf } from './support/queries.ts';
+import { cachedDemoGraph, sampledBulkRequests } from './support/demo-graph.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,18 +32,7 @@ const { values } = parseArgs({
 const sizes = { organizations: Number(values.orgs), persons: Number(values.persons) };
 const seed = Number(values.seed);
 const batchSize = Number(values.batch);
-const dataDir = path.join(
-  tmpdir(),
-  `quarry-bench-match-${sizes.organizations}-${sizes.persons}-${seed}-demo`,
-);
-if (!existsSync(path.join(dataDir, 'complete'))) {
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
-  const storage = openSqliteStorage(sqliteFileFor(dataDir));
-  loadDemoGraph(storage.entities, { ...sizes, seed });
-  storage.close();
-  mkdirSync(path.join(dataDir, 'complete'));
-}
+const dataDir = cachedDemoGraph(sizes, seed);
 openSqliteStorage(sqliteFileFor(dataDir)).close();
 
 /** An enhancer as a bulk worker has one: its own read-only connection (32 MiB page cache). */
@@ -73,21 +56,8 @@ function worker(batched: boolean) {
 
 // Records as a bulk job gets them: noisy queries about sampled entities, as enhance records.
 const sampler = openSqliteStorage(sqliteFileFor(dataDir), { readOnly: true });
-const random = new Random(seed + 77);
-const maxRef = sizes.organizations + sizes.persons;
-const sampled: Entity[] = [];
-while (sampled.length < 5000) {
-  const [stored] = sampler.entities.getByRefs([1 + random.int(maxRef)]);
-  if (stored) sampled.push(stored.doc);
-}
+const requests = sampledBulkRequests(sampler.entities, sizes, seed, Number(values.records));
 sampler.close();
-const requests: ParsedEnhanceRequest[] = [];
-while (requests.length < Number(values.records)) {
-  const entity = random.pick(sampled);
-  const query = generateQuery(entity, random, sampled);
-  if (!query) continue;
-  requests.push(parseEnhanceQuery(enhanceRecordOf(query), 'bulk-record'));
-}
 console.log(warmPageCache(sqliteFileFor(dataDir)));
 
 const workers = { single: worker(false), batched: worker(true) };

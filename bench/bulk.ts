@@ -40,6 +40,7 @@ import { warmPageCache } from './support/page-cache.ts';
 import { type BenchServer, mib, quarryCli, startServer, startWorker } from './support/server.ts';
 import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
 import { FIGURES, printFigure, printTarget } from './support/targets.ts';
+import { cpuGrowth, threadCpu } from './support/thread-cpu.ts';
 
 interface Options {
   readonly records: number;
@@ -63,28 +64,6 @@ function sampleIdRecords(file: string, count: number, seed = 11): BenchQuery[] {
   return out;
 }
 
-/** CPU seconds of each thread name of process `pid` (threads alive now), from /proc. */
-function threadCpu(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  let tasks: string[];
-  try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return byName;
-  }
-  for (const task of tasks) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return byName;
-}
-
 /** Where the job's CPU went, µs per record: the server's threads by name, other processes, backends. */
 function cpuBreakdown(
   before: { threads: Map<string, number>; total: number; db: Map<string, number>; workers: number },
@@ -94,14 +73,13 @@ function cpuBreakdown(
   const us = (seconds: number) => ((1e6 * seconds) / records).toFixed(0);
   const parts: string[] = [];
   let named = 0;
-  for (const [name, cpu] of after.threads) {
-    const delta = cpu - (before.threads.get(name) ?? 0);
+  for (const [name, delta] of cpuGrowth(before.threads, after.threads)) {
     named += delta;
     if (delta * 1e6 >= records) parts.push(`${name} ${us(delta)}`);
   }
   parts.push(`threads that ended ${us(after.total - before.total - named)}`);
   if (after.workers > before.workers) parts.push(`worker processes ${us(after.workers - before.workers)}`);
-  for (const [name, cpu] of after.db) parts.push(`backends ${name} ${us(cpu - (before.db.get(name) ?? 0))}`);
+  for (const [name, delta] of cpuGrowth(before.db, after.db)) parts.push(`backends ${name} ${us(delta)}`);
   return parts.join(', ');
 }
 

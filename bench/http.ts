@@ -15,7 +15,6 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import fs from 'node:fs';
 import os from 'node:os';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { warmPageCache } from './support/page-cache.ts';
@@ -23,6 +22,7 @@ import { mib, quarryCli, startServer } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';
 import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
 import { FIGURES, printFigure, printTarget } from './support/targets.ts';
+import { cpuGrowth, threadCpu } from './support/thread-cpu.ts';
 
 interface LoadResult {
   rps: number;
@@ -59,22 +59,6 @@ async function load(url: string, paths: string[], seconds: number, connections: 
   };
 }
 
-/** CPU seconds of each thread name of process `pid` (threads alive now), from /proc. */
-function threadCpu(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return byName;
-}
-
 /** Where the enhance load's CPU went, µs per request: the server's threads by name, then the backends. */
 function cpuBreakdown(
   before: { threads: Map<string, number>; db: Map<string, number> },
@@ -83,14 +67,10 @@ function cpuBreakdown(
 ): string {
   const us = (seconds: number) => ((1e6 * seconds) / Math.max(1, requests)).toFixed(0);
   const parts: string[] = [];
-  for (const [name, cpu] of after.threads) {
-    const delta = cpu - (before.threads.get(name) ?? 0);
+  for (const [name, delta] of cpuGrowth(before.threads, after.threads))
     if (delta * 1e6 >= requests) parts.push(`${name} ${us(delta)}`);
-  }
-  for (const [name, cpu] of after.db) {
-    const delta = cpu - (before.db.get(name) ?? 0);
+  for (const [name, delta] of cpuGrowth(before.db, after.db))
     if (delta * 1e6 >= requests) parts.push(`backends ${name} ${us(delta)}`);
-  }
   return parts.join(', ');
 }
 

@@ -14,20 +14,14 @@
  * What a change does to promotion is best read from `--trace-gc-nvp` (the `promoted=` of each
  * `gc=s` line after the two warm-up passes), A/B in one session.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { BatchReads } from '../src/enhance/batch-reads.ts';
-import { Enhancer, type ParsedEnhanceRequest, parseEnhanceQuery } from '../src/enhance/index.ts';
-import { loadDemoGraph } from '../src/import/index.ts';
-import type { Entity } from '../src/kg/index.ts';
+import { Enhancer } from '../src/enhance/index.ts';
 import { createMatcher } from '../src/match/index.ts';
-import { generateQuery } from '../src/match/training/query-generator.ts';
-import { Random } from '../src/random.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
-import { enhanceRecordOf } from './support/queries.ts';
+import { cachedDemoGraph, sampledBulkRequests } from './support/demo-graph.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,19 +34,8 @@ const { values } = parseArgs({
 });
 const sizes = { organizations: Number(values.orgs), persons: Number(values.persons) };
 const seed = 1;
-// The graph of bench/batch-search.ts (same directory: either builds it for the other).
-const dataDir = path.join(
-  tmpdir(),
-  `quarry-bench-match-${sizes.organizations}-${sizes.persons}-${seed}-demo`,
-);
-if (!existsSync(path.join(dataDir, 'complete'))) {
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
-  const storage = openSqliteStorage(sqliteFileFor(dataDir));
-  loadDemoGraph(storage.entities, { ...sizes, seed });
-  storage.close();
-  mkdirSync(path.join(dataDir, 'complete'));
-}
+// The graph of bench/batch-search.ts (either builds it for the other).
+const dataDir = cachedDemoGraph(sizes, seed);
 
 const storage = openSqliteStorage(sqliteFileFor(dataDir), { readOnly: true, cacheMiB: 32 });
 const reads = new BatchReads(createMatcher(storage.entities), storage.entities);
@@ -60,17 +43,7 @@ const enhancer = new Enhancer(reads.deps);
 enhancer.warmUp();
 
 // Records as bulk-worker batches get them: noisy queries about sampled entities.
-const random = new Random(seed + 77);
-const sampled: Entity[] = [];
-while (sampled.length < 5000) {
-  const [stored] = storage.entities.getByRefs([1 + random.int(sizes.organizations + sizes.persons)]);
-  if (stored) sampled.push(stored.doc);
-}
-const requests: ParsedEnhanceRequest[] = [];
-while (requests.length < Number(values.records)) {
-  const query = generateQuery(random.pick(sampled), random, sampled);
-  if (query) requests.push(parseEnhanceQuery(enhanceRecordOf(query), 'bulk-record'));
-}
+const requests = sampledBulkRequests(storage.entities, sizes, seed, Number(values.records));
 
 /** Answers every record as a worker does (a read snapshot and `prepare` per batch); CPU µs/record. */
 function pass(): number {

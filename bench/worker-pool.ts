@@ -14,17 +14,15 @@
  * submission to answer, and the main thread's CPU per task (the main thread also parses HTTP,
  * so what the pool costs it matters). Figures only; never fails on timing.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { AnswerTask } from '../src/enhance/enhance-threads.ts';
 import { parseEnhanceQuery } from '../src/enhance/index.ts';
-import { loadDemoGraph } from '../src/import/index.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { WorkerPool } from '../src/threads/index.ts';
 import type { PoolResult, PoolTask } from './support/pool-tasks.ts';
 import { sampleQueries } from './support/queries.ts';
+import { cachedDemoGraph } from './support/demo-graph.ts';
 
 const { values } = parseArgs({
   options: {
@@ -120,22 +118,7 @@ async function measure(pool: Pool, tasks: readonly PoolTask[]) {
   };
 }
 
-const dataDir = path.join(tmpdir(), `quarry-bench-match-${values.orgs}-${values.persons}-1-demo`);
-if (!existsSync(path.join(dataDir, 'complete'))) {
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
-  const storage = openSqliteStorage(sqliteFileFor(dataDir));
-  const summary = loadDemoGraph(storage.entities, {
-    organizations: Number(values.orgs),
-    persons: Number(values.persons),
-    seed: 1,
-  });
-  storage.close();
-  mkdirSync(path.join(dataDir, 'complete'));
-  console.log(`graph: ${summary.created} demo entities loaded into ${dataDir}`);
-} else {
-  console.log(`graph: reusing ${dataDir}`);
-}
+const dataDir = cachedDemoGraph({ organizations: Number(values.orgs), persons: Number(values.persons) }, 1);
 openSqliteStorage(sqliteFileFor(dataDir)).close(); // migrations added since the graph was built
 process.env.QUARRY_BENCH_POOL_STORE = sqliteFileFor(dataDir);
 
