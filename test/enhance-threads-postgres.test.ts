@@ -14,6 +14,7 @@ import {
   parseEnhanceQuery,
 } from '../src/enhance/index.ts';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
+import { ANSWER_SHAPES, comparable, type EnhanceRequest, sendEnhance } from './support/enhance-requests.ts';
 import { loadFixtureGraph } from './support/load-graph.ts';
 import { createTempDatabase, type TempDatabase } from './support/temp-postgres.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
@@ -21,34 +22,13 @@ import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'kg-small.jsonl');
 const MORE_SOURCES = path.join(import.meta.dirname, 'fixtures', 'kg-small-more-sources.jsonl');
 
-/** Every shape of answer: matches, by id, filters, extended mode, combine, no hit, a duplicate. */
-const REQUESTS: ReadonlyArray<{ method: 'GET' | 'POST'; url: string; body?: object }> = [
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Acme%20Robotics&size=3' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&url=globex.example&jsonmode=extended' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-acme&nonCanonicalFacts=true' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-acme&filter=name;location.city.name' },
+/** Every shape of answer, an id the graph does not have, an employer, and a duplicate. */
+const REQUESTS: readonly EnhanceRequest[] = [
+  ...ANSWER_SHAPES,
   { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-nobody' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Person&name=Jane%20Doe&threshold=0.1&customId=7' },
   { method: 'GET', url: '/kg/v3/enhance?type=Person&name=Jane%20Doe&employer=Acme%20Robotics' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Nothing%20Like%20It%20Zyxw' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Acme%20Robotics&size=3' },
-  { method: 'GET', url: '/kg/v3/enhance/combine?type=Person&email=jane.doe@acme-robotics.example' },
-  { method: 'POST', url: '/kg/v3/enhance', body: { type: 'Person', email: ['jsmith@globex.example'] } },
+  ANSWER_SHAPES[0],
 ];
-
-/** A response body without the graph version (each runtime's graph has its own). */
-function comparable(body: Record<string, unknown>): Record<string, unknown> {
-  const { kgversion, ...rest } = body;
-  assert.equal(typeof kgversion, 'string');
-  return rest;
-}
-
-const send = (t: TestRuntime, token: string, request: (typeof REQUESTS)[number]) =>
-  t.runtime.app.inject({
-    method: request.method,
-    url: `${request.url}${request.url.includes('?') ? '&' : '?'}token=${token}`,
-    ...(request.body ? { payload: request.body } : {}),
-  });
 
 /** Records how many requests shared each answer's read snapshot (the service holds this object). */
 function watchBatches(t: TestRuntime): number[] {
@@ -88,10 +68,10 @@ describe('enhance threads on PostgreSQL answer queued requests together', () => 
     const sqliteToken = await sqlite.token(null);
     const alone: Record<string, unknown>[] = [];
     for (const request of REQUESTS) {
-      const res = await send(postgres, token, request);
+      const res = await sendEnhance(postgres, token, request);
       assert.equal(res.statusCode, 200, `${request.url}: ${res.body}`);
       alone.push(comparable(res.json()));
-      const embedded = await send(sqlite, sqliteToken, request);
+      const embedded = await sendEnhance(sqlite, sqliteToken, request);
       assert.deepEqual(alone.at(-1), comparable(embedded.json()), `${request.url}: PostgreSQL vs SQLite`);
     }
     assert.deepEqual(
@@ -102,7 +82,7 @@ describe('enhance threads on PostgreSQL answer queued requests together', () => 
     batches.length = 0;
 
     const together = await Promise.all(
-      Array.from({ length: 66 }, (_, i) => send(postgres, token, REQUESTS[i % REQUESTS.length])),
+      Array.from({ length: 66 }, (_, i) => sendEnhance(postgres, token, REQUESTS[i % REQUESTS.length])),
     );
     together.forEach((res, i) => {
       assert.equal(res.statusCode, 200, res.body);
@@ -122,7 +102,7 @@ describe('enhance threads on PostgreSQL answer queued requests together', () => 
     const none = { method: 'GET' as const, url: '/kg/v3/enhance?type=Organization&id=ORG-nobody' };
     batches.length = 0;
     const responses = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => send(postgres, secret, i % 3 === 2 ? none : byId)),
+      Array.from({ length: 30 }, (_, i) => sendEnhance(postgres, secret, i % 3 === 2 ? none : byId)),
     );
     const paid = responses.filter((res, i) => i % 3 !== 2 && res.statusCode === 200).length;
     const refused = responses.filter((res) => res.statusCode === 429).length;

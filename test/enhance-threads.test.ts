@@ -3,31 +3,18 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { importEntities } from '../src/import/index.ts';
+import { ANSWER_SHAPES, comparable, type EnhanceRequest, sendEnhance } from './support/enhance-requests.ts';
 import { loadFixtureGraph } from './support/load-graph.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'kg-small.jsonl');
 const MORE_SOURCES = path.join(import.meta.dirname, 'fixtures', 'kg-small-more-sources.jsonl');
 
-/** Requests covering every shape of answer: matches, filters, extended mode, combine, no hit. */
-const REQUESTS: ReadonlyArray<{ method: 'GET' | 'POST'; url: string; body?: object }> = [
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Acme%20Robotics&size=3' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&url=globex.example&jsonmode=extended' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-acme&nonCanonicalFacts=true' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-acme&filter=name;location.city.name' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Person&name=Jane%20Doe&threshold=0.1&customId=7' },
-  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Nothing%20Like%20It%20Zyxw' },
+/** Every shape of answer, and a search. */
+const REQUESTS: readonly EnhanceRequest[] = [
+  ...ANSWER_SHAPES,
   { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Acme&search=true' },
-  { method: 'GET', url: '/kg/v3/enhance/combine?type=Person&email=jane.doe@acme-robotics.example' },
-  { method: 'POST', url: '/kg/v3/enhance', body: { type: 'Person', email: ['jsmith@globex.example'] } },
 ];
-
-/** A response body without the graph version (each runtime's graph has its own). */
-function comparable(body: Record<string, unknown>): Record<string, unknown> {
-  const { kgversion, ...rest } = body;
-  assert.equal(typeof kgversion, 'string');
-  return rest;
-}
 
 describe('enhance answered on threads', () => {
   let threaded: TestRuntime;
@@ -42,13 +29,6 @@ describe('enhance answered on threads', () => {
     await threaded.close();
     await inline.close();
   });
-
-  const send = (t: TestRuntime, token: string, request: (typeof REQUESTS)[number]) =>
-    t.runtime.app.inject({
-      method: request.method,
-      url: `${request.url}${request.url.includes('?') ? '&' : '?'}token=${token}`,
-      ...(request.body ? { payload: request.body } : {}),
-    });
 
   test('the runtime has answering threads only when configured', async () => {
     assert.ok(threaded.runtime.services.enhanceThreads);
@@ -67,8 +47,8 @@ describe('enhance answered on threads', () => {
       return answer(task);
     };
     for (const request of REQUESTS) {
-      const a = await send(threaded, threadedToken, request);
-      const b = await send(inline, inlineToken, request);
+      const a = await sendEnhance(threaded, threadedToken, request);
+      const b = await sendEnhance(inline, inlineToken, request);
       assert.equal(a.statusCode, 200, `${request.url}: ${a.body}`);
       assert.equal(b.statusCode, 200, `${request.url}: ${b.body}`);
       assert.match(String(a.headers['content-type']), /^application\/json/);
@@ -81,9 +61,10 @@ describe('enhance answered on threads', () => {
     const token = await threaded.token(null);
     const urls = REQUESTS.filter((r) => r.method === 'GET');
     const sequential: Record<string, unknown>[] = [];
-    for (const request of urls) sequential.push(comparable((await send(threaded, token, request)).json()));
+    for (const request of urls)
+      sequential.push(comparable((await sendEnhance(threaded, token, request)).json()));
     const concurrent = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => send(threaded, token, urls[i % urls.length])),
+      Array.from({ length: 60 }, (_, i) => sendEnhance(threaded, token, urls[i % urls.length])),
     );
     concurrent.forEach((res, i) => {
       assert.equal(res.statusCode, 200);
@@ -94,14 +75,14 @@ describe('enhance answered on threads', () => {
   test('a write made after the threads started is seen by the next request', async () => {
     const token = await threaded.token(null);
     const url = '/kg/v3/enhance?type=Organization&name=Quillfeather%20Ropeworks';
-    const before = await send(threaded, token, { method: 'GET', url });
+    const before = await sendEnhance(threaded, token, { method: 'GET', url });
     assert.equal(before.json().hits, 0);
     const line = { id: 'ORG-quill', type: 'Organization', name: 'Quillfeather Ropeworks' };
     await importEntities(threaded.runtime.storage.entities, Readable.from([JSON.stringify(line)]), {
       fileName: 'more.jsonl',
       workers: 0,
     });
-    const after = await send(threaded, token, { method: 'GET', url });
+    const after = await sendEnhance(threaded, token, { method: 'GET', url });
     assert.equal(after.json().hits, 1);
     assert.equal(after.json().data[0].entity.id, 'ORG-quill');
     assert.notEqual(after.json().kgversion, before.json().kgversion);
@@ -110,7 +91,7 @@ describe('enhance answered on threads', () => {
   test('a bad filter is a 400 naming it, and the balance pays only for answers sent', async () => {
     const secret = await threaded.token(60);
     const id = (await threaded.runtime.services.tokens.find(secret))!.id;
-    const bad = await send(threaded, secret, {
+    const bad = await sendEnhance(threaded, secret, {
       method: 'GET',
       url: `/kg/v3/enhance?type=Organization&id=ORG-acme&filter=${encodeURIComponent('$.name[')}`,
     });
@@ -119,7 +100,10 @@ describe('enhance answered on threads', () => {
     const codes = (
       await Promise.all(
         Array.from({ length: 5 }, () =>
-          send(threaded, secret, { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-globex' }),
+          sendEnhance(threaded, secret, {
+            method: 'GET',
+            url: '/kg/v3/enhance?type=Organization&id=ORG-globex',
+          }),
         ),
       )
     ).map((r) => r.statusCode);

@@ -1,0 +1,40 @@
+/**
+ * Enhance requests that cover every shape of answer (matches, extended mode, non-canonical facts,
+ * filters, a Person with a threshold and custom id, no hit, combine, POST) against the small
+ * fixture graph, and how tests that compare two runtimes' answers send and compare them.
+ */
+import assert from 'node:assert/strict';
+import type { TestRuntime } from './test-runtime.ts';
+
+export interface EnhanceRequest {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly body?: object;
+}
+
+export const ANSWER_SHAPES: readonly EnhanceRequest[] = [
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Acme%20Robotics&size=3' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&url=globex.example&jsonmode=extended' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-acme&nonCanonicalFacts=true' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&id=ORG-acme&filter=name;location.city.name' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Person&name=Jane%20Doe&threshold=0.1&customId=7' },
+  { method: 'GET', url: '/kg/v3/enhance?type=Organization&name=Nothing%20Like%20It%20Zyxw' },
+  { method: 'GET', url: '/kg/v3/enhance/combine?type=Person&email=jane.doe@acme-robotics.example' },
+  { method: 'POST', url: '/kg/v3/enhance', body: { type: 'Person', email: ['jsmith@globex.example'] } },
+];
+
+/** `request` sent to `t`'s app with `token`. */
+export function sendEnhance(t: TestRuntime, token: string, request: EnhanceRequest) {
+  return t.runtime.app.inject({
+    method: request.method,
+    url: `${request.url}${request.url.includes('?') ? '&' : '?'}token=${token}`,
+    ...(request.body ? { payload: request.body } : {}),
+  });
+}
+
+/** A response body without the graph version (each runtime's graph has its own). */
+export function comparable(body: Record<string, unknown>): Record<string, unknown> {
+  const { kgversion, ...rest } = body;
+  assert.equal(typeof kgversion, 'string');
+  return rest;
+}
