@@ -2,7 +2,8 @@
  * Every answer of the four dev sets, as a real server sends it: for checking that a change to
  * the serving path (HTTP, threads, charging, bulk, downloads) leaves each answer byte-identical.
  *
- *   npx node bench/enhance-answers.ts --out DIR [--data DIR] [--concurrency 8]
+ *   npx node bench/enhance-answers.ts --out DIR [--data DIR] [--concurrency 8] [--store sqlite|postgres]
+ *     [--mask-kgversion]
  *
  * Imports the four KG files of ../shared/bench in `npm run fit`'s order into `--data` (a fresh
  * temporary directory unless given one that holds them already), starts `quarry serve` over it,
@@ -10,17 +11,22 @@
  * its `POST` body, the `combine` body of every Person query, a bulk job of all queries downloaded
  * as JSON Lines and as CSV (the job id replaced by `JOB`), and the credits left on a token with a
  * finite balance that paid for all of it. Prints a SHA-256 per file: compare two runs with
- * `diff -r` or the digests.
+ * `diff -r` or the digests. `--store postgres` serves the same graph from a fresh PostgreSQL
+ * database (bench/support/store.ts), so the answers of the two stores compare the same way;
+ * each store names its graph version differently, so `--mask-kgversion` writes every `kgversion`
+ * as `KG` for that comparison (leave it off to compare runs on one store, version included).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
+import { hashSecret } from '../src/accounts/index.ts';
+import { openStorage, storeLocator } from '../src/storage/index.ts';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
-import { quarryCli, startServer } from './support/server.ts';
 import { type BenchQuery, toQueryString } from './support/queries.ts';
+import { quarryCli, startServer } from './support/server.ts';
+import { openBenchStore, parseStoreKind } from './support/store.ts';
 
 const SETS = ['organizations', 'persons', 'historical', 'febrl'];
 const SHARED = path.join(import.meta.dirname, '..', '..', 'shared', 'bench');
@@ -32,6 +38,8 @@ const { values } = parseArgs({
     out: { type: 'string' },
     data: { type: 'string' },
     concurrency: { type: 'string', default: '8' },
+    store: { type: 'string', default: 'sqlite' },
+    'mask-kgversion': { type: 'boolean', default: false },
   },
 });
 if (!values.out) throw new Error('--out DIR is required');
@@ -50,7 +58,8 @@ const queries: BenchQuery[] = SETS.flatMap((set) =>
     .filter((line) => line.trim() !== '')
     .map((line) => (JSON.parse(line) as { query: BenchQuery }).query),
 );
-const token = quarryCli(['token', 'create', '--credits', String(CREDITS)], dataDir).trim();
+const store = await openBenchStore(parseStoreKind(values.store), dataDir);
+const token = quarryCli(['token', 'create', '--credits', String(CREDITS)], dataDir, store.env).trim();
 
 /** Runs `fn` over `items` with `concurrency` at a time; the results in the items' order. */
 async function inOrder<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -71,13 +80,16 @@ async function line(response: Response): Promise<string> {
   return `${response.status} ${(await response.text()).replaceAll('\n', '\\n')}\n`;
 }
 
-function write(name: string, text: string): void {
+function write(name: string, written: string): void {
+  const text = values['mask-kgversion']
+    ? written.replaceAll(/"kgversion":"[^"]*"/g, '"kgversion":"KG"')
+    : written;
   fs.writeFileSync(path.join(outDir, name), text);
   const digest = createHash('sha256').update(text).digest('hex').slice(0, 16);
   console.log(`${name.padEnd(20)} ${digest}  (${text.length} bytes)`);
 }
 
-const server = await startServer(dataDir);
+const server = await startServer(dataDir, { env: store.env });
 try {
   const url = server.url;
   const get = await inOrder(queries, async (q) =>
@@ -123,11 +135,13 @@ try {
 } finally {
   await server.stop();
 }
-const db = new DatabaseSync(sqliteFileFor(dataDir), { readOnly: true });
-// The token this run created: the newest.
-const row = db.prepare('SELECT credits FROM tokens ORDER BY created_at DESC LIMIT 1').get() as {
-  credits: number;
-};
-db.close();
-write('credits.txt', `${CREDITS - row.credits} credits spent\n`);
+// The balance as the store the server ran on keeps it.
+const storage = openStorage(storeLocator({ dataDir, databaseUrl: store.env.QUARRY_DATABASE_URL }), {
+  readOnly: true,
+});
+const record = await storage.tokens.findBySecretHash(hashSecret(token));
+await storage.close();
+await store.drop();
+if (record?.credits == null) throw new Error('the token this run created has no finite balance');
+write('credits.txt', `${CREDITS - record.credits} credits spent\n`);
 console.log(`data directory: ${dataDir}`);
