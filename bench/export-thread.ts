@@ -1,16 +1,17 @@
 /**
  * One export thread (`src/bulk/export-worker.ts`) over a stored bulk job, alone: its CPU per row
- * for a CSV export with its coverage report, with the results' summaries and without them
- * (the same store with every summary set to NULL: what results stored before migration 103 read).
+ * for a CSV export with its coverage report, from copies of the store whose results keep their
+ * summaries in the compact form, as JSON (results stored before the compact form), and none
+ * (every summary NULL: what results stored before migration 103 read; `--skip-bare` leaves it out).
  *
- *   npx node bench/export-thread.ts --data DIR [--records 200000] [--rounds 2] [--format csv]
+ *   npx node bench/export-thread.ts --data DIR [--records 200000] [--rounds 2] [--format csv] [--skip-bare]
  *
  * DIR holds a graph (e.g. `quarry demo-data --organizations 50000 --persons 50000 --import`).
  * The first run submits a job of `--records` id records (`{"id": …}` of entities drawn at random,
  * seeded) to a server over DIR and waits until it is complete; later runs reuse it. Then, for
  * `--rounds` rounds, alternating, the thread writes the export and report of the whole job from
  * each store; the CPU of this process (all its threads) per row is printed, and the files of
- * both are compared byte for byte. Figures only.
+ * all are compared byte for byte. Figures only.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import type { ExportTask, ExportTaskResult } from '../src/bulk/export-task.ts';
+import { compactSummary, jsonSummary, parseSummary } from '../src/export/index.ts';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { seededRandom } from './support/queries.ts';
 import { quarryCli, startServer } from './support/server.ts';
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     records: { type: 'string', default: '200000' },
     rounds: { type: 'string', default: '2' },
     format: { type: 'string', default: 'csv' },
+    'skip-bare': { type: 'boolean', default: false },
   },
 });
 if (!values.data) throw new Error('--data DIR is required');
@@ -104,21 +107,42 @@ function md5(file: string): string {
 const file = sqliteFileFor(dataDir);
 const id = jobId(file) ?? (await submitJob());
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-export-thread-'));
-// The same store without summaries: a copy, every summary NULL.
-const bare = path.join(work, 'bare.sqlite');
-{
+/** A copy of the store with every result's summary replaced by `summary(stored)`, or NULL. */
+function storeCopy(name: string, summary: ((stored: string) => string) | null): string {
+  const copy = path.join(work, `${name}.sqlite`);
   const source = new DatabaseSync(file, { readOnly: true });
-  source.exec(`VACUUM INTO '${bare}'`);
+  source.exec(`VACUUM INTO '${copy}'`);
   source.close();
-  const db = new DatabaseSync(bare);
-  db.exec('UPDATE bulk_results SET summary = NULL');
+  const db = new DatabaseSync(copy);
+  if (summary === null) {
+    db.exec('UPDATE bulk_results SET summary = NULL');
+  } else {
+    const rows = db.prepare('SELECT key, summary FROM bulk_results WHERE summary IS NOT NULL').all() as {
+      key: number;
+      summary: string;
+    }[];
+    const update = db.prepare('UPDATE bulk_results SET summary = ? WHERE key = ?');
+    db.exec('BEGIN');
+    for (const row of rows) update.run(summary(row.summary), row.key);
+    db.exec('COMMIT');
+  }
   db.close();
+  return copy;
 }
-const stores = { summaries: file, 'no summaries': bare };
+// The same results three ways: summaries in the compact form (as stored now, where it can
+// represent them), as JSON (as stored before the compact form), and none (before migration 103).
+const stores: Record<string, string> = {
+  compact: storeCopy('compact', (stored) => {
+    const parsed = parseSummary(stored);
+    return compactSummary(parsed) ?? jsonSummary(parsed);
+  }),
+  'JSON summaries': storeCopy('json', (stored) => JSON.stringify(parseSummary(stored))),
+};
+if (!values['skip-bare']) stores['no summaries'] = storeCopy('bare', null);
 const digests = new Map<string, string>();
 for (let round = 1; round <= Number(values.rounds); round++) {
   for (const [label, storeFile] of Object.entries(stores)) {
-    const out = path.join(work, label.replace(' ', '-'));
+    const out = path.join(work, label.replaceAll(' ', '-'));
     const task: ExportTask = {
       store: { adapter: 'sqlite', file: storeFile },
       jobId: id,
@@ -140,10 +164,9 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     const digest = [task.exportPath!, task.reportCsvPath!, task.reportJsonPath!].map(md5).join(' ');
     digests.set(label, digest);
     console.log(
-      `round ${round} ${label.padEnd(12)} ${result.rows} rows, ${wall.toFixed(2)} s, CPU ${us.toFixed(2)} µs/row (load ${os.loadavg()[0].toFixed(1)}) md5 ${digest}`,
+      `round ${round} ${label.padEnd(14)} ${result.rows} rows, ${wall.toFixed(2)} s, CPU ${us.toFixed(2)} µs/row (load ${os.loadavg()[0].toFixed(1)}) md5 ${digest}`,
     );
   }
 }
-const [a, b] = [...digests.values()];
-console.log(a === b ? 'files byte-identical' : 'FILES DIFFER');
+console.log(new Set(digests.values()).size === 1 ? 'files byte-identical' : 'FILES DIFFER');
 fs.rmSync(work, { recursive: true, force: true });

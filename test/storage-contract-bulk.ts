@@ -114,7 +114,11 @@ export function runBulkStorageContract(adapter: string, open: OpenStorage): void
       await jobs.create(newJob('bj_sum', 'tok_1'));
       await jobs.appendRecords('bj_sum', 0, ['{}', '{}', '{}']);
       await jobs.publish('bj_sum', 3);
-      const summary = (index: number) => JSON.stringify({ data: [{ entity: { id: `E-${index}` } }], é: '✓' });
+      // A JSON summary and a compact one (fields joined by U+001F): kept as they are, opaque.
+      const summary = (index: number) =>
+        index === 0
+          ? JSON.stringify({ data: [{ entity: { id: `E-${index}` } }], é: '✓' })
+          : ['s1', 'o', '0', '1', 'e', '1', '0', `E-${index}`, 'Zoë', 'Person'].join('\u001f');
       const saved = [result(0), result(1), result(2, 0, true)];
       await jobs.saveResults('bj_sum', [
         { ...saved[0], summary: summary(0) },

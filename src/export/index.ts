@@ -61,7 +61,14 @@ export { exportWindow, windowRecords } from './export-window.ts';
 export { OutputClosedError } from './output-sink.ts';
 export type { ExportEntity, ResultDataItem, ResultRecord, ResultResponse } from './result-record.ts';
 export type { SummarisedResponse } from './result-summary.ts';
-export { parseSummary, responseSummary, SUMMARY_ENTITY_FIELDS, summaryServes } from './result-summary.ts';
+export {
+  compactSummary,
+  jsonSummary,
+  parseSummary,
+  responseSummary,
+  SUMMARY_ENTITY_FIELDS,
+  summaryServes,
+} from './result-summary.ts';
 export { hasMatch } from './result-record.ts';
 export { SPREADSHEET_CELL_CHARS } from './row-writer.ts';
 export type { ExportSummary, WriteExportOptions } from './write-export.ts';

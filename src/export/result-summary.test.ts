@@ -5,7 +5,13 @@ import { tempDir } from '../../test/support/temp-dir.ts';
 import { CoverageReport } from './coverage-report.ts';
 import { createExportPlan, type ExportOptions } from './export-plan.ts';
 import type { ResultRecord, ResultResponse } from './result-record.ts';
-import { parseSummary, responseSummary, summaryServes } from './result-summary.ts';
+import {
+  compactSummary,
+  jsonSummary,
+  parseSummary,
+  responseSummary,
+  summaryServes,
+} from './result-summary.ts';
 import { writeExport } from './write-export.ts';
 
 /** Responses as a bulk job stores them, odd ones included. */
@@ -43,14 +49,55 @@ function responses(): ResultResponse[] {
       errors: [],
     },
   ];
-  return [...records.map((record) => record.response), ...odd];
+  return [...records.map((record) => record.response), ...odd, ...compactEdges()];
 }
 
-/** The records a reader makes of stored JSON text: the whole response, or its summary. */
-function stored(kind: 'whole' | 'summary'): ResultRecord[] {
+/** Responses at the edges of the compact form: some it represents, some it leaves to JSON. */
+function compactEdges(): ResultResponse[] {
+  const entity = { id: 'E-1', name: 'Émilie du Châtelet', type: 'Person', allNames: ['x'] };
+  const response = (query: unknown, data: unknown[]): ResultResponse =>
+    ({
+      version: 3,
+      hits: data.length,
+      kgversion: 'k',
+      request_ctx: { query, query_ctx: {} },
+      data,
+      errors: [],
+    }) as never;
+  return [
+    // Represented: numbers at the edges of doubles, -0, empty texts and lists, a null entity.
+    response({ id: 'E-1', customId: 12.5, name: [], url: ['', 'a;b'], phone: '' }, [
+      { score: -0, esscore: 1e21, entity },
+      { score: 5e-324, esscore: -1.7976931348623157e308, entity: null },
+      { score: 0.1 + 0.2, esscore: 0, entity: { ...entity, name: '=1+1', id: '"q"' } },
+    ]),
+    response({}, []),
+    response('', []),
+    // Left to JSON: the separator in a text, a key __proto__, other value kinds, missing members.
+    response({ name: ['a\u001fb'] }, [{ score: 1, esscore: 1, entity }]),
+    response({ customId: 'x' }, [{ score: 1, esscore: 1, entity: { ...entity, name: 'a\u001f' } }]),
+    response(JSON.parse('{"__proto__":"p","name":["a"]}'), []),
+    response({ location: { city: 'Paris' } }, []),
+    response({ customId: true }, []),
+    response({ name: ['a', 1] }, []),
+    response({ name: 'a' }, [{ score: 1, esscore: 1, entity: { id: 'E-2', type: 'Person' } }]),
+    response({ name: 'a' }, [{ score: 1, entity }]),
+    response({ name: 'a' }, [{ score: 1, esscore: 1 }]),
+    response(undefined, []),
+    response({ phone: Number.POSITIVE_INFINITY }, []),
+  ];
+}
+
+/**
+ * The records a reader makes of stored text: the whole response, its summary as JSON (how
+ * results stored before the compact form have it), or its summary as stored now.
+ */
+function stored(kind: 'whole' | 'json summary' | 'summary'): ResultRecord[] {
   return responses().map((response, index) => {
     const parsed = (
-      kind === 'whole' ? JSON.parse(JSON.stringify(response)) : parseSummary(responseSummary(response))
+      kind === 'whole'
+        ? JSON.parse(JSON.stringify(response))
+        : parseSummary(kind === 'summary' ? responseSummary(response) : jsonSummary(response))
     ) as ResultResponse;
     const query = parsed.request_ctx?.query;
     return {
@@ -72,7 +119,7 @@ async function exportWithReport(records: ResultRecord[], options: ExportOptions)
     await report.writeCsv(csv);
     const json = new Collector();
     await report.writeJson(json);
-    return { export: output.text(), csv: csv.text(), json: json.text() };
+    return { export: output.text(), bytes: output.buffer(), csv: csv.text(), json: json.text() };
   } finally {
     await report.dispose();
     dir.remove();
@@ -86,6 +133,7 @@ describe('result summaries', () => {
     { format: 'csv', onlyMatches: 'true', exportseparator: '|' },
     { format: 'csv', exportspec: 'id;name,Nom;type;score;esscore;query.name;customId;name[0];name.first' },
     { format: 'xlsx' },
+    { format: 'xls' },
     { format: 'jsonl' },
   ];
 
@@ -93,14 +141,20 @@ describe('result summaries', () => {
     test(`${JSON.stringify(options)}: the same export and coverage report as the whole responses`, async () => {
       assert.equal(summaryServes(createExportPlan(options)), true);
       const whole = await exportWithReport(stored('whole'), options);
+      const json = await exportWithReport(stored('json summary'), options);
       const summary = await exportWithReport(stored('summary'), options);
       if (options.format === 'csv') {
         assert.match(whole.export, /Ada Lovelace/);
+        assert.match(whole.export, /Émilie du Châtelet/);
+        assert.equal(json.export, whole.export);
         assert.equal(summary.export, whole.export);
       }
+      if (options.format !== 'csv') assert.deepEqual(summary.bytes, json.bytes);
       assert.match(whole.csv, /PER-ada,Ada Lovelace/);
-      assert.equal(summary.csv, whole.csv);
-      assert.equal(summary.json, whole.json);
+      for (const form of [json, summary]) {
+        assert.equal(form.csv, whole.csv);
+        assert.equal(form.json, whole.json);
+      }
     });
   }
 
@@ -120,9 +174,64 @@ describe('result summaries', () => {
     }
   });
 
+  test('the compact form reads as the same object as the JSON form, members in the same order', () => {
+    let compact = 0;
+    for (const response of responses()) {
+      const json = jsonSummary(response);
+      const stored = responseSummary(response);
+      const parsed = parseSummary(stored);
+      assert.deepStrictEqual(parsed, JSON.parse(json), json);
+      assert.equal(JSON.stringify(parsed), json);
+      if (compactSummary(response) !== undefined) {
+        assert.equal(stored.startsWith('s1\u001f'), true, json);
+        compact++;
+      } else {
+        assert.equal(stored, json);
+      }
+    }
+    // Which responses the compact form takes: the first three records, the text query, and
+    // the three represented edges; the rest (NaN score, other kinds, the separator) stay JSON.
+    assert.equal(compact, 7);
+    assert.equal(
+      responseSummary(responses()[0]),
+      [
+        's1',
+        'o',
+        '4',
+        'type',
+        's',
+        'Person',
+        'name',
+        'a',
+        '1',
+        'Ada',
+        'url',
+        'a',
+        '1',
+        'ada.example.org',
+        'customId',
+        's',
+        'a',
+        '2',
+        'e',
+        '0.97',
+        '31.5',
+        'PER-ada',
+        'Ada Lovelace',
+        'Person',
+        'e',
+        '0.5',
+        '10',
+        'ORG-acme',
+        'Acme, "the" Company',
+        'Organization',
+      ].join('\u001f'),
+    );
+  });
+
   test('a summary keeps the query, the scores and the id, name and type of each entity', () => {
     const [first] = responses();
-    assert.deepEqual(JSON.parse(responseSummary(first)), {
+    assert.deepEqual(parseSummary(responseSummary(first)), {
       request_ctx: { query: first.request_ctx.query },
       data: [
         { score: 0.97, esscore: 31.5, entity: { id: 'PER-ada', name: 'Ada Lovelace', type: 'Person' } },
