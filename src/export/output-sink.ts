@@ -48,12 +48,10 @@ export class OutputSink {
   async flush(): Promise<void> {
     if (this.#pending.length === 0) return;
     const chunks = this.#pending;
+    const length = this.#pendingLength;
     this.#pending = [];
     this.#pendingLength = 0;
-    const data =
-      chunks.length === 1 && Buffer.isBuffer(chunks[0])
-        ? chunks[0]
-        : Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)));
+    const data = chunks.length === 1 && Buffer.isBuffer(chunks[0]) ? chunks[0] : encoded(chunks, length);
     this.#bytes += data.length;
     await writeAndDrain(this.#output, data);
   }
@@ -64,6 +62,18 @@ export class OutputSink {
     this.#output.end();
     await finished(this.#output, { readable: false });
   }
+}
+
+/**
+ * The chunks as one buffer, each string encoded (UTF-8) straight into it: one copy, where
+ * `Buffer.from` of each string then `Buffer.concat` made two. `length` is the chunks' summed
+ * `length` (UTF-16 units of strings, bytes of buffers); a unit is at most 3 bytes.
+ */
+function encoded(chunks: readonly (string | Buffer)[], length: number): Buffer {
+  const out = Buffer.allocUnsafe(length * 3);
+  let at = 0;
+  for (const chunk of chunks) at += typeof chunk === 'string' ? out.write(chunk, at) : chunk.copy(out, at);
+  return out.subarray(0, at);
 }
 
 /** Writes `data` and, if the destination's buffer is full, waits for `drain`. */

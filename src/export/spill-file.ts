@@ -57,7 +57,9 @@ export class SpillFile {
   }
 
   text(value: string): void {
-    this.#ensure(Buffer.byteLength(value));
+    // A UTF-16 unit is at most 3 bytes of UTF-8 (a surrogate pair, two units, 4): room without
+    // `Buffer.byteLength`, a second pass over the text that took ~3% of a CSV export thread.
+    this.#ensure(value.length * 3);
     this.#used += this.#buffer.write(value, this.#used, 'utf8');
   }
 
