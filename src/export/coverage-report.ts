@@ -125,8 +125,12 @@ export class CoverageReport {
     if (prepared !== undefined) await this.addPrepared(prepared, preparedRows(prepared, this.#plan));
   }
 
-  /** Adds a record already prepared with this report's plan, with its rows (used by `writeExport`). */
-  async addPrepared(prepared: PreparedRecord, rows: readonly ExportRow[]): Promise<void> {
+  /**
+   * Adds a record already prepared with this report's plan, with its rows (used by `writeExport`).
+   * A promise to await when the report writes its temp files out, else `undefined` (see
+   * `RowWriter.writeRow`).
+   */
+  addPrepared(prepared: PreparedRecord, rows: readonly ExportRow[]): Promise<void> | undefined {
     if (this.#disposed) throw new Error('CoverageReport: already disposed');
     const first = rows[0];
     let flags = '';
@@ -146,6 +150,10 @@ export class CoverageReport {
       `${this.#records === 0 ? '\n' : ',\n'}[${JSON.stringify(id)},${JSON.stringify(name)}${flags}]`,
     );
     this.#records++;
+    return this.#csvRows.full || this.#jsonRows.full ? this.#flushRows() : undefined;
+  }
+
+  async #flushRows(): Promise<void> {
     await this.#csvRows.flushIfFull();
     await this.#jsonRows.flushIfFull();
   }

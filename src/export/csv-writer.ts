@@ -71,9 +71,9 @@ class CsvWriter implements RowWriter {
     this.#batch = [[...headers]];
   }
 
-  async writeRow(row: ExportRow): Promise<void> {
+  writeRow(row: ExportRow): Promise<void> | undefined {
     this.#batch.push(row);
-    if (this.#batch.length >= BATCH_ROWS) await this.#flush();
+    return this.#batch.length >= BATCH_ROWS ? this.#flush() : undefined;
   }
 
   async finish(): Promise<void> {

@@ -63,6 +63,11 @@ export class SpillFile {
     this.#used += this.#buffer.write(value, this.#used, 'utf8');
   }
 
+  /** True when the buffer holds 64 KiB or more: time to `flush`. */
+  get full(): boolean {
+    return this.#used >= FLUSH_BYTES;
+  }
+
   /** Flushes when the buffer holds 64 KiB or more; await it between records. */
   async flushIfFull(): Promise<void> {
     if (this.#used >= FLUSH_BYTES) await this.flush();

@@ -126,9 +126,14 @@ async function run(
         const prepared = prepareRecord(record, plan);
         if (prepared === undefined) continue;
         const recordRows = preparedRows(prepared, plan);
-        if (coverage !== undefined) await coverage.addPrepared(prepared, recordRows);
+        // Awaited only when they write out (a microtask per await: see `RowWriter.writeRow`).
+        const counted = coverage?.addPrepared(prepared, recordRows);
+        if (counted !== undefined) await counted;
         count++;
-        for (const row of recordRows) await writer.writeRow(row);
+        for (const row of recordRows) {
+          const written = writer.writeRow(row);
+          if (written !== undefined) await written;
+        }
         rows += recordRows.length;
       }
       for await (const file of options.appendRows ?? []) {
