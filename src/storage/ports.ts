@@ -274,7 +274,8 @@ export interface BulkResult {
   readonly searchInfo: string;
   /**
    * The response's summary (`export/result-summary.ts`: the query and, per match, the scores and
-   * the entity's id, name and type), stored when given. Read back only by `results` with
+   * the entity's id, name and type; JSON or a compact text, which the store keeps as it is:
+   * no JSON type), stored when given. Read back only by `results` with
    * `summary: true`; absent for results stored without one (before the summaries existed).
    */
   readonly summary?: string;
