@@ -131,6 +131,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
     sql: 'ALTER TABLE bulk_results ADD COLUMN summary TEXT;',
   },
   {
+    version: 104,
+    name: 'bulk result summaries may be stored in the compact form',
+    // As the embedded store's 104: no schema change; a build before it refuses the database.
+    sql: 'SELECT 1;',
+  },
+  {
     version: 200,
     name: 'custom api rule sets',
     sql: `

@@ -97,4 +97,12 @@ export const BULK_MIGRATIONS: readonly Migration[] = [
     // the whole response. NULL for results stored before: those exports parse the response.
     sql: 'ALTER TABLE bulk_results ADD COLUMN summary TEXT;',
   },
+  {
+    version: 104,
+    name: 'bulk result summaries may be stored in the compact form',
+    // No schema change: `summary` may now hold the compact form (export/result-summary.ts), which
+    // a build before it would JSON.parse and fail on. Recorded so that such a build refuses the
+    // store at start-up (applyMigrations) instead of failing its CSV exports.
+    sql: 'SELECT 1;',
+  },
 ];
