@@ -12,7 +12,7 @@ import {
   choiceProbabilities,
   compile,
   defaultThresholdOf,
-  logit,
+  linearScorer,
   type ModelFile,
   rivalsLogOdds,
   sigmoid,
@@ -364,7 +364,8 @@ export function scoreCandidates(
   limit = Number.POSITIVE_INFINITY,
 ): ScoredCandidate[] {
   const features = candidates.map((c) => candidateFeatures(query, c.profile, vocabularies));
-  const linear = features.map((f) => logit(model.base, f));
+  const scorer = linearScorer(model.base);
+  const linear = features.map(scorer);
   const scale = model.calibration?.scale ?? 1;
   const offset = model.calibration?.offset ?? 0;
   const z = linear.map((l) => scale * l + offset);

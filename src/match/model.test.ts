@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { choiceProbabilities, logit, rivalsLogOdds, sigmoid, validateModelFile } from './model.ts';
+import {
+  choiceProbabilities,
+  linearScorer,
+  logit,
+  rivalsLogOdds,
+  sigmoid,
+  validateModelFile,
+} from './model.ts';
+import { loadDefaultModel } from './matcher.ts';
+import { Random } from '../random.ts';
 
 test('logit adds weighted features to the bias and reports each contribution', () => {
   const into: Record<string, number> = {};
@@ -9,6 +18,28 @@ test('logit adds weighted features to the bias and reports each contribution', (
   assert.deepEqual(into, { a: 3, b: -2 });
   assert.equal(sigmoid(0), 0.5);
   assert.ok(sigmoid(40) <= 1 && sigmoid(-40) >= 0 && sigmoid(-800) === 0);
+});
+
+test("a model's linear scorer gives logit's bits, whatever names its features have", () => {
+  // Names a JSON string literal must escape, a zero weight, a feature absent or 0.
+  const odd = { bias: 0.25, weights: { 'a"b': 1.5, 'c\\d>0.5': -2, e: 0, 'strongName*f': 0.1 } };
+  assert.equal(
+    linearScorer(odd)({ 'a"b': 2, 'c\\d>0.5': 0.3, e: 7, g: 1 }),
+    logit(odd, { 'a"b': 2, 'c\\d>0.5': 0.3, e: 7, g: 1 }),
+  );
+  assert.equal(linearScorer(odd), linearScorer(odd));
+  // The committed model over random vectors: sums in the same order, so equal to the last bit.
+  const random = new Random(5);
+  for (const type of ['Organization', 'Person'] as const) {
+    const model = loadDefaultModel().models[type].base;
+    const names = Object.keys(model.weights);
+    for (let i = 0; i < 200; i++) {
+      const features: Record<string, number> = {};
+      for (const name of names)
+        if (random.chance(0.5)) features[name] = random.chance(0.2) ? 0 : random.next() * 3 - 1;
+      assert.equal(linearScorer(model)(features), logit(model, features));
+    }
+  }
 });
 
 test('choice probabilities: shares among the candidates and "none of these", summing to 1', () => {
