@@ -123,6 +123,8 @@ export class SqliteEntityStore implements EntityStore {
   readonly #clearPendingRange: StatementSync;
   readonly #byIds: StatementSync;
   readonly #countByType: StatementSync;
+  readonly #begin: StatementSync;
+  readonly #commit: StatementSync;
   /** Set while deferred-key writes await `indexPendingKeys` (bulk loading settings applied). */
   #bulkLoading = false;
   /** The thread checkpointing the WAL during a large bulk load (`BACKGROUND_CHECKPOINT_BATCH`). */
@@ -202,6 +204,26 @@ export class SqliteEntityStore implements EntityStore {
     this.#byIds = db.prepare(
       'SELECT ref, id, type, doc, ledger FROM entities WHERE id IN (SELECT value FROM json_each(?))',
     );
+    // Prepared once: `exec` compiles its SQL at every call.
+    this.#begin = db.prepare('BEGIN');
+    this.#commit = db.prepare('COMMIT');
+  }
+
+  /**
+   * Runs `fn`'s reads in one read transaction (deferred `BEGIN`: no lock until the first read),
+   * or in the transaction already open on this connection. Outside a transaction every statement
+   * opens and closes a read transaction of its own (the WAL index's read lock taken and given
+   * back): ~7 µs per statement, against ~1 µs inside one (measured on the 1M + 1M demo graph).
+   * Used by the matcher for each query (`CandidateSource.readSnapshot`); `fn` must not write.
+   */
+  readSnapshot<T>(fn: () => T): T {
+    if (this.#db.isTransaction) return fn();
+    this.#begin.run();
+    try {
+      return fn();
+    } finally {
+      if (this.#db.isTransaction) this.#commit.run();
+    }
   }
 
   writeBatch(
