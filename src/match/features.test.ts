@@ -334,3 +334,23 @@ test("a surname written with an apostrophe or hyphen compares as a query's words
   );
   assert.equal(featuresOf('Johnnie Smith', 'Johnnie Massy-Beresford', 'Massy-Beresford').surnameConflict, 1);
 });
+
+test('a place misspelt on both sides, its letters shuffled, is the same place, not a conflict', () => {
+  const profileIn = (city: string) =>
+    indexEntity({ id: 'PER-41', type: 'Person', name: 'Evelyn Shah', location: { city: { name: city } } })
+      .profile as PersonProfile;
+  const featuresAt = (location: string, city: string) =>
+    personFeatures(
+      analyzeQuery(query({ type: 'Person', names: ['Evelyn Shah'], location })),
+      profileIn(city),
+      vocabulary,
+    );
+  // The persons set's own pairs: 3+ edits apart, the same letters.
+  const shuffled = featuresAt('Wolverhomptan', 'Wolvertamphon');
+  assert.equal(shuffled.locationCover, 0.5);
+  assert.equal(shuffled.locationConflict, 0);
+  assert.equal(featuresAt('Glassgow', 'olasgGw').locationConflict, 0);
+  // Other letters: still a place that names none of the person's.
+  assert.equal(featuresAt('Einburgh', 'Wolvertamphon').locationConflict, 1);
+  assert.equal(featuresAt('Xyzzyville', 'Wolvertamphon').locationCover, 0);
+});

@@ -215,6 +215,49 @@ function cover(query: readonly string[], targets: readonly string[]): number {
   return matches.reduce((sum, m) => sum + m, 0) / query.length;
 }
 
+/**
+ * `cover` of place words, where a word of 5+ letters with the letters of one of the entity's
+ * own city or region words, shuffled, one letter more or less at most, also counts (0.5): the
+ * persons set's places are misspelt on both sides, often beyond 2 edits ("Wolverhomptan" in
+ * the query, "Wolvertamphon" in the graph; "Glassgow" and "olasgGw"), and such a pair counted
+ * as a place that names none of the person's (`locationConflict`). Two places rarely share all
+ * their letters but one; street names (`ad`) are not compared so, being many.
+ */
+function placeCover(query: readonly string[], own: readonly string[], places: readonly string[]): number {
+  if (query.length === 0) return 0;
+  let sum = 0;
+  for (const q of query) {
+    let best = 0;
+    for (const t of own) {
+      const s = tokenSimilarity(q, t);
+      if (s > best) best = s;
+    }
+    if (best < 0.5 && q.length >= 5 && places.some((t) => shuffledOf(q, t))) best = 0.5;
+    sum += best;
+  }
+  return sum / query.length;
+}
+
+const letterCounts = new Int32Array(128);
+
+/** Whether `a` and `b` (5+ letters) have the same letters but one, in any order. */
+function shuffledOf(a: string, b: string): boolean {
+  if (b.length < 5 || Math.abs(a.length - b.length) > 1) return false;
+  for (let i = 0; i < a.length; i++) letterCounts[a.charCodeAt(i) & 127]++;
+  for (let i = 0; i < b.length; i++) letterCounts[b.charCodeAt(i) & 127]--;
+  let apart = 0;
+  for (let i = 0; i < a.length; i++) {
+    apart += Math.abs(letterCounts[a.charCodeAt(i) & 127]);
+    letterCounts[a.charCodeAt(i) & 127] = 0;
+  }
+  for (let i = 0; i < b.length; i++) {
+    apart += Math.abs(letterCounts[b.charCodeAt(i) & 127]);
+    letterCounts[b.charCodeAt(i) & 127] = 0;
+  }
+  // One letter added, dropped (apart 1) or replaced (apart 2).
+  return apart <= 2;
+}
+
 /** Where an entity is, for the place hierarchy (`entityPlaces`, remembered per distinct place). */
 function placesOf(profile: OrganizationProfile | PersonProfile) {
   const countries = profile.c ? [profile.c] : [];
@@ -230,9 +273,10 @@ function locationFeatures(query: AnalyzedQuery, profile: OrganizationProfile | P
   const regions = profile.r ?? [];
   const words = location.tokens.filter((t) => !/^\d+$/.test(t));
   if (words.length > 0) {
-    const own = [...regions, ...(profile.ci ?? [])].flatMap((p) => p.split(' '));
+    const places = [...regions, ...(profile.ci ?? [])].flatMap((p) => p.split(' '));
+    const own = [...places];
     if ('ad' in profile && profile.ad) own.push(...profile.ad);
-    out.cover = cover(words, own);
+    out.cover = placeCover(words, own, places);
     out.tokensMatch = regions.length > 0 || (profile.ci?.length ?? 0) > 0 ? out.cover : 0;
   }
   if (location.regions.some((r) => regions.includes(r))) out.regionMatch = 1;
