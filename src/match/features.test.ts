@@ -354,22 +354,3 @@ test('a place misspelt on both sides, its letters shuffled, is the same place, n
   assert.equal(featuresAt('Einburgh', 'Wolvertamphon').locationConflict, 1);
   assert.equal(featuresAt('Xyzzyville', 'Wolvertamphon').locationCover, 0);
 });
-
-test('a known place against an unreadable place of the person, sharing no word with it, is a weak conflict', () => {
-  const profileIn = (city: string) =>
-    indexEntity({ id: 'PER-42', type: 'Person', name: 'Kai Robinson', location: { city: { name: city } } })
-      .profile as PersonProfile;
-  const featuresAt = (location: string, city: string) =>
-    personFeatures(
-      analyzeQuery(query({ type: 'Person', names: ['Kai Robinson'], location })),
-      profileIn(city),
-      vocabulary,
-    );
-  // "Aberdeeen" (the persons set's own typo) is no place the hierarchy knows.
-  const elsewhere = featuresAt('London', 'Aberdeeen');
-  assert.equal(elsewhere.locationConflict, 1);
-  assert.equal(elsewhere.placeConflict, 0);
-  // The same place misspelt on the graph's side is no conflict.
-  assert.equal(featuresAt('London', 'Lodnon').locationConflict, 0);
-  assert.equal(featuresAt('London', 'London').locationConflict, 0);
-});

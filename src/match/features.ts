@@ -778,10 +778,7 @@ export function personFeatures(
     // person's own place or postcode.
     f.placeConflict = loc.places?.conflict && loc.cover < 0.5 && !loc.postcode ? 1 : 0;
     // Words that name no known place and none of the person's (a misspelt or unknown village).
-    // Or a place the hierarchy knows against one of the person's that it cannot read, sharing
-    // no word with it ("London" for a graph's "Aberdeeen").
-    const undecided = resolved && !loc.places?.conflict && !loc.places?.country && !loc.places?.city;
-    if (hasPlaces && (!resolved || undecided) && loc.cover < 0.3 && !loc.regionMatch && !loc.postcode)
+    if (hasPlaces && !resolved && loc.cover < 0.3 && !loc.regionMatch && !loc.postcode)
       f.locationConflict = 1;
     f.postcodeMatch = loc.postcode;
     f.regionMatch = loc.regionMatch;
