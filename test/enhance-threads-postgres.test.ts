@@ -14,7 +14,13 @@ import {
   parseEnhanceQuery,
 } from '../src/enhance/index.ts';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
-import { ANSWER_SHAPES, comparable, type EnhanceRequest, sendEnhance } from './support/enhance-requests.ts';
+import {
+  ANSWER_SHAPES,
+  comparable,
+  type EnhanceRequest,
+  sendEnhance,
+  watchBatches,
+} from './support/enhance-requests.ts';
 import { loadFixtureGraph } from './support/load-graph.ts';
 import { createTempDatabase, type TempDatabase } from './support/temp-postgres.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
@@ -29,19 +35,6 @@ const REQUESTS: readonly EnhanceRequest[] = [
   { method: 'GET', url: '/kg/v3/enhance?type=Person&name=Jane%20Doe&employer=Acme%20Robotics' },
   ANSWER_SHAPES[0],
 ];
-
-/** Records how many requests shared each answer's read snapshot (the service holds this object). */
-function watchBatches(t: TestRuntime): number[] {
-  const threads = t.runtime.services.enhanceThreads!;
-  const answer = threads.answer.bind(threads);
-  const sizes: number[] = [];
-  threads.answer = async (task) => {
-    const answered: EncodedAnswer = await answer(task);
-    sizes.push(answered.batched);
-    return answered;
-  };
-  return sizes;
-}
 
 describe('enhance threads on PostgreSQL answer queued requests together', () => {
   let database: TempDatabase;
@@ -122,7 +115,7 @@ describe('enhance threads on PostgreSQL answer queued requests together', () => 
   });
 });
 
-describe('batching threads over SQLite (off by default there)', () => {
+describe('batching threads over SQLite, against threads answering one at a time', () => {
   let sqlite: TestRuntime;
   before(async () => {
     sqlite = await startTestRuntime({ enhanceThreads: 0, databaseUrl: undefined });

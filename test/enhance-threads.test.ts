@@ -3,7 +3,13 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { importEntities } from '../src/import/index.ts';
-import { ANSWER_SHAPES, comparable, type EnhanceRequest, sendEnhance } from './support/enhance-requests.ts';
+import {
+  ANSWER_SHAPES,
+  comparable,
+  type EnhanceRequest,
+  sendEnhance,
+  watchBatches,
+} from './support/enhance-requests.ts';
 import { loadFixtureGraph } from './support/load-graph.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
 
@@ -112,5 +118,73 @@ describe('enhance answered on threads', () => {
       [200, 200, 429, 429, 429],
     );
     assert.equal(await threaded.runtime.services.tokens.balance(id), 10);
+  });
+});
+
+describe('on SQLite, an enhance thread answers the requests queued for it together', () => {
+  let threaded: TestRuntime;
+  let inline: TestRuntime;
+  let batches: number[];
+  before(async () => {
+    // One thread: concurrent requests queue for it, and it takes them together (the default).
+    threaded = await startTestRuntime({ enhanceThreads: 1 });
+    inline = await startTestRuntime({ enhanceThreads: 0 });
+    for (const t of [threaded, inline])
+      await loadFixtureGraph(t.runtime.storage.entities, FIXTURE, MORE_SOURCES);
+    batches = watchBatches(threaded);
+  });
+  after(async () => {
+    await threaded.close();
+    await inline.close();
+  });
+
+  test('answers made in batches are the answers the main thread makes', async () => {
+    const inlineToken = await inline.token(null);
+    const expected: Record<string, unknown>[] = [];
+    for (const request of REQUESTS)
+      expected.push(comparable((await sendEnhance(inline, inlineToken, request)).json()));
+    const token = await threaded.token(null);
+    const together = await Promise.all(
+      Array.from({ length: 63 }, (_, i) => sendEnhance(threaded, token, REQUESTS[i % REQUESTS.length])),
+    );
+    together.forEach((res, i) => {
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(
+        comparable(res.json()),
+        expected[i % REQUESTS.length],
+        REQUESTS[i % REQUESTS.length].url,
+      );
+    });
+    assert.equal(batches.length, 63);
+    assert.ok(
+      batches.some((size) => size > 1),
+      `some requests were answered together (batch sizes ${batches.join(',')})`,
+    );
+  });
+
+  test('each answer of a batch is charged for its own matches, never beyond the balance', async () => {
+    const secret = await threaded.token(25);
+    const id = (await threaded.runtime.services.tokens.find(secret))!.id;
+    const byId = { method: 'GET' as const, url: '/kg/v3/enhance?type=Organization&id=ORG-globex' };
+    const none = { method: 'GET' as const, url: '/kg/v3/enhance?type=Organization&id=ORG-nobody' };
+    batches.length = 0;
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => sendEnhance(threaded, secret, i % 3 === 2 ? none : byId)),
+    );
+    const paid = responses.filter((res, i) => i % 3 !== 2 && res.statusCode === 200).length;
+    const refused = responses.filter((res) => res.statusCode === 429).length;
+    // 20 matches asked for, at `perMatch` each, against 25 credits.
+    const costs = threaded.runtime.config.credits;
+    assert.equal(paid, Math.floor(25 / costs.perMatch));
+    assert.equal(refused, 20 - paid);
+    // Answers without a match cost nothing and are never refused.
+    responses.forEach((res, i) => {
+      if (i % 3 === 2) assert.equal(res.statusCode, 200);
+    });
+    assert.equal(await threaded.runtime.services.tokens.balance(id), 25 - paid * costs.perMatch);
+    assert.ok(
+      batches.some((size) => size > 1),
+      `batch sizes ${batches.join(',')}`,
+    );
   });
 });

@@ -2,11 +2,11 @@
  * Threads that answer single enhance requests, so that a server uses every core for them: the
  * main thread parses HTTP, authenticates and charges; a thread matches and writes the response
  * JSON. Each thread reads the store over its own read-only connection, inside one read snapshot
- * per request (or per batch of the requests queued together, on PostgreSQL), and shares the
- * main thread's vocabularies (one copy in memory).
+ * per batch of the requests queued together for it (or per request, with `batch: false`), and
+ * shares the main thread's vocabularies (one copy in memory).
  */
 import type { VocabularyShareData } from '../threads/index.ts';
-import { readsAreRoundTrips, type StoreLocator } from '../storage/index.ts';
+import type { StoreLocator } from '../storage/index.ts';
 import { WorkerPool } from '../threads/index.ts';
 import type { MatchSummary } from './response.ts';
 import type { ParsedEnhanceRequest } from './query.ts';
@@ -51,18 +51,19 @@ export interface AnswerThreadData {
  */
 const TASKS_PER_THREAD = 4;
 /**
- * The same when the requests queued together are answered as a batch (PostgreSQL): what a
- * batch can hold, so more of them share its round trips.
+ * The same when the requests queued together are answered as a batch: what a batch can hold, so
+ * more of them share a read snapshot (and, on PostgreSQL, its round trips).
  */
 const TASKS_PER_BATCHING_THREAD = 16;
 /**
- * Niceness of the threads when reads are round trips (PostgreSQL). Batched, an enhance thread
- * no longer waits on the database most of the time: it, its bridge thread and the backends keep
- * both cores busy, and the main thread (which parses, charges and feeds the threads) waited for
- * the CPU. Measured (bench/http.ts, 20k + 20k, 32 connections, load 7-9): niceness 0 714 / 737
- * req/s, event-loop delay p99 22.7 / 20.5 ms; niceness 5 832 / 830 req/s, 17.8 / 17.7 ms.
+ * Niceness of batching threads. Batched, an enhance thread never waits for the main thread (nor,
+ * on PostgreSQL, for the database): the threads (and PostgreSQL's bridges and backends) keep both
+ * cores busy, and the main thread, which parses, charges and feeds them, waited for the CPU.
+ * Measured (bench/http.ts, 20k + 20k, 32 connections, load 7-9) on PostgreSQL: niceness 0 714 /
+ * 737 req/s, event-loop delay p99 22.7 / 20.5 ms; niceness 5 832 / 830 req/s, 17.8 / 17.7 ms.
+ * On SQLite see bench/NOTES.md (issue 30).
  */
-const ROUND_TRIP_THREAD_NICENESS = 5;
+const BATCHING_THREAD_NICENESS = 5;
 
 /** Answers enhance requests off the main thread. */
 export interface EnhanceThreads {
@@ -89,18 +90,18 @@ export function createEnhanceThreads(options: {
   readonly onCrash?: (error: Error) => void;
   /**
    * Whether each thread answers the requests queued for it together (their reads made at once,
-   * in one read snapshot). Default: where each read is a blocking round trip (PostgreSQL,
-   * `readsAreRoundTrips`).
+   * in one read snapshot; the same answers). Default true: on SQLite ~25% less CPU per request
+   * (bench/NOTES.md, issue 30), on PostgreSQL a few round trips per batch instead of ~2.6 per
+   * request (issue 26).
    */
   readonly batch?: boolean;
-  /** Niceness of the threads (`ROUND_TRIP_THREAD_NICENESS`): 5 where reads are round trips, else 0. */
+  /** Niceness of the threads: `BATCHING_THREAD_NICENESS` (5) when they batch, else 0. */
   readonly niceness?: number;
 }): EnhanceThreads {
   let pool: WorkerPool<AnswerTask, EncodedAnswer> | undefined;
   let closed = false;
   const { vocabularies } = options;
-  const roundTrips = readsAreRoundTrips(options.store);
-  const batch = options.batch ?? roundTrips;
+  const batch = options.batch ?? true;
   const spawn = () =>
     new WorkerPool<AnswerTask, EncodedAnswer>({
       size: options.threads,
@@ -109,7 +110,7 @@ export function createEnhanceThreads(options: {
         store: options.store,
         cacheMiB: options.cacheMiB ?? 32,
         batch,
-        niceness: options.niceness ?? (roundTrips ? ROUND_TRIP_THREAD_NICENESS : 0),
+        niceness: options.niceness ?? (batch ? BATCHING_THREAD_NICENESS : 0),
       } satisfies AnswerThreadData,
       ...(vocabularies ? { workerDataAtStart: () => ({ vocabularies: vocabularies() }) } : {}),
       tasksPerWorker: batch ? TASKS_PER_BATCHING_THREAD : TASKS_PER_THREAD,

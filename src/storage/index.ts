@@ -1,5 +1,5 @@
 export type { StoreLocator } from './locator.ts';
-export { readsAreRoundTrips, storeLocator } from './locator.ts';
+export { storeLocator } from './locator.ts';
 export type { OpenStorageOptions, StoreMaintenance } from './open-storage.ts';
 export { migrateStore, openStorage, startStoreMaintenance } from './open-storage.ts';
 export type { CrawlCounterDelta } from './crawl-counters.ts';

@@ -22,13 +22,3 @@ export function storeLocator(options: {
   if (options.databaseUrl) return { adapter: 'postgres', url: options.databaseUrl };
   return { adapter: 'sqlite', file: sqliteFileFor(options.dataDir) };
 }
-
-/**
- * Whether each synchronous read of the store at `locator` is a blocking round trip to a database
- * server (PostgreSQL, over the sync bridge) rather than a read of a local file: where readers that
- * can make their reads together (a batch's) gain most, and where a reading thread leaves the CPU
- * to others while it waits.
- */
-export function readsAreRoundTrips(locator: StoreLocator): boolean {
-  return locator.adapter === 'postgres';
-}

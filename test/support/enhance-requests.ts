@@ -4,6 +4,7 @@
  * fixture graph, and how tests that compare two runtimes' answers send and compare them.
  */
 import assert from 'node:assert/strict';
+import type { EncodedAnswer } from '../../src/enhance/index.ts';
 import type { TestRuntime } from './test-runtime.ts';
 
 export interface EnhanceRequest {
@@ -37,4 +38,20 @@ export function comparable(body: Record<string, unknown>): Record<string, unknow
   const { kgversion, ...rest } = body;
   assert.equal(typeof kgversion, 'string');
   return rest;
+}
+
+/**
+ * Records how many requests shared each answer's read snapshot (`EncodedAnswer.batched`) of
+ * `t`'s enhance threads: the service holds this very object.
+ */
+export function watchBatches(t: TestRuntime): number[] {
+  const threads = t.runtime.services.enhanceThreads!;
+  const answer = threads.answer.bind(threads);
+  const sizes: number[] = [];
+  threads.answer = async (task) => {
+    const answered: EncodedAnswer = await answer(task);
+    sizes.push(answered.batched);
+    return answered;
+  };
+  return sizes;
 }
