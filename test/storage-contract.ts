@@ -63,6 +63,7 @@ export function runStorageContract(adapter: string, open: OpenStorage): void {
         assert.equal(await storage.tokens.charge('tok_u', 1_000_000), true);
         assert.equal((await storage.tokens.findById('tok_u'))?.credits, null);
         assert.equal(await storage.tokens.charge('tok_missing', 1), false);
+        assert.equal(await storage.tokens.charge('tok_missing', 0), false);
       });
 
       test('lists tokens in creation order', async () => {

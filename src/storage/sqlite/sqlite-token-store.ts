@@ -55,10 +55,11 @@ export class SqliteTokenStore implements Synchronous<TokenStore> {
   charge(id: string, amount: number): boolean {
     if (!Number.isInteger(amount) || amount < 0)
       throw new RangeError(`charge amount must be >= 0: ${amount}`);
+    // The debit first: a token that can pay (the usual case) needs no read.
+    if (amount > 0 && Number(this.#charge.run(amount, id).changes) === 1) return true;
     const token = this.findById(id);
     if (!token) return false;
-    if (token.credits === null || amount === 0) return true;
-    return Number(this.#charge.run(amount, id).changes) === 1;
+    return token.credits === null || amount === 0;
   }
 
   refund(id: string, amount: number): void {
