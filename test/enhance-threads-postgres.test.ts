@@ -16,6 +16,7 @@ import {
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import {
   ANSWER_SHAPES,
+  assertBatchedChargesExact,
   comparable,
   type EnhanceRequest,
   sendEnhance,
@@ -89,29 +90,7 @@ describe('enhance threads on PostgreSQL answer queued requests together', () => 
   });
 
   test('each answer of a batch is charged for its own matches, never beyond the balance', async () => {
-    const secret = await postgres.token(25);
-    const id = (await postgres.runtime.services.tokens.find(secret))!.id;
-    const byId = { method: 'GET' as const, url: '/kg/v3/enhance?type=Organization&id=ORG-globex' };
-    const none = { method: 'GET' as const, url: '/kg/v3/enhance?type=Organization&id=ORG-nobody' };
-    batches.length = 0;
-    const responses = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => sendEnhance(postgres, secret, i % 3 === 2 ? none : byId)),
-    );
-    const paid = responses.filter((res, i) => i % 3 !== 2 && res.statusCode === 200).length;
-    const refused = responses.filter((res) => res.statusCode === 429).length;
-    // 20 matches asked for, at `perMatch` each, against 25 credits.
-    const costs = postgres.runtime.config.credits;
-    assert.equal(paid, Math.floor(25 / costs.perMatch));
-    assert.equal(refused, 20 - paid);
-    // Answers without a match cost nothing and are never refused.
-    responses.forEach((res, i) => {
-      if (i % 3 === 2) assert.equal(res.statusCode, 200);
-    });
-    assert.equal(await postgres.runtime.services.tokens.balance(id), 25 - paid * costs.perMatch);
-    assert.ok(
-      batches.some((size) => size > 1),
-      `batch sizes ${batches.join(',')}`,
-    );
+    await assertBatchedChargesExact(postgres, batches);
   });
 });
 

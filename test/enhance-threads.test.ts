@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { importEntities } from '../src/import/index.ts';
 import {
   ANSWER_SHAPES,
+  assertBatchedChargesExact,
   comparable,
   type EnhanceRequest,
   sendEnhance,
@@ -163,28 +164,6 @@ describe('on SQLite, an enhance thread answers the requests queued for it togeth
   });
 
   test('each answer of a batch is charged for its own matches, never beyond the balance', async () => {
-    const secret = await threaded.token(25);
-    const id = (await threaded.runtime.services.tokens.find(secret))!.id;
-    const byId = { method: 'GET' as const, url: '/kg/v3/enhance?type=Organization&id=ORG-globex' };
-    const none = { method: 'GET' as const, url: '/kg/v3/enhance?type=Organization&id=ORG-nobody' };
-    batches.length = 0;
-    const responses = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => sendEnhance(threaded, secret, i % 3 === 2 ? none : byId)),
-    );
-    const paid = responses.filter((res, i) => i % 3 !== 2 && res.statusCode === 200).length;
-    const refused = responses.filter((res) => res.statusCode === 429).length;
-    // 20 matches asked for, at `perMatch` each, against 25 credits.
-    const costs = threaded.runtime.config.credits;
-    assert.equal(paid, Math.floor(25 / costs.perMatch));
-    assert.equal(refused, 20 - paid);
-    // Answers without a match cost nothing and are never refused.
-    responses.forEach((res, i) => {
-      if (i % 3 === 2) assert.equal(res.statusCode, 200);
-    });
-    assert.equal(await threaded.runtime.services.tokens.balance(id), 25 - paid * costs.perMatch);
-    assert.ok(
-      batches.some((size) => size > 1),
-      `batch sizes ${batches.join(',')}`,
-    );
+    await assertBatchedChargesExact(threaded, batches);
   });
 });

@@ -55,3 +55,36 @@ export function watchBatches(t: TestRuntime): number[] {
   };
   return sizes;
 }
+
+/**
+ * Sends 30 enhance requests at once on a token of 25 credits (20 by id of a known organization,
+ * 10 of an unknown one) and checks each answer of a batch is charged for its own matches, never
+ * beyond the balance: exactly what the balance pays for is answered, the rest refused with 429,
+ * answers without a match are free and never refused, and some requests shared a batch.
+ * `batches` is `watchBatches(t)`'s record (emptied here first).
+ */
+export async function assertBatchedChargesExact(t: TestRuntime, batches: number[]): Promise<void> {
+  const secret = await t.token(25);
+  const id = (await t.runtime.services.tokens.find(secret))!.id;
+  const byId = { method: 'GET' as const, url: '/kg/v3/enhance?type=Organization&id=ORG-globex' };
+  const none = { method: 'GET' as const, url: '/kg/v3/enhance?type=Organization&id=ORG-nobody' };
+  batches.length = 0;
+  const responses = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => sendEnhance(t, secret, i % 3 === 2 ? none : byId)),
+  );
+  const paid = responses.filter((res, i) => i % 3 !== 2 && res.statusCode === 200).length;
+  const refused = responses.filter((res) => res.statusCode === 429).length;
+  // 20 matches asked for, at `perMatch` each, against 25 credits.
+  const costs = t.runtime.config.credits;
+  assert.equal(paid, Math.floor(25 / costs.perMatch));
+  assert.equal(refused, 20 - paid);
+  // Answers without a match cost nothing and are never refused.
+  responses.forEach((res, i) => {
+    if (i % 3 === 2) assert.equal(res.statusCode, 200);
+  });
+  assert.equal(await t.runtime.services.tokens.balance(id), 25 - paid * costs.perMatch);
+  assert.ok(
+    batches.some((size) => size > 1),
+    `batch sizes ${batches.join(',')}`,
+  );
+}
