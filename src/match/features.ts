@@ -274,8 +274,8 @@ function locationFeatures(query: AnalyzedQuery, profile: OrganizationProfile | P
   const words = location.tokens.filter((t) => !/^\d+$/.test(t));
   if (words.length > 0) {
     const places = [...regions, ...(profile.ci ?? [])].flatMap((p) => p.split(' '));
-    const own = [...places];
-    if ('ad' in profile && profile.ad) own.push(...profile.ad);
+    // Street words (`ad`) count as the entity's own words, but are not compared by letters.
+    const own = 'ad' in profile && profile.ad ? [...places, ...profile.ad] : places;
     out.cover = placeCover(words, own, places);
     out.tokensMatch = regions.length > 0 || (profile.ci?.length ?? 0) > 0 ? out.cover : 0;
   }
