@@ -70,7 +70,7 @@ export class SpillFile {
 
   /** Flushes when the buffer holds 64 KiB or more; await it between records. */
   async flushIfFull(): Promise<void> {
-    if (this.#used >= FLUSH_BYTES) await this.flush();
+    if (this.full) await this.flush();
   }
 
   async flush(): Promise<void> {
