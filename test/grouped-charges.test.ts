@@ -85,3 +85,48 @@ test('grouped charges: a charge made while a transaction is open waits for it an
     dir.remove();
   }
 });
+
+test('grouped charges: several tokens charged in one turn get what charging them one by one gives', async () => {
+  const dir = tempDir();
+  const file = path.join(dir.path, 'quarry.sqlite');
+  const storage = openSqliteStorage(file);
+  try {
+    await storage.tokens.create({ id: 'tok_a', secretHash: 'h-a', credits: 5 });
+    await storage.tokens.create({ id: 'tok_b', secretHash: 'h-b', credits: 100 });
+    await storage.tokens.create({ id: 'tok_u', secretHash: 'h-u', credits: null });
+    const charge = (id: string, amount: number) => storage.tokens.charge(id, amount);
+    const made = [
+      // tok_a cannot pay all three: the one that does not fit is refused, the later one paid.
+      charge('tok_a', 3),
+      charge('tok_b', 10),
+      charge('tok_a', 3),
+      charge('tok_u', 7),
+      charge('tok_a', 2),
+      charge('tok_b', 0),
+      charge('tok_missing', 0),
+      charge('tok_u', 0),
+      charge('tok_b', 20),
+      charge('tok_missing', 4),
+      charge('tok_u', 1),
+    ];
+    assert.deepEqual(await Promise.all(made), [
+      true,
+      true,
+      false,
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+    ]);
+    assert.equal(committedCredits(file, 'tok_a'), 0);
+    assert.equal(committedCredits(file, 'tok_b'), 70);
+    assert.equal(committedCredits(file, 'tok_u'), null);
+  } finally {
+    storage.close();
+    dir.remove();
+  }
+});

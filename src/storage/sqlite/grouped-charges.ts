@@ -13,8 +13,9 @@ interface Operation {
 
 /**
  * The token port of the embedded store with charges (and refunds) grouped: those made in one
- * turn of the event loop are written in one transaction, in the order they were made, with the
- * very statements a lone charge runs (conditional UPDATE, so never below zero). One commit per
+ * turn of the event loop are written in one transaction, with the outcomes of making them one
+ * after another in the order they were made (conditional UPDATEs, so never below zero; a token's
+ * charges between two refunds as one UPDATE of their sum when its balance covers them). One commit per
  * group instead of one per request: each commit appends the tokens page to the WAL (~15 µs of
  * the HTTP thread per request, measured) and makes every reading thread's next snapshot drop its
  * page cache. A charge resolves only once its transaction has committed, so an answer is never
@@ -39,13 +40,7 @@ export function groupedCharges(
     queue = [];
     let results: boolean[];
     try {
-      results = inTransaction(db, () =>
-        group.map((op) => {
-          if (op.kind === 'charge') return store.charge(op.id, op.amount);
-          store.refund(op.id, op.amount);
-          return true;
-        }),
-      );
+      results = inTransaction(db, () => applyInOrder(store, group));
     } catch (error) {
       for (const op of group) op.reject(error);
       return;
@@ -69,6 +64,43 @@ export function groupedCharges(
       if (amount > 0) await enqueue('refund', id, amount);
     },
   };
+}
+
+/**
+ * What each operation of `group` returns, applied as if one after another in the order made.
+ * Between two refunds, a token's charges are taken together (`chargeAll`: one UPDATE of their
+ * sum when the balance covers it) rather than a statement each: charges of other tokens cannot
+ * change its balance, so the outcomes are the same. Profiled under HTTP enhance load (one token,
+ * 32 connections), a statement per charge was ~10% of the main thread's time.
+ */
+function applyInOrder(store: SqliteTokenStore, group: readonly Operation[]): boolean[] {
+  const results: boolean[] = new Array(group.length);
+  let byToken = new Map<string, number[]>();
+  const chargeRun = () => {
+    for (const [id, indexes] of byToken) {
+      const paid = store.chargeAll(
+        id,
+        indexes.map((i) => group[i].amount),
+      );
+      for (let k = 0; k < indexes.length; k++) results[indexes[k]] = paid[k];
+    }
+    byToken = new Map();
+  };
+  for (let i = 0; i < group.length; i++) {
+    const op = group[i];
+    if (op.kind === 'charge') {
+      const indexes = byToken.get(op.id);
+      if (indexes) indexes.push(i);
+      else byToken.set(op.id, [i]);
+      continue;
+    }
+    // A refund applies after the charges made before it, before those made after it.
+    chargeRun();
+    store.refund(op.id, op.amount);
+    results[i] = true;
+  }
+  chargeRun();
+  return results;
 }
 
 /**

@@ -62,6 +62,24 @@ export class SqliteTokenStore implements Synchronous<TokenStore> {
     return token.credits === null || amount === 0;
   }
 
+  /**
+   * The charges `amounts` of one token made one after another, each taken when the balance then
+   * covers it (as `charge` each, in order; amounts are non-negative integers): what each returned.
+   * One UPDATE of their sum when the balance covers them all (the usual case), one read more for
+   * an unlimited or unknown token; charge by charge only when the balance runs short. Atomic only
+   * inside a transaction (the grouped charges' own).
+   */
+  chargeAll(id: string, amounts: readonly number[]): boolean[] {
+    let total = 0;
+    for (const amount of amounts) total += amount;
+    // Every amount >= 0: the balance covers each in turn exactly when it covers their sum.
+    if (total > 0 && Number(this.#charge.run(total, id).changes) === 1) return amounts.map(() => true);
+    const token = this.findById(id);
+    if (!token) return amounts.map(() => false);
+    if (token.credits === null || total === 0) return amounts.map(() => true);
+    return amounts.map((amount) => this.charge(id, amount));
+  }
+
   refund(id: string, amount: number): void {
     if (amount > 0) this.#refund.run(amount, id);
   }
