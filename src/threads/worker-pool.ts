@@ -23,7 +23,7 @@ export class WorkerTaskError extends Error {
 export interface WorkerPoolOptions {
   /** Number of threads. */
   readonly size: number;
-  /** The worker module; it answers `{id, task}` messages with `{id, ok, result | error}`. */
+  /** The worker module; it answers `{id, task}` messages with `{id, ok, result | error}` (or an array). */
   readonly script: URL;
   readonly workerData?: unknown;
   /** Called at each thread's start, its result merged over `workerData` (state that changes). */
@@ -81,9 +81,13 @@ export function serveTasks<T, R>(answer: (task: T) => R, afterReply?: () => void
  * (reads made together): the tasks that have arrived by the time the thread is free go to
  * `answerBatch` together. Nothing waits for a batch to fill: a lone task goes at once, and tasks
  * that arrive while a batch is answered make the next one. `answerBatch` prepares what it
- * likes, then calls `answerEach(answer)`, which answers the tasks in order and posts each reply
- * as soon as it is made (a task's error is its own reply). A throw of `answerBatch` is the
- * reply of every task it did not answer.
+ * likes, then calls `answerEach(answer)`, which answers the tasks in order (a task's error is
+ * its own reply). A throw of `answerBatch` is the reply of every task it did not answer.
+ *
+ * The replies of a batch go back together, in one message, once all are made: the pool's thread
+ * is woken once and takes them in one turn, so what it does after each (an enhance answer's
+ * credit charge) is grouped too (one commit instead of one per reply). A batch's replies were
+ * all made after its shared reads anyway, which take most of its time.
  */
 export function serveTaskBatches<T, R>(
   answerBatch: (tasks: readonly T[], answerEach: (answer: (task: T) => R) => void) => void,
@@ -94,29 +98,28 @@ export function serveTaskBatches<T, R>(
   const run = () => {
     const batch = queued;
     queued = [];
-    let answered = 0;
+    const replies: WorkerReply<R>[] = [];
+    const failAll = (error: unknown) => {
+      for (let i = replies.length; i < batch.length; i++)
+        replies.push(
+          replyOf(batch[i], () => {
+            throw error;
+          }),
+        );
+    };
     try {
       answerBatch(
         batch.map((message) => message.task),
         (answer) => {
-          for (; answered < batch.length; answered++) port.postMessage(replyOf(batch[answered], answer));
+          for (let i = replies.length; i < batch.length; i++) replies.push(replyOf(batch[i], answer));
         },
       );
     } catch (error) {
-      for (; answered < batch.length; answered++)
-        port.postMessage(
-          replyOf(batch[answered], () => {
-            throw error;
-          }),
-        );
+      failAll(error);
     }
     // answerBatch returned without answering some: they must not wait for ever.
-    for (; answered < batch.length; answered++)
-      port.postMessage(
-        replyOf(batch[answered], () => {
-          throw new Error('the batch ended without answering this task');
-        }),
-      );
+    failAll(new Error('the batch ended without answering this task'));
+    port.postMessage(replies);
   };
   port.on('message', (message: WorkerRequest<T>) => {
     // Messages already on the port are all delivered before the immediate runs: one batch.
@@ -245,12 +248,19 @@ export class WorkerPool<T, R> {
       workerData: workerDataAtStart ? { ...(workerData as object), ...workerDataAtStart() } : workerData,
       ...(this.#options.resourceLimits ? { resourceLimits: this.#options.resourceLimits } : {}),
     });
-    worker.on('message', (reply: WorkerReply<R>) => {
-      const pending = slot.pending.get(reply.id);
-      if (!pending) return;
-      slot.pending.delete(reply.id);
-      if (reply.ok) pending.resolve(reply.result);
-      else pending.reject(new WorkerTaskError(reply.error, reply));
+    worker.on('message', (message: WorkerReply<R> | WorkerReply<R>[]) => {
+      // A batch's replies come as one array (`serveTaskBatches`), a lone task's as itself.
+      const replies = Array.isArray(message) ? message : [message];
+      let settled = false;
+      for (const reply of replies) {
+        const pending = slot.pending.get(reply.id);
+        if (!pending) continue;
+        settled = true;
+        slot.pending.delete(reply.id);
+        if (reply.ok) pending.resolve(reply.result);
+        else pending.reject(new WorkerTaskError(reply.error, reply));
+      }
+      if (!settled) return;
       this.#dispatch();
       if (slot.pending.size === 0) {
         worker.unref();
