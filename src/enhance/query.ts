@@ -93,6 +93,10 @@ const OPTION_FIELDS = [
 const TRANSPORT_FIELDS = new Set(['token', 'type']);
 /** Combine has no `id`, `size` or `description` (docs/api.md#combine). */
 const NOT_IN_COMBINE = new Set(['id', 'size', 'description']);
+/** Parameters a bulk record may carry (its options are the job's). */
+const KNOWN_IN_RECORD: ReadonlySet<string> = new Set([...LIST_FIELDS, ...SCALAR_FIELDS, ...TRANSPORT_FIELDS]);
+/** Parameters a request may carry: a record's and the options (built once, not per request). */
+const KNOWN_IN_REQUEST: ReadonlySet<string> = new Set([...KNOWN_IN_RECORD, ...OPTION_FIELDS]);
 
 /** Longest accepted value of one string field; longer input is a 400, not a slow query. */
 export const MAX_FIELD_LENGTH = 2_000;
@@ -252,8 +256,7 @@ export function parseEnhanceQuery(
     throw new InvalidParameterError('type', "Invalid parameter 'type': combine accepts only Person");
   }
 
-  const known = new Set<string>([...LIST_FIELDS, ...SCALAR_FIELDS, ...TRANSPORT_FIELDS]);
-  if (source !== 'bulk-record') for (const name of OPTION_FIELDS) known.add(name);
+  const known = source === 'bulk-record' ? KNOWN_IN_RECORD : KNOWN_IN_REQUEST;
   for (const name of Object.keys(input)) {
     if (source === 'combine' && NOT_IN_COMBINE.has(name)) {
       throw new InvalidParameterError(name, `Invalid parameter '${name}': combine does not accept it`);

@@ -78,18 +78,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installJsonBodyParser(app);
   installBodyIdleTimeout(app, deps.config.timeouts.bodyIdleMs);
   app.addHook('onResponse', async (request, reply) => {
+    // Read once: Fastify builds the whole `routeOptions` object at each read.
+    const pattern = request.routeOptions.url;
+    const elapsed = reply.elapsedTime;
     request.log.info(
       {
         method: request.method,
-        url: request.routeOptions.url ?? request.url.split('?')[0],
+        url: pattern ?? request.url.split('?')[0],
         status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 100) / 100,
+        ms: Math.round(elapsed * 100) / 100,
       },
       'request',
     );
     // The route's pattern, never the URL: a label per job id or 404 path would grow unbounded.
-    const route = request.routeOptions.url ?? 'unmatched';
-    deps.metrics.requestAnswered(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    deps.metrics.requestAnswered(request.method, pattern ?? 'unmatched', reply.statusCode, elapsed / 1000);
   });
 
   await app.register(swagger, {
