@@ -5,9 +5,10 @@
  *
  * Without `batch`, one read snapshot per request. With it (the default), the requests queued for
  * the thread when it is free are answered together in one read snapshot, their reads made at
- * once first (`BatchReads`, as a bulk batch's), then each answered and sent back on its own: on
- * PostgreSQL every read is a blocking round trip, and a few per batch cost far less than ~2.6
- * per request; on SQLite a request costs ~25% less CPU (bench/NOTES.md, issue 30).
+ * once first (`BatchReads`, as a bulk batch's), then each answered, and the batch's answers sent
+ * back together (one message: the main thread charges them in one commit): on PostgreSQL every
+ * read is a blocking round trip, and a few per batch cost far less than ~2.6 per request; on
+ * SQLite a request costs ~25% less CPU (bench/NOTES.md, issue 30).
  */
 import { workerData } from 'node:worker_threads';
 import {
