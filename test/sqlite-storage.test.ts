@@ -12,6 +12,8 @@ import {
 } from '../src/storage/sqlite/sqlite-database.ts';
 import { SqliteEntityStore } from '../src/storage/sqlite/sqlite-entity-store.ts';
 import { MIGRATIONS } from '../src/storage/sqlite/migrations/index.ts';
+import type { EntityType } from '../src/kg/index.ts';
+import type { EntityWrite } from '../src/storage/ports.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 test('sqlite: data survives close and reopen of the file', async () => {
@@ -100,7 +102,8 @@ test('sqlite: a read snapshot does not see commits made meanwhile by another con
 
 test('sqlite: entity counts of a store created before the counts table are taken at migration', async () => {
   const db = new DatabaseSync(':memory:');
-  const before = MIGRATIONS.filter((m) => m.version < 21);
+  // Migration 3 (profiles in a table of their own) came later: such a store had the column.
+  const before = MIGRATIONS.filter((m) => m.version < 21 && m.version !== 3);
   applyMigrations(db, before);
   db.exec(`INSERT INTO entities (id, type, doc, profile, keys, updated_at) VALUES
     ('o1', 'Organization', '{}', '{}', '[]', 0), ('o2', 'Organization', '{}', '{}', '[]', 0),
@@ -115,6 +118,94 @@ test('sqlite: entity counts of a store created before the counts table are taken
     ],
   );
   db.close();
+});
+
+test('sqlite: a store made before profiles had a table of their own answers the same profiles once migrated', async () => {
+  const entities = (profile: (n: number) => unknown) =>
+    [1, 2, 3].map((n): EntityWrite => {
+      const type: EntityType = n === 2 ? 'Person' : 'Organization';
+      return {
+        id: `E-${n}`,
+        type,
+        doc: { id: `E-${n}`, type, name: `Entity ${n}` },
+        ledger: null,
+        profile: profile(n),
+        keys: [`t:e${n}`, 't:shared'],
+      };
+    });
+  const written = entities((n) => ({ name: [`entity ${n}`], n, nested: { list: [n, 'x'] } }));
+  // The same entities in a store of today and in one of migrations 1–2, 20 and later (the
+  // profile stored in the entity's row), written as that schema's import wrote them.
+  const fresh = openSqliteStorage(':memory:');
+  fresh.entities.writeBatch(written);
+  const dir = tempDir();
+  const file = path.join(dir.path, 'quarry.sqlite');
+  const old = new DatabaseSync(file);
+  applyMigrations(
+    old,
+    MIGRATIONS.filter((m) => m.version !== 3),
+  );
+  const insert = old.prepare(
+    'INSERT INTO entities (id, type, doc, ledger, profile, keys, updated_at) VALUES (?, ?, ?, NULL, ?, ?, 0)',
+  );
+  const insertKey = old.prepare('INSERT INTO entity_keys (key, ref) VALUES (?, ?)');
+  for (const entity of written) {
+    const { lastInsertRowid } = insert.run(
+      entity.id,
+      entity.type,
+      JSON.stringify(entity.doc),
+      JSON.stringify(entity.profile),
+      JSON.stringify(entity.keys),
+    );
+    for (const key of entity.keys) insertKey.run(key, lastInsertRowid);
+  }
+  old.close();
+  const logged: string[] = [];
+  const upgrading = new DatabaseSync(file);
+  assert.deepEqual(
+    applyMigrations(upgrading, MIGRATIONS, (line) => logged.push(line)),
+    [3],
+  );
+  upgrading.close();
+  assert.match(logged.join('\n'), /applying migration 3 .*\n.*migration 3 applied in/);
+  const migrated = openSqliteStorage(file);
+  const refs = migrated.entities.refsForKey('t:shared', 10);
+  assert.deepEqual(
+    migrated.entities.profiles(refs),
+    fresh.entities.profiles(fresh.entities.refsForKey('t:shared', 10)),
+  );
+  assert.deepEqual(
+    migrated.entities.profiles(refs).map((p) => p.profile),
+    written.map((e) => e.profile),
+  );
+  assert.deepEqual(migrated.entities.counts(), { organizations: 2, persons: 1 });
+  assert.equal(migrated.entities.getById('E-2')?.doc.name, 'Entity 2');
+  // Writes after the migration keep the profile table in step: an update, a new entity.
+  migrated.entities.writeBatch([
+    ...entities((n) => ({ name: [`renamed ${n}`] })).slice(0, 1),
+    { ...written[0], id: 'E-4', profile: { name: ['four'] } },
+  ]);
+  const after = migrated.entities.profiles(migrated.entities.refsForKey('t:shared', 10));
+  assert.deepEqual(
+    after.map((p) => [p.id, p.profile]),
+    [
+      ['E-1', { name: ['renamed 1'] }],
+      ['E-2', written[1].profile],
+      ['E-3', written[2].profile],
+      ['E-4', { name: ['four'] }],
+    ],
+  );
+  migrated.close();
+  // The entities' rows no longer hold a copy.
+  const reader = new DatabaseSync(file, { readOnly: true });
+  const columns = reader.prepare("SELECT name FROM pragma_table_info('entities')").all();
+  assert.equal(
+    columns.some((c) => c.name === 'profile'),
+    false,
+  );
+  reader.close();
+  fresh.close();
+  dir.remove();
 });
 
 test('sqlite: new stores get 16 KiB pages; a store made with 4 KiB pages keeps them and still works', async () => {

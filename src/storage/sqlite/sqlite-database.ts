@@ -45,11 +45,23 @@ export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}
   return db;
 }
 
+/** Where `applyMigrations` says which migration it applies to an existing store: stderr. */
+function logToStderr(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
 /**
  * Applies every migration not yet recorded, in version order, each in its own transaction.
  * Versions are tracked individually, so migrations of different areas can land in any order.
+ * On a store that already had migrations (an upgrade, which may rewrite large tables: migration 3
+ * rewrites every entity row) each one is announced to `log` before it runs and timed after, so a
+ * slow start-up says why; a new store is created silently.
  */
-export function applyMigrations(db: DatabaseSync, migrations: readonly Migration[]): number[] {
+export function applyMigrations(
+  db: DatabaseSync,
+  migrations: readonly Migration[],
+  log: (line: string) => void = logToStderr,
+): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const applied = new Set(
@@ -71,6 +83,8 @@ export function applyMigrations(db: DatabaseSync, migrations: readonly Migration
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(migration.version)) continue;
+    const started = performance.now();
+    if (applied.size > 0) log(`store: applying migration ${migration.version} (${migration.name})…`);
     db.exec('BEGIN IMMEDIATE');
     try {
       db.exec(migration.sql);
@@ -81,6 +95,10 @@ export function applyMigrations(db: DatabaseSync, migrations: readonly Migration
       throw new Error(
         `migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`,
       );
+    }
+    if (applied.size > 0) {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      log(`store: migration ${migration.version} applied in ${seconds} s`);
     }
     done.push(migration.version);
   }
