@@ -72,7 +72,8 @@ async function copyGraph(file: string, url: string): Promise<number> {
   let copied = 0;
   try {
     const rows = source
-      .prepare('SELECT id, type, doc, ledger, profile, keys FROM entities ORDER BY ref')
+      .prepare(`SELECT e.id, e.type, e.doc, e.ledger, p.profile, e.keys
+        FROM entities AS e JOIN entity_profiles AS p ON p.ref = e.ref ORDER BY e.ref`)
       .iterate() as Iterable<{
       id: string;
       type: 'Organization' | 'Person';
