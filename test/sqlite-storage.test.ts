@@ -196,14 +196,22 @@ test('sqlite: a store made before profiles had a table of their own answers the 
     ],
   );
   migrated.close();
-  // The entities' rows no longer hold a copy.
-  const reader = new DatabaseSync(file, { readOnly: true });
-  const columns = reader.prepare("SELECT name FROM pragma_table_info('entities')").all();
+  // The entities' rows no longer hold a copy; a row deleted takes its profile along.
+  const raw = new DatabaseSync(file);
+  const columns = raw.prepare("SELECT name FROM pragma_table_info('entities')").all();
   assert.equal(
     columns.some((c) => c.name === 'profile'),
     false,
   );
-  reader.close();
+  raw.exec("DELETE FROM entities WHERE id = 'E-3'");
+  assert.deepEqual(
+    raw
+      .prepare('SELECT id FROM entity_profiles ORDER BY ref')
+      .all()
+      .map((row) => row.id),
+    ['E-1', 'E-2', 'E-4'],
+  );
+  raw.close();
   fresh.close();
   dir.remove();
 });
