@@ -246,32 +246,7 @@ export class SqliteEntityStore implements EntityStore {
     if (entities.length === 0) return;
     const now = Date.now();
     const defer = options.deferKeys === true;
-    if (defer && !this.#bulkLoading) {
-      this.#setAutoCheckpoint(BULK_WAL_BYTES);
-      this.#bulkLoading = true;
-    }
-    if (
-      defer &&
-      entities.length >= BACKGROUND_CHECKPOINT_BATCH &&
-      this.#checkpointer === undefined &&
-      !this.#checkpointerFailed
-    ) {
-      // A file-backed store only: an in-memory one has no WAL.
-      const file = this.#db.location();
-      if (file !== null) {
-        const checkpointer = startWalCheckpointer(file, {
-          // The thread is gone: the writer checkpoints by itself again, at the bulk threshold.
-          onFailure: () => {
-            this.#checkpointerFailed = true;
-            if (this.#checkpointer !== checkpointer) return;
-            this.#checkpointer = undefined;
-            if (this.#bulkLoading && this.#db.isOpen) this.#setAutoCheckpoint(BULK_WAL_BYTES);
-          },
-        });
-        this.#checkpointer = checkpointer;
-        this.#setAutoCheckpoint(BACKGROUND_WAL_CEILING_BYTES);
-      }
-    }
+    if (defer) this.#startBulkLoad(entities.length);
     this.#transaction(() => {
       const inserted: number[] = [];
       for (const entity of entities) {
@@ -321,6 +296,38 @@ export class SqliteEntityStore implements EntityStore {
       this.#bumpVersion.run(newVersion(now));
       this.#pinnedVersion = undefined;
     });
+  }
+
+  /**
+   * Bulk loading settings for a deferred-key batch of `batchSize` entities: the WAL checkpointed
+   * less often, and from a thread of its own once a batch is large (`BACKGROUND_CHECKPOINT_BATCH`).
+   */
+  #startBulkLoad(batchSize: number): void {
+    if (!this.#bulkLoading) {
+      this.#setAutoCheckpoint(BULK_WAL_BYTES);
+      this.#bulkLoading = true;
+    }
+    if (
+      batchSize >= BACKGROUND_CHECKPOINT_BATCH &&
+      this.#checkpointer === undefined &&
+      !this.#checkpointerFailed
+    ) {
+      // A file-backed store only: an in-memory one has no WAL.
+      const file = this.#db.location();
+      if (file !== null) {
+        const checkpointer = startWalCheckpointer(file, {
+          // The thread is gone: the writer checkpoints by itself again, at the bulk threshold.
+          onFailure: () => {
+            this.#checkpointerFailed = true;
+            if (this.#checkpointer !== checkpointer) return;
+            this.#checkpointer = undefined;
+            if (this.#bulkLoading && this.#db.isOpen) this.#setAutoCheckpoint(BULK_WAL_BYTES);
+          },
+        });
+        this.#checkpointer = checkpointer;
+        this.#setAutoCheckpoint(BACKGROUND_WAL_CEILING_BYTES);
+      }
+    }
   }
 
   exclusively<T>(fn: () => T): T {
