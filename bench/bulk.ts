@@ -293,9 +293,22 @@ export async function benchBulk(
 
     phase('CSV download');
     const cpuCsv = server.cpuSeconds();
+    const breakdownCsv = {
+      threads: threadCpu(server.pid),
+      total: cpuCsv,
+      db: new Map<string, number>(),
+      workers: 0,
+    };
     const csv = await download(`${server.url}/kg/v3/enhance/bulk/${id}?token=${token}&format=csv&wait=600`);
     const tDownloaded = performance.now();
     const csvCpuSeconds = server.cpuSeconds() - cpuCsv;
+    // The export threads end before this: their CPU is in "threads that ended".
+    const breakdownDownloaded = {
+      threads: threadCpu(server.pid),
+      total: cpuCsv + csvCpuSeconds,
+      db: new Map<string, number>(),
+      workers: 0,
+    };
     phase('xlsx download');
     const xlsx = await download(
       `${server.url}/kg/v3/enhance/bulk/${id}?token=${token}&format=xlsx&head=${options.xlsxRows}&wait=600`,
@@ -326,6 +339,9 @@ export async function benchBulk(
     );
     console.log(
       `  CSV download           ${csv.seconds.toFixed(1)} s, ${mib(csv.bytes)}, ${csv.lines - 1} rows = ${((csv.lines - 1) / csv.seconds).toFixed(0)} rows/s (target ≥ 100,000), server CPU ${((1e6 * csvCpuSeconds) / Math.max(1, csv.lines - 1)).toFixed(1)} µs/row  [HTTP ${csv.status}]`,
+    );
+    console.log(
+      `  CSV CPU by thread, µs/row: ${cpuBreakdown(breakdownCsv, breakdownDownloaded, Math.max(1, csv.lines - 1))}`,
     );
     const endToEnd = seconds(t0, tDownloaded);
     console.log(
