@@ -204,19 +204,43 @@ export function withQueryOrganizations(query: AnalyzedQuery, source: CandidateSo
   const ipKeys = ipOrganizationKeys(query);
   if (query.ip && ipKeys.length)
     out = { ...out, ipOrganizations: organizationsOwning(query.ip, ipKeys, source) };
+  const places = new Map<string, readonly ['c' | 'r' | 'k', string]>();
   const domainKeys = domainOrganizationKeys(query);
-  if (domainKeys.length) out = { ...out, domainOrganizations: organizationsUnder(domainKeys, source) };
+  if (domainKeys.length)
+    out = { ...out, domainOrganizations: organizationsUnder(domainKeys, source, places) };
   const employerKeys = employerOrganizationKeys(query);
-  if (employerKeys.length) out = { ...out, employerOrganizations: organizationsUnder(employerKeys, source) };
+  if (employerKeys.length)
+    out = { ...out, employerOrganizations: organizationsUnder(employerKeys, source, places) };
+  if (places.size) out = { ...out, organizationPlaces: [...places.values()] };
   return out;
 }
 
-/** Ids of the organizations under retrieval `keys` (domains, name keys; at most 20). */
-function organizationsUnder(keys: readonly string[], source: CandidateSource): string[] {
+/** Most places of the organizations a query points at (`organizationPlaces`). */
+const MAX_ORGANIZATION_PLACES = 4;
+
+/**
+ * Ids of the organizations under retrieval `keys` (domains, name keys; at most 20); where they
+ * are (their cities, else regions, else country) is added to `places`, at most
+ * `MAX_ORGANIZATION_PLACES` in all.
+ */
+function organizationsUnder(
+  keys: readonly string[],
+  source: CandidateSource,
+  places: Map<string, readonly ['c' | 'r' | 'k', string]>,
+): string[] {
   const refs = [...new Set([...source.refsForKeys(keys, KEYED_ORGANIZATION_READ).values()].flat())];
   const out: string[] = [];
-  for (const row of source.profiles(refs))
-    if (row.type === 'Organization' && out.length < 20) out.push(row.id);
+  for (const row of source.profiles(refs)) {
+    if (row.type !== 'Organization' || out.length === 20) continue;
+    out.push(row.id);
+    const profile = row.profile as OrganizationProfile;
+    const add = (level: 'c' | 'r' | 'k', place: string) => {
+      if (places.size < MAX_ORGANIZATION_PLACES) places.set(`${level}:${place}`, [level, place]);
+    };
+    if (profile.ci?.length) for (const city of profile.ci) add('c', city);
+    else if (profile.r?.length) for (const region of profile.r) add('r', region);
+    else if (profile.c) add('k', profile.c);
+  }
   return out;
 }
 

@@ -83,6 +83,14 @@ export interface AnalyzedQuery {
    */
   readonly employerOrganizations?: readonly string[];
   /**
+   * Person queries pointing at organizations (`employerOrganizations`, `domainOrganizations`):
+   * where those organizations are, each at its most specific level (`c` a city, `r` a region,
+   * `k` a country, as `personNamePlaceKey` spells them). People mostly live where they work:
+   * retrieval looks the query's name up there too, so that among hundreds of namesakes those
+   * near the workplace are kept before the candidate limit cuts the crowd.
+   */
+  readonly organizationPlaces?: readonly (readonly ['c' | 'r' | 'k', string])[];
+  /**
    * What the query's fields were read as when that needed a guess or failed, and the fields
    * the matcher does not use: for the response's `errors`.
    */

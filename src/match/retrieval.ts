@@ -144,6 +144,24 @@ function queryPlaces(query: AnalyzedQuery): (readonly ['c' | 'r' | 'k', string])
 }
 
 /**
+ * The places a Person query's name is looked up with: those its location names, then those of
+ * the organizations it points at (where its employer or its e-mail's organization is), each
+ * once.
+ */
+function namePlaces(query: AnalyzedQuery): (readonly ['c' | 'r' | 'k', string])[] {
+  const own = queryPlaces(query);
+  if (!query.organizationPlaces?.length) return own;
+  const seen = new Set(own.map(([level, place]) => `${level}:${place}`));
+  const out = [...own];
+  for (const [level, place] of query.organizationPlaces)
+    if (!seen.has(`${level}:${place}`)) {
+      seen.add(`${level}:${place}`);
+      out.push([level, place]);
+    }
+  return out;
+}
+
+/**
  * The whole-name keys (as `pn:` spells them) a Person query's name is looked up by with its
  * place: the name's own key, and without its middle names or initials ("elena i. patel":
  * `elena patel`, as an entity with middle names is also indexed).
@@ -209,11 +227,11 @@ export function retrievalLookups(
     exact(KEY.personEmployer + id, EXACT_WEIGHT.emailDomain);
 
   const namePrefix = isPerson ? KEY.personToken : KEY.orgToken;
-  const places = isPerson ? queryPlaces(query) : [];
+  const places = isPerson ? namePlaces(query) : [];
   for (const name of query.names) {
     if (name.key) exact((isPerson ? KEY.personName : KEY.orgName) + name.key, EXACT_WEIGHT.name, 200);
-    // The namesakes in the query's place: one group per name, whichever reading of the place
-    // and whichever form of the name.
+    // The namesakes in the query's place, or where the organizations it names are: one group
+    // per name, whichever reading of the place and whichever form of the name.
     if (name.key && places.length) {
       const group = `${KEY.personNamePlace}${name.key}`;
       for (const key of namePlaceForms(name))
