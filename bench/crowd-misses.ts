@@ -9,6 +9,8 @@
  *   unresolvable  name only, or name and a place, and another person has the entity's full name
  *                 (and the place, at the most specific level the query's location names): no
  *                 matcher can tell them apart;
+ *   same title    name and title (and a place), and another such person also has the entity's
+ *                 current title: the title does not tell them apart either;
  *   cut           retrieved, but not among the candidates kept for scoring (found with a
  *                 candidate limit of 2,000 instead of 30);
  *   not found     no lookup of the query finds it, whatever the candidate limit;
@@ -21,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { createMatcher, type MatchQuery } from '../src/match/index.ts';
 import { analyzeQuery } from '../src/match/query-analysis.ts';
-import { indexEntity, KEY, personNamePlaceKey } from '../src/match/profile.ts';
+import { indexEntity, KEY, type PersonProfile, personNamePlaceKey } from '../src/match/profile.ts';
 import { DEFAULT_LIMITS } from '../src/match/retrieval.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 
@@ -89,7 +91,32 @@ function hasNamesake(ref: number, keys: readonly string[], query: MatchQuery): b
   return false;
 }
 
-const classes = ['unresolvable', 'cut', 'not found', 'tied', 'outranked'] as const;
+/**
+ * Whether another person has `ref`'s full name, one of its titles (the query's title is the
+ * entity's first) and, if the query names a place, that place: on a graph whose titles come
+ * from a dozen, a title does not tell namesakes apart.
+ */
+function hasTitledNamesake(
+  ref: number,
+  keys: readonly string[],
+  title: string | undefined,
+  query: MatchQuery,
+): boolean {
+  if (title === undefined) return false;
+  const nameKeys = keys
+    .filter((k) => k.startsWith(KEY.personName))
+    .map((k) => k.slice(KEY.personName.length));
+  const places = query.location === undefined ? [] : queryPlaceKeys(query);
+  const lookups =
+    places.length === 0
+      ? nameKeys.map((k) => KEY.personName + k)
+      : nameKeys.flatMap((k) => places.map(([level, place]) => personNamePlaceKey(k, level, place)));
+  const refs = new Set([...store.refsForKeys(lookups, 5000).values()].flat());
+  refs.delete(ref);
+  return store.profiles([...refs]).some((row) => (row.profile as PersonProfile).t?.includes(title));
+}
+
+const classes = ['unresolvable', 'same title', 'cut', 'not found', 'tied', 'outranked'] as const;
 type Class = (typeof classes)[number];
 const table = new Map<
   string,
@@ -110,6 +137,7 @@ for (const { query, expected } of queries) {
       resolvable: 0,
       resolvableRight: 0,
       unresolvable: 0,
+      'same title': 0,
       cut: 0,
       'not found': 0,
       tied: 0,
@@ -121,18 +149,23 @@ for (const { query, expected } of queries) {
   const stored = store.getById(expected);
   if (!stored) throw new Error(`${expected}: not in the graph`);
   const nameOnly = shape === 'name' || shape === 'name+location';
-  const unresolvable = nameOnly && hasNamesake(stored.ref, indexEntity(stored.doc).keys, query);
-  if (!unresolvable) row.resolvable++;
+  const index = indexEntity(stored.doc);
+  const titled = shape === 'name+title' || shape === 'name+location+title';
+  const unresolvable = nameOnly && hasNamesake(stored.ref, index.keys, query);
+  const sameTitle =
+    titled && hasTitledNamesake(stored.ref, index.keys, (index.profile as PersonProfile).t?.[0], query);
+  if (!unresolvable && !sameTitle) row.resolvable++;
   const candidates = matcher.match(query, { limit: 30 });
   if (candidates[0]?.id === expected) {
     row.right++;
-    if (!unresolvable) row.resolvableRight++;
+    if (!unresolvable && !sameTitle) row.resolvableRight++;
     continue;
   }
   const own = candidates.find((c) => c.id === expected);
   let klass: Class;
   let detail = '';
   if (unresolvable) klass = 'unresolvable';
+  else if (sameTitle) klass = 'same title';
   else if (!own) {
     const found = wide.match(query, { limit: 2000 }).findIndex((c) => c.id === expected);
     klass = found >= 0 ? 'cut' : 'not found';
@@ -169,7 +202,7 @@ const pct = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(
 const total: Record<string, number> = {};
 process.stdout.write(`Person queries: ${persons}\n`);
 process.stdout.write(
-  `| shape | queries | top right | resolvable: top right | wrong: ${classes.join(' | ')} |\n`,
+  `| shape | queries | top right | resolvable (neither): top right | wrong: ${classes.join(' | ')} |\n`,
 );
 for (const [shape, row] of [...table].sort(
   (a, b) => b[1].queries - b[1].right - (a[1].queries - a[1].right),

@@ -65,6 +65,11 @@ const EXACT_WEIGHT = {
   // Above `name`: a namesake in the query's place without the query's middle names is kept
   // before a crowd of exact namesakes elsewhere (they have `name` and no place).
   namePlace: 7,
+  // Where the organization a query names is: below `name`, so that the namesakes there do not
+  // displace the crowd of exact namesakes (the same lowest refs for every query of the name,
+  // mostly cached: reading the place's crowd instead costs profile reads), above what `name`
+  // is over a workplace (`emailDomain`): the namesake working there (`pw:`) is kept first.
+  nameOrganizationPlace: 4,
 };
 const EXACT_LIMIT = 100;
 /** Weight of a token found through a vocabulary neighbour, relative to an exact token. */
@@ -144,19 +149,22 @@ function queryPlaces(query: AnalyzedQuery): (readonly ['c' | 'r' | 'k', string])
 }
 
 /**
- * The places a Person query's name is looked up with: those its location names, then those of
- * the organizations it points at (where its employer or its e-mail's organization is), each
- * once.
+ * The places a Person query's name is looked up with and their weights: those its location
+ * names (`namePlace`), then those of the organizations it points at (where its employer or its
+ * e-mail's organization is: `nameOrganizationPlace`), each once.
  */
-function namePlaces(query: AnalyzedQuery): (readonly ['c' | 'r' | 'k', string])[] {
-  const own = queryPlaces(query);
-  if (!query.organizationPlaces?.length) return own;
-  const seen = new Set(own.map(([level, place]) => `${level}:${place}`));
-  const out = [...own];
+function namePlaces(query: AnalyzedQuery): (readonly ['c' | 'r' | 'k', string, number])[] {
+  const out: (readonly ['c' | 'r' | 'k', string, number])[] = queryPlaces(query).map(([level, place]) => [
+    level,
+    place,
+    EXACT_WEIGHT.namePlace,
+  ]);
+  if (!query.organizationPlaces?.length) return out;
+  const seen = new Set(out.map(([level, place]) => `${level}:${place}`));
   for (const [level, place] of query.organizationPlaces)
     if (!seen.has(`${level}:${place}`)) {
       seen.add(`${level}:${place}`);
-      out.push([level, place]);
+      out.push([level, place, EXACT_WEIGHT.nameOrganizationPlace]);
     }
   return out;
 }
@@ -235,10 +243,10 @@ export function retrievalLookups(
     if (name.key && places.length) {
       const group = `${KEY.personNamePlace}${name.key}`;
       for (const key of namePlaceForms(name))
-        for (const [level, place] of places)
+        for (const [level, place, weight] of places)
           lookups.push({
             key: personNamePlaceKey(key, level, place),
-            weight: EXACT_WEIGHT.namePlace,
+            weight,
             limit: EXACT_LIMIT,
             group,
           });
