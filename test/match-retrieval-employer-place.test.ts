@@ -5,6 +5,8 @@
  * the one working at the named organization, in Lyon, is retrieved through the `np:` keys of the
  * organization's city, and with the employer's evidence ranked first. Without it, the employer's
  * people (weighted as a workplace, below the whole name) fall behind the crowd and are cut.
+ * An employer written with a typo, whose name key names no organization, is read as the
+ * organizations its words find.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -70,6 +72,13 @@ test('the namesake working at the named employer is retrieved among a crowd and 
     answer,
     'a bulk batch answers the same',
   );
+});
+
+test('an employer written with a typo is read as the organization its words find', () => {
+  const typo = query({ employer: 'Keszler Brandt GmbH' });
+  const found = matcher.match(typo, { limit: 10 });
+  assert.equal(found[0]?.id, 'PER-carter-kessler', JSON.stringify(found.slice(0, 3).map((c) => c.id)));
+  assert.deepEqual(matcher.searchMany([typo], [{ limit: 10 }])[0], matcher.search(typo, { limit: 10 }));
 });
 
 test('an employer the graph does not hold adds no place: the namesakes stay alike', () => {

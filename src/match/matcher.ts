@@ -198,7 +198,11 @@ export function queryOrganizationReads(query: AnalyzedQuery): { key: string; lim
  * (`domainOrganizations`, not for free-mail providers) and those named as its `employer`
  * (`employerOrganizations`). Other queries are returned as they are.
  */
-export function withQueryOrganizations(query: AnalyzedQuery, source: CandidateSource): AnalyzedQuery {
+export function withQueryOrganizations(
+  query: AnalyzedQuery,
+  source: CandidateSource,
+  vocabularies?: Pick<VocabularyCache, 'vocabularies'>,
+): AnalyzedQuery {
   if (query.type !== 'Person') return query;
   let out = query;
   const ipKeys = ipOrganizationKeys(query);
@@ -209,8 +213,12 @@ export function withQueryOrganizations(query: AnalyzedQuery, source: CandidateSo
   if (domainKeys.length)
     out = { ...out, domainOrganizations: organizationsUnder(domainKeys, source, places) };
   const employerKeys = employerOrganizationKeys(query);
-  if (employerKeys.length)
-    out = { ...out, employerOrganizations: organizationsUnder(employerKeys, source, places) };
+  if (employerKeys.length) {
+    let employers = organizationsUnder(employerKeys, source, places);
+    if (employers.length === 0 && vocabularies)
+      employers = employersByWords(query, source, vocabularies.vocabularies('Organization'), places);
+    out = { ...out, employerOrganizations: employers };
+  }
   if (places.size) out = { ...out, organizationPlaces: [...places.values()] };
   return out;
 }
@@ -233,13 +241,60 @@ function organizationsUnder(
   for (const row of source.profiles(refs)) {
     if (row.type !== 'Organization' || out.length === 20) continue;
     out.push(row.id);
-    const profile = row.profile as OrganizationProfile;
-    const add = (level: 'c' | 'r' | 'k', place: string) => {
-      if (places.size < MAX_ORGANIZATION_PLACES) places.set(`${level}:${place}`, [level, place]);
-    };
-    if (profile.ci?.length) for (const city of profile.ci) add('c', city);
-    else if (profile.r?.length) for (const region of profile.r) add('r', region);
-    else if (profile.c) add('k', profile.c);
+    addOrganizationPlaces(row.profile as OrganizationProfile, places);
+  }
+  return out;
+}
+
+/** Where an organization is (its cities, else regions, else country), added to `places`. */
+function addOrganizationPlaces(
+  profile: OrganizationProfile,
+  places: Map<string, readonly ['c' | 'r' | 'k', string]>,
+): void {
+  const add = (level: 'c' | 'r' | 'k', place: string) => {
+    if (places.size < MAX_ORGANIZATION_PLACES) places.set(`${level}:${place}`, [level, place]);
+  };
+  if (profile.ci?.length) for (const city of profile.ci) add('c', city);
+  else if (profile.r?.length) for (const region of profile.r) add('r', region);
+  else if (profile.c) add('k', profile.c);
+}
+
+/** Organizations an employer whose name key names none may be (see `employersByWords`). */
+const EMPLOYERS_BY_WORDS = 2;
+
+/**
+ * The organizations a Person query's employer may be when its name key names none (a typo:
+ * "Chhisovedi Health" for "Chisovedi Health", "Tobahizi Loigstics"): the first
+ * `EMPLOYERS_BY_WORDS` found by the organization retrieval of its words (their vocabulary
+ * neighbours included), best first. Their places are added to `places`. Retrieval only: whether
+ * a candidate works there is the features' to say, comparing the names.
+ */
+function employersByWords(
+  query: AnalyzedQuery,
+  source: CandidateSource,
+  vocabularies: Vocabularies,
+  places: Map<string, readonly ['c' | 'r' | 'k', string]>,
+): string[] {
+  if (query.employerTokens.length === 0 || !query.employerKey) return [];
+  const employer: AnalyzedQuery = {
+    type: 'Organization',
+    names: [{ tokens: query.employerTokens, key: query.employerKey }],
+    urls: [],
+    emails: [],
+    phones: [],
+    titleTokens: [],
+    employerTokens: [],
+    schoolTokens: [],
+    notes: [],
+  };
+  const retrieved = retrieveCandidates(employer, source, vocabularies).slice(0, 2 * EMPLOYERS_BY_WORDS);
+  const byRef = new Map(source.profiles(retrieved.map((c) => c.ref)).map((row) => [row.ref, row]));
+  const out: string[] = [];
+  for (const { ref } of retrieved) {
+    const row = byRef.get(ref);
+    if (row?.type !== 'Organization' || out.length === EMPLOYERS_BY_WORDS) continue;
+    out.push(row.id);
+    addOrganizationPlaces(row.profile as OrganizationProfile, places);
   }
   return out;
 }
@@ -488,7 +543,7 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
   const vocabularies = new VocabularyCache(cached, options.share);
   const searchAtVersion = (query: MatchQuery, matchOptions: MatchOptions = {}): MatchResult => {
     const limit = matchOptions.limit ?? 10;
-    const analyzed = withQueryOrganizations(analyzeQuery(query), cached);
+    const analyzed = withQueryOrganizations(analyzeQuery(query), cached, vocabularies);
     if (!hasEvidence(analyzed)) return { candidates: [], notes: analyzed.notes };
     const ofType = vocabularies.vocabularies(analyzed.type);
     const candidates = collectCandidates(analyzed, cached, ofType, limits);
@@ -518,7 +573,7 @@ export function createMatcher(source: CandidateSource, options: MatcherOptions =
           vocabularies,
           limits,
           organizationReads: queryOrganizationReads,
-          withOrganizations: withQueryOrganizations,
+          withOrganizations: (analyzed, reads) => withQueryOrganizations(analyzed, reads, vocabularies),
           hasEvidence,
           profile: profileCandidates,
           score: (analyzed, candidates, ofType, limit) =>
