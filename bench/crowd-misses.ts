@@ -24,7 +24,8 @@ import { readFileSync } from 'node:fs';
 import { createMatcher, type MatchQuery } from '../src/match/index.ts';
 import { analyzeQuery } from '../src/match/query-analysis.ts';
 import { indexEntity, KEY, type PersonProfile, personNamePlaceKey } from '../src/match/profile.ts';
-import { DEFAULT_LIMITS } from '../src/match/retrieval.ts';
+import { DEFAULT_LIMITS, queryPlaces } from '../src/match/retrieval.ts';
+import { queryShape } from './support/queries.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 
 const { values } = parseArgs({
@@ -51,42 +52,23 @@ const queries = readFileSync(values['queries-in'], 'utf8')
   .slice(0, Number(values.count))
   .map((line) => JSON.parse(line) as BenchQuery);
 
-/** The fields a query gives ("name+location"), as `enhance-inprocess.ts` names them. */
-function queryShape(query: MatchQuery): string {
-  const fields: string[] = [];
-  if (query.names.length) fields.push('name');
-  if (query.emails.length) fields.push('email');
-  if (query.phones.length) fields.push('phone');
-  for (const field of ['location', 'employer', 'title', 'school', 'ip'] as const)
-    if (query[field] !== undefined) fields.push(field);
-  return fields.join('+');
-}
-
-/** The place keys (`c:`, `r:`, `k:`) a query's location names, at its most specific level. */
-function queryPlaceKeys(query: MatchQuery): ['c' | 'r' | 'k', string][] {
-  const location = analyzeQuery(query).location;
-  if (!location) return [];
-  const out: ['c' | 'r' | 'k', string][] = [];
-  for (const place of location.places) {
-    if (place.city) out.push(['c', place.city]);
-    else if (place.region) out.push(['r', place.region]);
-    else out.push(['k', place.country]);
-  }
-  for (const region of location.regions) out.push(['r', region]);
-  if (out.length === 0 && location.country) out.push(['k', location.country]);
-  return out;
+/**
+ * The whole-name lookups of `ref`'s namesakes (its `pn:` keys), in the places the query's
+ * location names if it names one (`np:` keys, at the levels retrieval reads it at).
+ */
+function namesakeLookups(keys: readonly string[], query: MatchQuery): string[] {
+  const nameKeys = keys
+    .filter((k) => k.startsWith(KEY.personName))
+    .map((k) => k.slice(KEY.personName.length));
+  const places = query.location === undefined ? [] : queryPlaces(analyzeQuery(query));
+  return places.length === 0
+    ? nameKeys.map((k) => KEY.personName + k)
+    : nameKeys.flatMap((k) => places.map(([level, place]) => personNamePlaceKey(k, level, place)));
 }
 
 /** Whether another person has `ref`'s full name (and a place the query names, if it names one). */
 function hasNamesake(ref: number, keys: readonly string[], query: MatchQuery): boolean {
-  const nameKeys = keys
-    .filter((k) => k.startsWith(KEY.personName))
-    .map((k) => k.slice(KEY.personName.length));
-  const places = query.location === undefined ? [] : queryPlaceKeys(query);
-  const lookups =
-    places.length === 0
-      ? nameKeys.map((k) => KEY.personName + k)
-      : nameKeys.flatMap((k) => places.map(([level, place]) => personNamePlaceKey(k, level, place)));
+  const lookups = namesakeLookups(keys, query);
   for (const refs of store.refsForKeys(lookups, 2).values()) if (refs.some((r) => r !== ref)) return true;
   return false;
 }
@@ -103,14 +85,7 @@ function hasTitledNamesake(
   query: MatchQuery,
 ): boolean {
   if (title === undefined) return false;
-  const nameKeys = keys
-    .filter((k) => k.startsWith(KEY.personName))
-    .map((k) => k.slice(KEY.personName.length));
-  const places = query.location === undefined ? [] : queryPlaceKeys(query);
-  const lookups =
-    places.length === 0
-      ? nameKeys.map((k) => KEY.personName + k)
-      : nameKeys.flatMap((k) => places.map(([level, place]) => personNamePlaceKey(k, level, place)));
+  const lookups = namesakeLookups(keys, query);
   const refs = new Set([...store.refsForKeys(lookups, 5000).values()].flat());
   refs.delete(ref);
   return store.profiles([...refs]).some((row) => (row.profile as PersonProfile).t?.includes(title));

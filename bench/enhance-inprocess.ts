@@ -33,6 +33,7 @@ import { Random } from '../src/random.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { writeSyntheticGraph } from './support/match-graph.ts';
 import { warmPageCache } from './support/page-cache.ts';
+import { queryShape } from './support/queries.ts';
 import { FIGURES, printFigure, printTarget } from './support/targets.ts';
 
 const { values } = parseArgs({
@@ -160,16 +161,6 @@ const byType = {
   Organization: { matchable: 0, topRight: 0, tied: 0, listed: 0 },
   Person: { matchable: 0, topRight: 0, tied: 0, listed: 0 },
 };
-/** The fields a query gives ("name+loc"), to break the person misses down by. */
-function queryShape(query: MatchQuery): string {
-  const fields: string[] = [];
-  if (query.names.length) fields.push('name');
-  if (query.emails.length) fields.push('email');
-  if (query.phones.length) fields.push('phone');
-  for (const field of ['location', 'employer', 'title', 'school', 'ip'] as const)
-    if (query[field] !== undefined) fields.push(field);
-  return fields.join('+');
-}
 /** Person queries made from a graph entity by shape, and those whose entity was not listed. */
 const personQueriesByShape = new Map<string, number>();
 const personMissesByShape = new Map<string, number>();

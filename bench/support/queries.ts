@@ -77,3 +77,14 @@ export function enhanceRecordOf(query: MatchQuery): Record<string, string | stri
     ...(query.ip ? { ip: query.ip } : {}),
   };
 }
+
+/** The fields a query gives ("name+location"): the shape benches break their figures down by. */
+export function queryShape(query: MatchQuery): string {
+  const fields: string[] = [];
+  if (query.names.length) fields.push('name');
+  if (query.emails.length) fields.push('email');
+  if (query.phones.length) fields.push('phone');
+  for (const field of ['location', 'employer', 'title', 'school', 'ip'] as const)
+    if (query[field] !== undefined) fields.push(field);
+  return fields.join('+');
+}

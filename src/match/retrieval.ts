@@ -132,7 +132,7 @@ const MAX_QUERY_PLACES = 8;
  * is two cities, "Texas" a region, "Germany" a country. A place the hierarchy does not know (a
  * typo) names none.
  */
-function queryPlaces(query: AnalyzedQuery): (readonly ['c' | 'r' | 'k', string])[] {
+export function queryPlaces(query: AnalyzedQuery): (readonly ['c' | 'r' | 'k', string])[] {
   const location = query.location;
   if (!location) return [];
   const out = new Map<string, readonly ['c' | 'r' | 'k', string]>();
