@@ -201,7 +201,7 @@ export function queryOrganizationReads(query: AnalyzedQuery): { key: string; lim
 export function withQueryOrganizations(
   query: AnalyzedQuery,
   source: CandidateSource,
-  vocabularies?: Pick<VocabularyCache, 'vocabularies'>,
+  vocabularies: Pick<VocabularyCache, 'vocabularies'>,
 ): AnalyzedQuery {
   if (query.type !== 'Person') return query;
   let out = query;
@@ -215,7 +215,7 @@ export function withQueryOrganizations(
   const employerKeys = employerOrganizationKeys(query);
   if (employerKeys.length) {
     let employers = organizationsUnder(employerKeys, source, places);
-    if (employers.length === 0 && vocabularies)
+    if (employers.length === 0)
       employers = employersByWords(query, source, vocabularies.vocabularies('Organization'), places);
     out = { ...out, employerOrganizations: employers };
   }

@@ -229,7 +229,7 @@ function buildExamples(
         for (let repeat = 0; repeat < repeats; repeat++) {
           const query = generateQuery(entity, random, byType.get(entity.type) ?? []);
           if (!query) continue;
-          const analyzed = withQueryOrganizations(analyzeQuery(query), storage.entities);
+          const analyzed = withQueryOrganizations(analyzeQuery(query), storage.entities, context);
           const vocabularies = context.vocabularies(entity.type);
           const all = collectCandidates(analyzed, storage.entities, vocabularies);
           // A query another entity fits at least as well on every field is dropped, as the
@@ -299,7 +299,7 @@ function labelledExamples(
     for (const [index, labelled] of queries.entries()) {
       if (labelled.namesakes?.length) continue;
       const type = labelled.query.type;
-      const analyzed = withQueryOrganizations(analyzeQuery(labelled.query), source);
+      const analyzed = withQueryOrganizations(analyzeQuery(labelled.query), source, context);
       const vocabularies = context.vocabularies(type);
       const all = collectCandidates(analyzed, source, vocabularies).filter((c) => !heldOutRefs.has(c.ref));
       const expected = labelled.expected;
