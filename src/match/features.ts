@@ -10,6 +10,7 @@ import {
   entityPlaces,
   foldText,
   isOrganizationStopword,
+  type ParsedLocation,
   type PlaceComparison,
   textTokens,
 } from '../kg/index.ts';
@@ -146,29 +147,38 @@ function compareTokens(
 ): NameComparison {
   const matchQ = bestTokenMatches(query, candidate);
   const matchC = bestTokenMatches(candidate, query);
+  const queryWeights = weightsOf(query, vocabulary);
   let wq = 0;
   let sq = 0;
   let missedQuery = 0;
   let uniqueWord = false;
+  let unmatchedQuery = 0;
   for (let i = 0; i < query.length; i++) {
-    const w = vocabulary.idf(query[i]);
+    const w = queryWeights.idf[i];
     wq += w;
     sq += w * matchQ[i];
-    if (matchQ[i] < 0.6) missedQuery = Math.max(missedQuery, w / vocabulary.maxIdf);
-    if (matchQ[i] === 1 && !uniqueWord) uniqueWord = vocabulary.count(query[i]) === 1;
+    if (matchQ[i] < 0.6) {
+      missedQuery = Math.max(missedQuery, w / vocabulary.maxIdf);
+      unmatchedQuery++;
+    }
+    if (matchQ[i] === 1 && !uniqueWord) uniqueWord = queryWeights.count[i] === 1;
   }
   let wc = 0;
   let sc = 0;
   let missedCandidate = 0;
+  let unmatchedCandidate = 0;
   for (let i = 0; i < candidate.length; i++) {
     const w = vocabulary.idf(candidate[i]);
     wc += w;
     sc += w * matchC[i];
-    if (matchC[i] < 0.6) missedCandidate = Math.max(missedCandidate, w / vocabulary.maxIdf);
+    if (matchC[i] < 0.6) {
+      missedCandidate = Math.max(missedCandidate, w / vocabulary.maxIdf);
+      unmatchedCandidate++;
+    }
   }
   return {
-    unmatchedQuery: matchQ.filter((m) => m < 0.6).length,
-    unmatchedCandidate: matchC.filter((m) => m < 0.6).length,
+    unmatchedQuery,
+    unmatchedCandidate,
     evidence: sq / vocabulary.maxIdf,
     uniqueWord,
     coverQuery: wq > 0 ? sq / wq : 0,
@@ -179,6 +189,33 @@ function compareTokens(
   };
 }
 
+/**
+ * A query's words' weights in `vocabulary` (`idf`, `count`), computed once per query word list
+ * (query names are compared with every candidate's: issue 30).
+ */
+interface QueryWeights {
+  readonly vocabulary: Vocabulary;
+  readonly idf: Float64Array;
+  readonly count: Float64Array;
+}
+
+const weightsByWords = new WeakMap<readonly string[], QueryWeights>();
+
+function weightsOf(words: readonly string[], vocabulary: Vocabulary): QueryWeights {
+  let weights = weightsByWords.get(words);
+  if (weights?.vocabulary !== vocabulary) {
+    const idf = new Float64Array(words.length);
+    const count = new Float64Array(words.length);
+    for (let i = 0; i < words.length; i++) {
+      idf[i] = vocabulary.idf(words[i]);
+      count[i] = vocabulary.count(words[i]);
+    }
+    weights = { vocabulary, idf, count };
+    weightsByWords.set(words, weights);
+  }
+  return weights;
+}
+
 function bestName(
   names: readonly QueryName[],
   candidateNames: readonly string[],
@@ -187,9 +224,11 @@ function bestName(
 ): { comparison: NameComparison; query: QueryName } | undefined {
   let best: { comparison: NameComparison; query: QueryName } | undefined;
   let bestScore = -1;
+  // Each candidate name tokenized once, not once per query name.
+  const candidateTokens = candidateNames.map(tokenize);
   for (const query of names) {
-    for (const name of candidateNames) {
-      const comparison = compareTokens(query.tokens, tokenize(name), vocabulary);
+    for (const tokens of candidateTokens) {
+      const comparison = compareTokens(query.tokens, tokens, vocabulary);
       const score = comparison.coverQuery + comparison.coverCandidate;
       if (score > bestScore) {
         bestScore = score;
@@ -204,7 +243,15 @@ function orgTokens(name: string): string[] {
   return name.split(' ').filter((token) => token !== '' && !isOrganizationStopword(token));
 }
 
+/** The distinct `tokens` sorted and joined by spaces (as a query name's `key`). */
 function sortedKey(tokens: readonly string[]): string {
+  // Most names have one or two words: no Set, no copy, no sort call (`<` orders as `sort` does).
+  if (tokens.length === 1) return tokens[0];
+  if (tokens.length === 2) {
+    const [a, b] = tokens;
+    if (a === b) return a;
+    return a < b ? `${a} ${b}` : `${b} ${a}`;
+  }
   return [...new Set(tokens)].sort().join(' ');
 }
 
@@ -212,7 +259,9 @@ function sortedKey(tokens: readonly string[]): string {
 function cover(query: readonly string[], targets: readonly string[]): number {
   if (query.length === 0) return 0;
   const matches = bestTokenMatches(query, targets);
-  return matches.reduce((sum, m) => sum + m, 0) / query.length;
+  let sum = 0;
+  for (let i = 0; i < matches.length; i++) sum += matches[i];
+  return sum / query.length;
 }
 
 /**
@@ -265,32 +314,56 @@ function placesOf(profile: OrganizationProfile | PersonProfile) {
   return entityPlaces(countries, profile.r ?? [], profile.ci ?? []);
 }
 
-function locationFeatures(query: AnalyzedQuery, profile: OrganizationProfile | PersonProfile) {
-  const location = query.location;
-  const out = { tokensMatch: 0, cover: 0, postcode: 0, regionMatch: 0 };
-  let places: PlaceComparison | undefined;
-  if (!location) return { ...out, places };
+/** How a query's location compares with an entity's places (`locationFeatures`). */
+interface LocationComparison {
+  readonly tokensMatch: number;
+  readonly cover: number;
+  readonly postcode: number;
+  readonly regionMatch: number;
+  readonly places: PlaceComparison;
+}
+
+// A location's words that are not numbers, once per location (not per candidate).
+const locationWordsOf = new WeakMap<ParsedLocation, readonly string[]>();
+
+function locationWords(location: ParsedLocation): readonly string[] {
+  let words = locationWordsOf.get(location);
+  if (!words) {
+    words = location.tokens.filter((t) => !/^\d+$/.test(t));
+    locationWordsOf.set(location, words);
+  }
+  return words;
+}
+
+function locationFeatures(
+  location: ParsedLocation,
+  profile: OrganizationProfile | PersonProfile,
+): LocationComparison {
+  let tokensMatch = 0;
+  let cover = 0;
+  let postcode = 0;
+  let regionMatch = 0;
   const regions = profile.r ?? [];
-  const words = location.tokens.filter((t) => !/^\d+$/.test(t));
+  const words = locationWords(location);
   if (words.length > 0) {
     const places = [...regions, ...(profile.ci ?? [])].flatMap((p) => p.split(' '));
     // Street words (`ad`) count as the entity's own words, but are not compared by letters.
     const own = 'ad' in profile && profile.ad ? [...places, ...profile.ad] : places;
-    out.cover = placeCover(words, own, places);
-    out.tokensMatch = regions.length > 0 || (profile.ci?.length ?? 0) > 0 ? out.cover : 0;
+    cover = placeCover(words, own, places);
+    tokensMatch = regions.length > 0 || (profile.ci?.length ?? 0) > 0 ? cover : 0;
   }
-  if (location.regions.some((r) => regions.includes(r))) out.regionMatch = 1;
+  if (location.regions.some((r) => regions.includes(r))) regionMatch = 1;
   if (location.postcodes.length && 'ad' in profile && profile.ad?.some((t) => location.postcodes.includes(t)))
-    out.postcode = 1;
-  places = comparePlaces(location, placesOf(profile));
-  if (places.region) out.regionMatch = 1;
+    postcode = 1;
+  const places = comparePlaces(location, placesOf(profile));
+  if (places.region) regionMatch = 1;
   // One word the hierarchy reads as the entity's own division or city ("NSW", "RJ", "Calif."):
   // its words name the entity's place as much as the division's full name would.
-  if (words.length === 1 && (places.region || places.city) && out.cover < 1) {
-    out.cover = 1;
-    out.tokensMatch = 1;
+  if (words.length === 1 && (places.region || places.city) && cover < 1) {
+    cover = 1;
+    tokensMatch = 1;
   }
-  return { ...out, places };
+  return { tokensMatch, cover, postcode, regionMatch, places };
 }
 
 /** Compares `query` with an organization's profile. */
@@ -335,12 +408,12 @@ export function organizationFeatures(
   phoneFeatures(query, profile.p, f);
   if (query.location) {
     f.hasLocation = 1;
-    const loc = locationFeatures(query, profile);
-    f.countryMatch = loc.places?.country ? 1 : 0;
-    f.countryConflict = loc.places?.countryConflict ? 1 : 0;
+    const loc = locationFeatures(query.location, profile);
+    f.countryMatch = loc.places.country ? 1 : 0;
+    f.countryConflict = loc.places.countryConflict ? 1 : 0;
     f.regionMatch = loc.regionMatch;
     // Elsewhere in the hierarchy, unless the words name the entity's own place.
-    f.placeConflict = loc.places?.conflict && loc.cover < 0.5 ? 1 : 0;
+    f.placeConflict = loc.places.conflict && loc.cover < 0.5 ? 1 : 0;
     f.locationTokensMatch = loc.tokensMatch;
   }
   if (query.ip) {
@@ -398,7 +471,13 @@ interface PersonWords {
 }
 
 function personWords(written: readonly string[]): PersonWords {
-  return { tokens: written.map(canonicalGivenName), initials: written.map((w) => w[0] ?? '').join('') };
+  const tokens: string[] = [];
+  let initials = '';
+  for (let i = 0; i < written.length; i++) {
+    tokens.push(canonicalGivenName(written[i]));
+    initials += written[i][0] ?? '';
+  }
+  return { tokens, initials };
 }
 
 /** Similarity of two person-name words: as `tokenSimilarity`, and an initial matches a name it starts. */
@@ -422,7 +501,8 @@ function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: num
  * the position of the candidate word it was closest to (-1 when none is similar at all).
  */
 function personMatches(query: PersonWords, candidate: PersonWords, closest?: number[]): number[] {
-  return query.tokens.map((_, i) => {
+  const out: number[] = [];
+  for (let i = 0; i < query.tokens.length; i++) {
     let best = 0;
     let at = -1;
     for (let j = 0; j < candidate.tokens.length && best < 1; j++) {
@@ -432,9 +512,10 @@ function personMatches(query: PersonWords, candidate: PersonWords, closest?: num
         at = j;
       }
     }
-    if (closest) closest[i] = at;
-    return best;
-  });
+    if (closest) closest.push(at);
+    out.push(best);
+  }
+  return out;
 }
 
 /** Positions of middle names in person-name tokens (given name first, surname last). */
@@ -457,6 +538,7 @@ function comparePersonTokens(
   const closest: number[] = [];
   const matchQ = personMatches(queryWords, candidateWords, closest);
   const matchC = personMatches(candidateWords, queryWords);
+  const queryIdf = weightsOf(query, vocabulary).idf;
   let wq = 0;
   let sq = 0;
   let evidence = 0;
@@ -464,7 +546,7 @@ function comparePersonTokens(
   let unmatchedQuery = 0;
   for (let i = 0; i < query.length; i++) {
     if (matchQ[i] < 0.6 && isMiddle(i, query.length)) continue;
-    const w = vocabulary.idf(query[i]);
+    const w = queryIdf[i];
     wq += w;
     sq += w * matchQ[i];
     // A misspelt word is as rare as no word (the largest IDF), but it names what it is a typo
@@ -604,9 +686,31 @@ function givenNameWordSimilarity(a: string, b: string): number {
  */
 function nameJaroWinkler(query: readonly string[], candidate: readonly string[]): number {
   const written = candidate.join(' ');
-  const straight = jaroWinkler(query.join(' '), written);
+  const forms = writtenForms(query);
+  const straight = jaroWinkler(forms.straight, written);
   if (query.length < 2) return straight;
-  return Math.max(straight, jaroWinkler([...query.slice(1), query[0]].join(' '), written));
+  return Math.max(straight, jaroWinkler(forms.rotated, written));
+}
+
+/** A query name's words as written and with its first word moved to the end (`nameJaroWinkler`). */
+interface WrittenForms {
+  readonly straight: string;
+  readonly rotated: string;
+}
+
+// Query names are compared with every candidate: their written forms are made once.
+const writtenFormsOf = new WeakMap<readonly string[], WrittenForms>();
+
+function writtenForms(query: readonly string[]): WrittenForms {
+  let forms = writtenFormsOf.get(query);
+  if (!forms) {
+    forms = {
+      straight: query.join(' '),
+      rotated: query.length < 2 ? '' : [...query.slice(1), query[0]].join(' '),
+    };
+    writtenFormsOf.set(query, forms);
+  }
+  return forms;
 }
 
 interface BestPersonName {
@@ -659,14 +763,27 @@ function canonicalNames(query: AnalyzedQuery): QueryPersonName[] {
 }
 
 /** IDF mass (in units of the largest IDF) of the query's place words found among the candidate's. */
-function placeEvidence(query: AnalyzedQuery, profile: PersonProfile, places: Vocabulary): number {
-  const words = placeTokens(query.location?.tokens ?? []);
+function placeEvidence(location: ParsedLocation, profile: PersonProfile, places: Vocabulary): number {
+  const words = placeWords(location);
   if (words.length === 0) return 0;
+  const idf = weightsOf(words, places).idf;
   const own = [...(profile.ci ?? []).flatMap((c) => c.split(' ')), ...(profile.ad ?? [])];
   const matches = bestTokenMatches(words, own);
   let sum = 0;
-  for (let i = 0; i < words.length; i++) sum += matches[i] * places.idf(words[i]);
+  for (let i = 0; i < words.length; i++) sum += matches[i] * idf[i];
   return sum / places.maxIdf;
+}
+
+// A location's place words (`placeTokens`), once per location.
+const placeWordsOf = new WeakMap<ParsedLocation, readonly string[]>();
+
+function placeWords(location: ParsedLocation): readonly string[] {
+  let words = placeWordsOf.get(location);
+  if (!words) {
+    words = placeTokens(location.tokens);
+    placeWordsOf.set(location, words);
+  }
+  return words;
 }
 
 /**
@@ -678,18 +795,16 @@ function givenAndSurnameFeatures(q: QueryName, profile: PersonProfile, f: Featur
   const first = profile.f === undefined ? undefined : nameWordForms(profile.f, 'first');
   const last = profile.l === undefined ? undefined : nameWordForms(profile.l, 'last');
   if (q.first !== undefined) {
-    const straight =
-      (first ? givenNameSimilarity(q.first, first) : 0) +
-      (last && q.last ? surnameSimilarity(q.last, last) : 0);
-    const crossed =
-      (last ? surnameSimilarity(q.first, last) : 0) +
-      (first && q.last ? givenNameSimilarity(q.last, first) : 0);
-    if (straight >= crossed) {
-      f.firstNameSimilarity = first ? givenNameSimilarity(q.first, first) : 0;
-      f.lastNameSimilarity = last && q.last ? surnameSimilarity(q.last, last) : 0;
+    const givenStraight = first ? givenNameSimilarity(q.first, first) : 0;
+    const surnameStraight = last && q.last ? surnameSimilarity(q.last, last) : 0;
+    const givenCrossed = first && q.last ? givenNameSimilarity(q.last, first) : 0;
+    const surnameCrossed = last ? surnameSimilarity(q.first, last) : 0;
+    if (givenStraight + surnameStraight >= surnameCrossed + givenCrossed) {
+      f.firstNameSimilarity = givenStraight;
+      f.lastNameSimilarity = surnameStraight;
     } else {
-      f.firstNameSimilarity = first && q.last ? givenNameSimilarity(q.last, first) : 0;
-      f.lastNameSimilarity = last ? surnameSimilarity(q.first, last) : 0;
+      f.firstNameSimilarity = givenCrossed;
+      f.lastNameSimilarity = surnameCrossed;
     }
     // Both sides have both parts, and one part differs beyond a typo: likely a namesake.
     if (q.last && first && last) {
@@ -754,11 +869,13 @@ export function personFeatures(
         best.query.tokens.length === 2 && c.tokens.length >= 3
           ? [c.tokens[0], c.tokens[c.tokens.length - 1]]
           : c.tokens;
-      f.nameKeyEqual = best.query.key === sortedKey(c.tokens) || best.query.key === sortedKey(whole) ? 1 : 0;
-      f.nameJaroWinkler = Math.max(
-        nameJaroWinkler(best.query.tokens, c.tokens),
-        nameJaroWinkler(best.query.tokens, whole),
-      );
+      f.nameKeyEqual =
+        best.query.key === sortedKey(c.tokens) || (whole !== c.tokens && best.query.key === sortedKey(whole))
+          ? 1
+          : 0;
+      const spelling = nameJaroWinkler(best.query.tokens, c.tokens);
+      f.nameJaroWinkler =
+        whole === c.tokens ? spelling : Math.max(spelling, nameJaroWinkler(best.query.tokens, whole));
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
     }
     givenAndSurnameFeatures(query.names[0], profile, f);
@@ -766,17 +883,17 @@ export function personFeatures(
   if (query.emails.length > 0) emailFeatures(query, profile, f);
   if (query.location) {
     f.hasLocation = 1;
-    const loc = locationFeatures(query, profile);
+    const loc = locationFeatures(query.location, profile);
     f.locationCover = loc.cover;
-    if (places) f.locationEvidence = placeEvidence(query, profile, places);
+    if (places) f.locationEvidence = placeEvidence(query.location, profile, places);
     const hasPlaces = (profile.ci?.length ?? 0) + (profile.ad?.length ?? 0) + (profile.r?.length ?? 0) > 0;
     if (!hasPlaces && !profile.c) f.locationMissing = 1;
     const resolved = (query.location.places.length ?? 0) > 0;
-    f.countryMatch = loc.places?.country ? 1 : 0;
-    f.countryConflict = loc.places?.countryConflict ? 1 : 0;
+    f.countryMatch = loc.places.country ? 1 : 0;
+    f.countryConflict = loc.places.countryConflict ? 1 : 0;
     // Elsewhere in the hierarchy ("Sydney" for someone in Melbourne), unless the words name the
     // person's own place or postcode.
-    f.placeConflict = loc.places?.conflict && loc.cover < 0.5 && !loc.postcode ? 1 : 0;
+    f.placeConflict = loc.places.conflict && loc.cover < 0.5 && !loc.postcode ? 1 : 0;
     // Words that name no known place and none of the person's (a misspelt or unknown village).
     if (hasPlaces && !resolved && loc.cover < 0.3 && !loc.regionMatch && !loc.postcode)
       f.locationConflict = 1;

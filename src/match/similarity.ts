@@ -10,8 +10,10 @@ export function jaroWinkler(a: string, b: string): number {
   const lb = b.length;
   if (la === 0 || lb === 0) return 0;
   const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
-  const matchedA = new Uint8Array(la);
-  const matchedB = new Uint8Array(lb);
+  // Which characters matched, in two reused buffers (cleared on the way out): two arrays
+  // allocated per call were ~10% of the matcher's garbage per query (issue 30).
+  if (matchedA.length < la) matchedA = new Uint8Array(2 * la);
+  if (matchedB.length < lb) matchedB = new Uint8Array(2 * lb);
   let matches = 0;
   for (let i = 0; i < la; i++) {
     const from = Math.max(0, i - window);
@@ -34,12 +36,17 @@ export function jaroWinkler(a: string, b: string): number {
     if (a.charCodeAt(i) !== b.charCodeAt(k)) transpositions++;
     k++;
   }
+  matchedA.fill(0, 0, la);
+  matchedB.fill(0, 0, lb);
   const m = matches;
   const jaro = (m / la + m / lb + (m - transpositions / 2) / m) / 3;
   let prefix = 0;
   while (prefix < 4 && prefix < la && prefix < lb && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
   return jaro + prefix * 0.1 * (1 - jaro);
 }
+
+let matchedA = new Uint8Array(64);
+let matchedB = new Uint8Array(64);
 
 /**
  * Optimal-string-alignment edit distance (insert, delete, substitute, transpose adjacent),
@@ -131,15 +138,18 @@ export function tokenSimilarity(a: string, b: string): number {
 
 /** Which tokens of `query` are matched by tokens of `candidate`, each with its best similarity. */
 export function bestTokenMatches(query: readonly string[], candidate: readonly string[]): number[] {
-  return query.map((q) => {
+  const out: number[] = [];
+  for (let i = 0; i < query.length; i++) {
+    const q = query[i];
     let best = 0;
-    for (const c of candidate) {
-      const s = tokenSimilarity(q, c);
+    for (let j = 0; j < candidate.length; j++) {
+      const s = tokenSimilarity(q, candidate[j]);
       if (s > best) {
         best = s;
         if (best === 1) break;
       }
     }
-    return best;
-  });
+    out.push(best);
+  }
+  return out;
 }
