@@ -420,7 +420,7 @@ export function organizationFeatures(
     f.hasIp = 1;
     if (profile.ip && ipInRanges(query.ip, profile.ip)) f.ipMatch = 1;
   }
-  return expandFeatures(f);
+  return expandOrganization(f);
 }
 
 /**
@@ -639,6 +639,18 @@ function localLetters(local: string): string {
   return local.replace(/[^a-z]/g, '');
 }
 
+// The letters of each query e-mail's local part, once per query (not per candidate).
+const lettersByEmail = new WeakMap<object, string>();
+
+function localLettersOf(email: { readonly local: string }): string {
+  let letters = lettersByEmail.get(email);
+  if (letters === undefined) {
+    letters = localLetters(email.local);
+    lettersByEmail.set(email, letters);
+  }
+  return letters;
+}
+
 function asciiLetters(name: string): string {
   return foldText(name).replace(/[^a-z]/g, '');
 }
@@ -649,17 +661,18 @@ function asciiLetters(name: string): string {
  * other letters (0.5); nothing of it (0).
  */
 function localFitsName(
-  local: string,
+  email: { readonly local: string },
   first?: string,
   last?: string,
   middles: readonly string[] = [],
 ): number {
-  const letters = localLetters(local);
+  const letters = localLettersOf(email);
   if (letters.length < 2 || !last) return 0;
   const l = asciiLetters(last);
   const f = first ? asciiLetters(first) : '';
   if (!l) return 0;
-  const m = middles.map((x) => asciiLetters(x)[0] ?? '').join('');
+  let m = '';
+  for (let i = 0; i < middles.length; i++) m += asciiLetters(middles[i])[0] ?? '';
   const forms = [l];
   if (f) forms.push(f + l, f[0] + l, f + l[0], l + f, l + f[0], f, f[0] + m + l, f + m + l, l + f[0] + m);
   if (forms.includes(letters)) return 1;
@@ -728,9 +741,10 @@ function bestPersonName(
 ): BestPersonName | undefined {
   let best: BestPersonName | undefined;
   let bestScore = -1;
+  // Each candidate name's words once, not once per query name.
+  const candidates = candidateNames.map((name) => personWords(name.split(' ')));
   for (const { name: query, words: queryWords } of names) {
-    for (const name of candidateNames) {
-      const candidateWords = personWords(name.split(' '));
+    for (const candidateWords of candidates) {
       const comparison = comparePersonTokens(queryWords, candidateWords, vocabulary);
       const score = comparison.coverQuery + comparison.coverCandidate;
       if (score > bestScore) {
@@ -932,7 +946,7 @@ export function personFeatures(
     if (query.ipOrganizations?.length && profile.wi?.some((id) => query.ipOrganizations?.includes(id)))
       f.ipMatch = 1;
   }
-  return expandFeatures(f);
+  return expandPerson(f);
 }
 
 /**
@@ -953,12 +967,14 @@ function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureV
   let nameFit = 0;
   let personal = false;
   let sameProvider = false;
+  let middles: string[] | undefined;
   for (const e of query.emails) {
     if (e.freeMail) f.emailFreeMail = 1;
     if (e.role) f.emailRole = 1;
     else {
       personal = true;
-      nameFit = Math.max(nameFit, localFitsName(e.local, profile.f, profile.l, middlesOf(profile)));
+      middles ??= middlesOf(profile);
+      nameFit = Math.max(nameFit, localFitsName(e, profile.f, profile.l, middles));
     }
     for (const address of emails) {
       const at = address.lastIndexOf('@');
@@ -1083,11 +1099,51 @@ export function expandFeatures(f: FeatureVector): FeatureVector {
 function featureTemplate(names: readonly string[]): FeatureVector {
   const f: FeatureVector = {};
   for (const name of names) f[name] = 0;
-  return JSON.parse(JSON.stringify(expandFeatures(f))) as FeatureVector;
+  const template = JSON.parse(JSON.stringify(expandFeatures(f))) as FeatureVector;
+  // The template's fields start as constant small integers (0). The first fraction written to
+  // a field made it a "double" field, and each clone then allocated one box per such field;
+  // each first write of another kind of value changed the shape's field types, and the code
+  // that relied on them was deoptimised, late in a process's life for rare features. A value
+  // of another kind (null) written once through a clone, which shares the template's shape,
+  // makes every field "any value" and mutable from the start: clones copy the fields as they
+  // are (0 needs no box), and no later write changes the shape (issue 30).
+  const clone: Record<string, unknown> = { ...template };
+  for (const name in clone) clone[name] = null;
+  return template;
 }
 
 const ORGANIZATION_TEMPLATE = featureTemplate(ORGANIZATION_FEATURES);
 const PERSON_TEMPLATE = featureTemplate(PERSON_FEATURES);
+
+/**
+ * `expandFeatures` made for the vectors of one base feature list: the same values computed the
+ * same way, each feature read and written by its name written in the code (a read per property
+ * shape, where `expandFeatures` reads a different name at every step: a megamorphic lookup
+ * each, issue 30). Only names from this module's lists go into the code.
+ */
+function expander(base: readonly string[]): (f: FeatureVector) => FeatureVector {
+  const has = new Set(base);
+  const lines: string[] = [];
+  for (let i = 0; i < HINGES.length; i++) {
+    const [name, knot] = HINGES[i];
+    if (!has.has(name)) continue;
+    const k = JSON.stringify(knot);
+    lines.push(
+      `v = f[${JSON.stringify(name)}]; f[${JSON.stringify(HINGE_NAMES[i])}] = v > ${k} ? (v - ${k}) / (1 - ${k}) : 0;`,
+    );
+  }
+  lines.push('const strongName = f.nameBoth !== undefined && f.nameBoth >= 0.95 ? 1 : 0;');
+  for (let i = 0; i < CONFLICTS.length; i++) {
+    if (!has.has(CONFLICTS[i])) continue;
+    lines.push(`f[${JSON.stringify(CONFLICT_NAMES[i])}] = strongName * f[${JSON.stringify(CONFLICTS[i])}];`);
+  }
+  return new Function(`return function expand(f) { let v;\n${lines.join('\n')}\nreturn f; };`)() as (
+    f: FeatureVector,
+  ) => FeatureVector;
+}
+
+const expandOrganization = expander(ORGANIZATION_FEATURES);
+const expandPerson = expander(PERSON_FEATURES);
 
 function zeroVector(template: FeatureVector): FeatureVector {
   return { ...template };
