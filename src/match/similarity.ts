@@ -16,10 +16,11 @@ export function jaroWinkler(a: string, b: string): number {
   if (matchedB.length < lb) matchedB = new Uint8Array(2 * lb);
   let matches = 0;
   for (let i = 0; i < la; i++) {
+    const ca = a.charCodeAt(i);
     const from = Math.max(0, i - window);
     const to = Math.min(lb - 1, i + window);
     for (let j = from; j <= to; j++) {
-      if (!matchedB[j] && a.charCodeAt(i) === b.charCodeAt(j)) {
+      if (matchedB[j] === 0 && b.charCodeAt(j) === ca) {
         matchedA[i] = 1;
         matchedB[j] = 1;
         matches++;
@@ -31,8 +32,8 @@ export function jaroWinkler(a: string, b: string): number {
   let transpositions = 0;
   let k = 0;
   for (let i = 0; i < la; i++) {
-    if (!matchedA[i]) continue;
-    while (!matchedB[k]) k++;
+    if (matchedA[i] === 0) continue;
+    while (matchedB[k] === 0) k++;
     if (a.charCodeAt(i) !== b.charCodeAt(k)) transpositions++;
     k++;
   }
