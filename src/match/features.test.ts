@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Entity } from '../kg/index.ts';
 import {
+  expandFeatures,
   modelFeatureNames,
   ORGANIZATION_FEATURES,
   organizationFeatures,
@@ -353,4 +354,43 @@ test('a place misspelt on both sides, its letters shuffled, is the same place, n
   // Other letters: still a place that names none of the person's.
   assert.equal(featuresAt('Einburgh', 'Wolvertamphon').locationConflict, 1);
   assert.equal(featuresAt('Xyzzyville', 'Wolvertamphon').locationCover, 0);
+});
+
+test('the hinges and interactions of a compared vector are those expandFeatures gives its base features', () => {
+  const person: Entity = {
+    id: 'PER-2',
+    type: 'Person',
+    name: 'Julia Ann Tanaka',
+    nameDetail: { firstName: 'Julia', lastName: 'Tanaka' },
+    emailAddresses: [{ contactString: 'julia.tanaka@acme.com' }],
+    location: { city: { name: 'Leeds' } },
+    employments: [{ isCurrent: true, title: 'chemist' }],
+  };
+  const profile = indexEntity(person).profile as PersonProfile;
+  const queries = [
+    query({ type: 'Person', names: ['Julia Tanaka'], emails: ['julia.tanaka@acme.co'], location: 'Leeds' }),
+    query({ type: 'Person', names: ['Julia Ann Tanaka'], title: 'chemist', location: 'Sydney' }),
+    query({ type: 'Person', names: ['Tanaka Julie'], emails: ['jt@gmail.com'] }),
+  ];
+  for (const q of queries) {
+    const f = personFeatures(analyzeQuery(q), profile, vocabulary);
+    const base = Object.fromEntries(PERSON_FEATURES.map((name) => [name, f[name]]));
+    assert.deepEqual({ ...f }, expandFeatures(base), JSON.stringify(q));
+    assert.ok(f['nameBoth>0.8'] > 0 || f.nameBoth <= 0.8);
+  }
+  const o = organizationFeatures(
+    analyzeQuery(
+      query({
+        type: 'Organization',
+        names: ['Univ. of Pecs'],
+        urls: ['https://pte.hu'],
+        location: 'Austria',
+      }),
+    ),
+    pecsProfile,
+    vocabulary,
+  );
+  const base = Object.fromEntries(ORGANIZATION_FEATURES.map((name) => [name, o[name]]));
+  assert.deepEqual({ ...o }, expandFeatures(base));
+  assert.equal(o['strongName*countryConflict'], o.countryConflict);
 });
