@@ -37,6 +37,16 @@ export const KEY = Object.freeze({
   personPlace: 'pl:',
   personEmployer: 'pw:',
   /**
+   * A person's past employer (its id, as `pw:` spells a current one): a query naming the
+   * employer finds who worked there before too (`employment.isCurrent === false`).
+   */
+  personPastEmployer: 'pe:',
+  /**
+   * A school a person studied at, by its organization-name key (`normalizeOrganizationName`'s
+   * `key`; most schools in a graph are names without an entity id): a query's `school`.
+   */
+  personSchool: 'ps:',
+  /**
    * A person's whole-name key together with one of their places (`np:<name key>|c:<city>`,
    * `|r:<region>`, `|k:<country>`): among a common name's hundreds of namesakes, those in the
    * query's place (see `personNamePlaceKey`).
@@ -492,14 +502,19 @@ function indexPerson(entity: Entity): EntityIndex {
     if (employer) employers.push(normalizeOrganizationName(employer).tokens.join(' '));
     if (typeof employment?.employer?.id === 'string') {
       employerIds.push(employment.employer.id);
-      // Current employers only: an IP address tells where someone works now.
+      // `pw:` current employers only: an IP address tells where someone works now. A past one
+      // is still evidence for a query naming it as the employer (`pe:`).
       if (employment.isCurrent !== false) keys.add(KEY.personEmployer + employment.employer.id);
+      else keys.add(KEY.personPastEmployer + employment.employer.id);
     }
   }
   const schools: string[] = [];
   for (const education of Array.isArray(entity.educations) ? entity.educations : []) {
     const school = linkedName(education?.institution);
-    if (school) schools.push(normalizeOrganizationName(school).tokens.join(' '));
+    if (!school) continue;
+    const normalized = normalizeOrganizationName(school);
+    schools.push(normalized.tokens.join(' '));
+    if (normalized.key) keys.add(KEY.personSchool + normalized.key);
   }
   // The words of every city, then the address words (as `placeTokens` would keep them).
   for (const city of place.cities) {

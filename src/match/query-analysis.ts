@@ -62,6 +62,8 @@ export interface AnalyzedQuery {
   readonly titleTokens: readonly string[];
   readonly employerTokens: readonly string[];
   readonly schoolTokens: readonly string[];
+  /** Person queries with a `school`: its organization-name key (retrieval's `ps:` lookup). */
+  readonly schoolKey?: string;
   readonly ip?: string;
   /**
    * Person queries with an `ip`: ids of the organizations whose ranges contain it (resolved by
@@ -141,6 +143,7 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
   const isPerson = query.type === 'Person';
   const notes: string[] = [];
   const employer = present(query.employer) ? normalizeOrganizationName(query.employer) : undefined;
+  const school = present(query.school) ? normalizeOrganizationName(query.school) : undefined;
   const names: QueryName[] = [];
   for (const name of query.names) {
     const read = isPerson ? personName(name) : organizationName(name);
@@ -189,7 +192,8 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
     titleTokens: present(query.title) ? textTokens(query.title) : [],
     employerTokens: employer?.significant ?? [],
     ...(query.type === 'Person' && employer?.key ? { employerKey: employer.key } : {}),
-    schoolTokens: present(query.school) ? normalizeOrganizationName(query.school).significant : [],
+    schoolTokens: school?.significant ?? [],
+    ...(query.type === 'Person' && school?.key ? { schoolKey: school.key } : {}),
     ...(present(query.ip) ? { ip: query.ip.trim() } : {}),
     notes,
   };

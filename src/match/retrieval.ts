@@ -180,6 +180,35 @@ function namePlaceForms(name: QueryName): string[] {
   return key === name.key ? [name.key] : [name.key, key];
 }
 
+/**
+ * A Person query's lookups of the people of the organizations it points at (resolved by the
+ * matcher: `withQueryOrganizations`) and of the school it names.
+ */
+function organizationLookups(query: AnalyzedQuery, lookups: Lookup[]): void {
+  const exact = (key: string, weight: number) =>
+    lookups.push({ key, weight, limit: EXACT_LIMIT, group: key });
+  for (const id of query.ipOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.ip);
+  // The people working at the organization whose domain the e-mail is at.
+  for (const id of query.domainOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.emailDomain);
+  // The people working at the organization named as the employer: among many namesakes, the
+  // one working there is retrieved (weighted as an e-mail domain: a place of work, not a name).
+  // Those who worked there before too (`pe:`), in the same group: whoever has both counts once.
+  // Below the whole name's weight, so that the workplace's other people do not displace the
+  // crowd of exact namesakes; added to it, the namesake who works or worked there comes first.
+  for (const id of query.employerOrganizations ?? []) {
+    const group = KEY.personEmployer + id;
+    lookups.push({ key: group, weight: EXACT_WEIGHT.emailDomain, limit: EXACT_LIMIT, group });
+    lookups.push({
+      key: KEY.personPastEmployer + id,
+      weight: EXACT_WEIGHT.emailDomain,
+      limit: EXACT_LIMIT,
+      group,
+    });
+  }
+  // The people who studied at the school the query names, weighted as a workplace.
+  if (query.schoolKey) exact(KEY.personSchool + query.schoolKey, EXACT_WEIGHT.emailDomain);
+}
+
 /** Finds the candidates for `query` (every type; the matcher filters by type). */
 export function retrieveCandidates(
   query: AnalyzedQuery,
@@ -226,13 +255,7 @@ export function retrievalLookups(
   for (const phone of query.phones) exact(KEY.phone + phone, EXACT_WEIGHT.phone);
   if (query.ip && !isPerson)
     for (const key of ipKeysForAddress(query.ip)) exact(KEY.ip + key, EXACT_WEIGHT.ip);
-  for (const id of query.ipOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.ip);
-  // The people working at the organization whose domain the e-mail is at.
-  for (const id of query.domainOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.emailDomain);
-  // The people working at the organization named as the employer: among many namesakes, the
-  // one working there is retrieved (weighted as an e-mail domain: a place of work, not a name).
-  for (const id of query.employerOrganizations ?? [])
-    exact(KEY.personEmployer + id, EXACT_WEIGHT.emailDomain);
+  if (isPerson) organizationLookups(query, lookups);
 
   const namePrefix = isPerson ? KEY.personToken : KEY.orgToken;
   const places = isPerson ? namePlaces(query) : [];
