@@ -1,10 +1,13 @@
 /**
  * Storage contract for what the import adds to EntityStore: deferred key indexing
- * (`writeBatch(…, {deferKeys})` + `indexPendingKeys()`) and `getByIds`.
+ * (`writeBatch(…, {deferKeys})` + `indexPendingKeys()`), `getByIds`, and the pass over the
+ * whole graph that re-keys a store an older build imported (`entitiesAfter`, `reindexKeys`).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { reindexKeys } from '../src/import/index.ts';
 import type { Entity } from '../src/kg/index.ts';
+import { indexEntity } from '../src/match/index.ts';
 import type { EntityWrite, Storage } from '../src/storage/index.ts';
 import type { OpenStorage } from './storage-contract.ts';
 
@@ -150,6 +153,69 @@ export function runKgImportStorageContract(adapter: string, open: OpenStorage): 
       assert.equal(storage.entities.version(), version);
       assert.equal(storage.entities.indexPendingKeys(), 1);
       assert.equal(storage.entities.refsForKey('t:exclusive', 5).length, 2);
+    });
+
+    test('entitiesAfter: every entity once, in ref order, chunk by chunk, with its stored keys', () => {
+      storage.entities.writeBatch([write('A-1', ['t:after', 'd:a1.example']), write('A-2', [])]);
+      const seen: number[] = [];
+      const byId = new Map<string, readonly string[]>();
+      for (let after = 0; ; ) {
+        const chunk = storage.entities.entitiesAfter(after, 3);
+        if (chunk.length === 0) break;
+        assert.ok(chunk.length <= 3);
+        for (const entity of chunk) {
+          seen.push(entity.ref);
+          byId.set(entity.id, entity.keys);
+        }
+        after = chunk[chunk.length - 1].ref;
+      }
+      assert.deepEqual(
+        seen,
+        [...seen].sort((a, b) => a - b),
+        'ref order',
+      );
+      assert.equal(new Set(seen).size, seen.length, 'each once');
+      assert.equal(seen.length, storage.entities.counts().organizations + storage.entities.counts().persons);
+      assert.deepEqual(byId.get('A-1'), ['t:after', 'd:a1.example']);
+      assert.deepEqual(byId.get('A-2'), []);
+      const [a1] = storage.entities.entitiesAfter(storage.entities.getById('A-1')!.ref - 1, 1);
+      assert.equal(a1.id, 'A-1');
+      assert.deepEqual(a1.ledger, { sources: [{ source: 'test' }] });
+      assert.deepEqual(storage.entities.entitiesAfter(Math.max(...seen), 10), []);
+    });
+
+    test("reindexKeys gives entities stored with an older build's keys the keys computed now", async () => {
+      const person: Entity = {
+        id: 'P-rekey',
+        type: 'Person',
+        name: 'Ada Quarrington',
+        employments: [
+          { employer: { id: 'O-now', name: 'Now Works' }, isCurrent: true },
+          { employer: { id: 'O-before', name: 'Before Works' }, isCurrent: false },
+        ],
+        educations: [{ institution: { name: 'Ostara School of Music' } }],
+      };
+      const index = indexEntity(person);
+      // As an older build stored it: without the past employer's and the school's keys.
+      const older = index.keys.filter((key) => !key.startsWith('pe:') && !key.startsWith('ps:'));
+      assert.ok(older.length < index.keys.length);
+      const ledger = { sources: [{ source: 'old' }] };
+      storage.entities.writeBatch([
+        { id: person.id, type: 'Person', doc: person, ledger, ...index, keys: older },
+      ]);
+      assert.deepEqual(storage.entities.refsForKey('pe:O-before', 5), []);
+      const first = await reindexKeys(storage.entities);
+      assert.ok(first.rekeyed >= 1, JSON.stringify(first));
+      assert.equal(storage.entities.pendingKeyCount(), 0);
+      const ref = storage.entities.getById(person.id)!.ref;
+      assert.deepEqual(storage.entities.refsForKey('pe:O-before', 5), [ref]);
+      assert.deepEqual(storage.entities.refsForKey('ps:music ostara school', 5), [ref]);
+      assert.deepEqual(storage.entities.refsForKey('pw:O-now', 5), [ref], 'the keys it had are kept');
+      assert.deepEqual(storage.entities.getById(person.id)?.doc, person, 'the document is unchanged');
+      assert.deepEqual(storage.entities.getById(person.id)?.ledger, ledger, 'the ledger is unchanged');
+      const second = await reindexKeys(storage.entities);
+      assert.equal(second.rekeyed, 0, 'idempotent');
+      assert.equal(second.scanned, first.scanned);
     });
   });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
+import { reindexKeys } from '../import/index.ts';
 import { configuredStore } from '../runtime.ts';
 import { openStorage } from '../storage/index.ts';
 import { withElapsed } from './elapsed.ts';
@@ -10,16 +11,31 @@ import { withElapsed } from './elapsed.ts';
  * (killed, out of disk), its entities are readable by id but not found by enhance until a pass
  * runs. The next import runs one; this command runs it alone. Safe to repeat; prints a summary
  * on stderr.
+ *
+ * `--recompute` computes every entity's keys again from its stored document (`reindexKeys`):
+ * for a store imported by an older build, whose entities lack keys this build gives (`pe:` past
+ * employers and `ps:` schools, added for issue 22). Such a store answers as before without it.
  */
 export function registerIndexKeys(program: Command): void {
   program
     .command('index-keys')
-    .description('index the retrieval keys an interrupted import left pending')
+    .description('index the retrieval keys an interrupted import left pending (--recompute: all keys again)')
     .option('--data <dir>', 'data directory (default: $QUARRY_DATA_DIR or ./data)')
-    .action(async (options: { data?: string }) => {
+    .option('--recompute', "compute every entity's keys again (a store imported by an older build)")
+    .action(async (options: { data?: string; recompute?: boolean }) => {
       const config = loadConfig(process.env, options.data ? { dataDir: options.data } : {});
       const storage = openStorage(configuredStore(config));
       try {
+        if (options.recompute) {
+          process.stderr.write("computing every entity's retrieval keys again…\n");
+          const started = performance.now();
+          const done = await withElapsed('re-keying…', () => reindexKeys(storage.entities));
+          const seconds = ((performance.now() - started) / 1000).toFixed(1);
+          process.stderr.write(
+            `read ${done.scanned} entities, re-keyed ${done.rekeyed} whose keys had changed, in ${seconds} s\n`,
+          );
+          return;
+        }
         const pending = storage.entities.pendingKeyCount();
         if (pending === 0) {
           process.stderr.write('no entity waits for its retrieval keys: nothing to index\n');

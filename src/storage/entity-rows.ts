@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Entity, EntityType } from '../kg/index.ts';
-import type { StoredEntity } from './ports.ts';
+import type { StoredEntity, StoredEntityWithKeys } from './ports.ts';
 
 export interface EntityRow {
   ref: number;
@@ -28,6 +28,13 @@ export function toStored(row: EntityRow): StoredEntity {
       return ledger ?? null;
     },
   };
+}
+
+/** A row of `entities` read with its keys (`EntityStore.entitiesAfter`). */
+export function toStoredWithKeys(row: EntityRow & { keys: string }): StoredEntityWithKeys {
+  const stored = toStored(row);
+  const keys = JSON.parse(row.keys) as string[];
+  return Object.defineProperties(stored, { keys: { value: keys, enumerable: true } }) as StoredEntityWithKeys;
 }
 
 /**

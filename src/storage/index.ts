@@ -33,6 +33,7 @@ export type {
   Storage,
   StorageTransaction,
   StoredEntity,
+  StoredEntityWithKeys,
   TokenRecord,
   TokenStore,
   WorkItem,

@@ -96,6 +96,11 @@ export interface StoredEntity {
   readonly ledger: unknown;
 }
 
+/** A stored entity with the retrieval keys stored with it (`EntityStore.entitiesAfter`). */
+export interface StoredEntityWithKeys extends StoredEntity {
+  readonly keys: readonly string[];
+}
+
 /** What the scorer reads for one candidate. */
 export interface CandidateProfile {
   readonly ref: number;
@@ -152,6 +157,12 @@ export interface EntityStore {
   getByIds(ids: readonly string[]): Map<string, StoredEntity>;
   getById(id: string): StoredEntity | undefined;
   getByRefs(refs: readonly number[]): StoredEntity[];
+  /**
+   * The stored entities whose ref is above `afterRef`, in ref order, at most `limit`, each with
+   * the retrieval keys stored with it (as last written): a pass over the whole graph reads it
+   * chunk by chunk (re-keying a store whose keys an older build computed, `reindexKeys`).
+   */
+  entitiesAfter(afterRef: number, limit: number): StoredEntityWithKeys[];
   /** Number of entities carrying each key, counting at most `cap` (cheap for frequent keys). */
   keyCounts(keys: readonly string[], cap: number): Map<string, number>;
   /** Entity refs carrying `key`, at most `limit`, in ref order. */

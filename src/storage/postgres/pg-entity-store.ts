@@ -6,9 +6,10 @@ import type {
   EntityWrite,
   SerializedEntityWrite,
   StoredEntity,
+  StoredEntityWithKeys,
   WriteBatchOptions,
 } from '../ports.ts';
-import { type EntityRow, newVersion, prefixEnd, toStored } from '../entity-rows.ts';
+import { type EntityRow, newVersion, prefixEnd, toStored, toStoredWithKeys } from '../entity-rows.ts';
 import type { PgExecutor } from './pg-executor.ts';
 import type { SyncPostgres } from './sync-bridge.ts';
 
@@ -332,6 +333,14 @@ export class PgEntityStore implements EntityStore {
       [refs],
     );
     return (rows as unknown as EntityRow[]).map(toStored);
+  }
+
+  entitiesAfter(afterRef: number, limit: number): StoredEntityWithKeys[] {
+    const { rows } = this.#db().query(
+      'SELECT ref, id, type, doc, ledger, keys FROM entities WHERE ref > $1 ORDER BY ref LIMIT $2',
+      [afterRef, limit],
+    );
+    return (rows as unknown as (EntityRow & { keys: string })[]).map(toStoredWithKeys);
   }
 
   keyCounts(keys: readonly string[], cap: number): Map<string, number> {

@@ -9,9 +9,10 @@ import type {
   EntityWrite,
   SerializedEntityWrite,
   StoredEntity,
+  StoredEntityWithKeys,
   WriteBatchOptions,
 } from '../ports.ts';
-import { type EntityRow, newVersion, prefixEnd, toStored } from '../entity-rows.ts';
+import { type EntityRow, newVersion, prefixEnd, toStored, toStoredWithKeys } from '../entity-rows.ts';
 import { withPragmas } from './sqlite-database.ts';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.ts';
 
@@ -112,6 +113,7 @@ export class SqliteEntityStore implements EntityStore {
   readonly #byId: StatementSync;
   readonly #byRef: StatementSync;
   readonly #byRefs: StatementSync;
+  readonly #after: StatementSync;
   readonly #profileByRef: StatementSync;
   readonly #refsForKey: StatementSync;
   readonly #refsForKeyList: StatementSync;
@@ -165,6 +167,9 @@ export class SqliteEntityStore implements EntityStore {
     this.#byRef = db.prepare('SELECT ref, id, type, doc, ledger FROM entities WHERE ref = ?');
     this.#byRefs = db.prepare(`SELECT e.ref, e.id, e.type, e.doc, e.ledger
       FROM json_each(?) AS j JOIN entities AS e ON e.ref = j.value ORDER BY j.key`);
+    this.#after = db.prepare(
+      'SELECT ref, id, type, doc, ledger, keys FROM entities WHERE ref > ? ORDER BY ref LIMIT ?',
+    );
     // One statement for a whole candidate set: a JSON array of refs joined to the profiles' own
     // table, whose pages hold ~5x more rows than the entities' (migration 3).
     this.#profileByRef = db.prepare(
@@ -444,6 +449,11 @@ export class SqliteEntityStore implements EntityStore {
     if (refs.length === 0) return [];
     // Several (a bulk batch's answers): one statement, in the order of `refs`.
     return (this.#byRefs.all(JSON.stringify(refs)) as unknown as EntityRow[]).map(toStored);
+  }
+
+  entitiesAfter(afterRef: number, limit: number): StoredEntityWithKeys[] {
+    const rows = this.#after.all(afterRef, limit) as unknown as (EntityRow & { keys: string })[];
+    return rows.map(toStoredWithKeys);
   }
 
   keyCounts(keys: readonly string[], cap: number): Map<string, number> {

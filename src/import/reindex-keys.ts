@@ -1,0 +1,66 @@
+/**
+ * Re-keying a stored graph: the retrieval keys and match profile of every entity computed again
+ * from its stored document, by this build's `indexEntity`. A store imported by a build that gave
+ * entities fewer keys (before `pe:` past employers and `ps:` schools) keeps answering as it did
+ * without them; this pass gives it the keys an import would give now.
+ */
+import type { Entity } from '../kg/index.ts';
+import { indexEntity } from '../match/index.ts';
+import type { EntityStore, EntityWrite } from '../storage/index.ts';
+
+/** Entities read and rewritten per transaction. */
+const CHUNK = 2000;
+
+/** What `reindexKeys` did. */
+export interface ReindexSummary {
+  /** Entities read. */
+  readonly scanned: number;
+  /** Entities whose keys differed and were rewritten. */
+  readonly rekeyed: number;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const set = new Set(a);
+  for (const key of b) if (!set.has(key)) return false;
+  return true;
+}
+
+/**
+ * Computes every entity's keys again from its stored document; an entity whose keys differ from
+ * the stored ones is rewritten (same document and ledger; keys and profile as computed now), its
+ * stale postings removed at once and its new keys indexed in one pass at the end (as a bulk
+ * import does: `deferKeys`). Each chunk is read and rewritten holding the store's write lock, so
+ * a concurrent import is never overwritten with a document read before it. Idempotent: a second
+ * run rewrites nothing. Stopped midway, the store stays consistent (entities rewritten so far
+ * wait for their keys pass, which the next import, `quarry index-keys` or this run makes).
+ * `onProgress` is called after each chunk with the entities read so far.
+ */
+export async function reindexKeys(
+  store: Pick<EntityStore, 'entitiesAfter' | 'exclusively' | 'writeBatch' | 'indexPendingKeysOffThread'>,
+  onProgress?: (scanned: number) => void,
+): Promise<ReindexSummary> {
+  let after = 0;
+  let scanned = 0;
+  let rekeyed = 0;
+  for (;;) {
+    const read = store.exclusively(() => {
+      const chunk = store.entitiesAfter(after, CHUNK);
+      const writes: EntityWrite[] = [];
+      for (const stored of chunk) {
+        const index = indexEntity(stored.doc as Entity);
+        if (sameKeys(index.keys, stored.keys)) continue;
+        writes.push({ id: stored.id, type: stored.type, doc: stored.doc, ledger: stored.ledger, ...index });
+      }
+      if (writes.length > 0) store.writeBatch(writes, { deferKeys: true });
+      return { count: chunk.length, last: chunk.at(-1)?.ref, written: writes.length };
+    });
+    if (read.last === undefined) break;
+    after = read.last;
+    scanned += read.count;
+    rekeyed += read.written;
+    onProgress?.(scanned);
+  }
+  if (rekeyed > 0) await store.indexPendingKeysOffThread();
+  return { scanned, rekeyed };
+}
