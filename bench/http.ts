@@ -22,7 +22,7 @@ import { mib, quarryCli, startServer } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';
 import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
 import { FIGURES, printFigure, printTarget } from './support/targets.ts';
-import { cpuGrowth, threadCpu } from './support/thread-cpu.ts';
+import { cpuGrowth, threadCpu, threadReadCalls } from './support/thread-cpu.ts';
 
 interface LoadResult {
   rps: number;
@@ -109,11 +109,13 @@ export async function benchHttp(
     await store.sample();
     cpu = server.cpuSeconds() + store.databaseCpuSeconds();
     const cpuBefore = { threads: threadCpu(server.pid), db: store.databaseCpuByApplication() };
+    const readsBefore = threadReadCalls(server.pid);
     await server.loopDelay();
     const enhance = await load(server.url, paths, seconds, connections);
     const loop = await server.loopDelay();
     await store.sample();
     const cpuAfter = { threads: threadCpu(server.pid), db: store.databaseCpuByApplication() };
+    const readCalls = cpuGrowth(readsBefore, threadReadCalls(server.pid));
     const enhanceCpu = server.cpuSeconds() + store.databaseCpuSeconds() - cpu;
     const perRequest = (cpuSeconds: number, result: LoadResult) =>
       `${((cpuSeconds * 1e6) / Math.max(1, result.requests)).toFixed(0)} µs server CPU/request`;
@@ -127,6 +129,12 @@ export async function benchHttp(
       `  /kg/v3/enhance    ${enhance.rps.toFixed(0).padStart(7)} req/s   p50 ${enhance.p50} ms   p99 ${enhance.p99} ms   ${perRequest(enhanceCpu, enhance)}${store.kind === 'postgres' ? ' (PostgreSQL backends included)' : ''}   (target ≥ 2,000 req/s)`,
     );
     console.log(`  CPU by thread, µs/request: ${cpuBreakdown(cpuBefore, cpuAfter, enhance.requests)}`);
+    console.log(
+      `  read system calls per request (load-independent): ${[...readCalls]
+        .filter(([, calls]) => calls > 0)
+        .map(([name, calls]) => `${name} ${(calls / Math.max(1, enhance.requests)).toFixed(2)}`)
+        .join(', ')}`,
+    );
     console.log(`  enhance/healthz   ${((enhance.rps / health.rps) * 100).toFixed(1)} %`);
     if (loop)
       console.log(
