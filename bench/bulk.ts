@@ -40,7 +40,7 @@ import { warmPageCache } from './support/page-cache.ts';
 import { type BenchServer, mib, quarryCli, startServer, startWorker } from './support/server.ts';
 import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
 import { FIGURES, printFigure, printTarget } from './support/targets.ts';
-import { cpuGrowth, threadCpu, threadReadCalls } from './support/thread-cpu.ts';
+import { cpuGrowth, readCallsPer, threadCpu, threadReadCalls } from './support/thread-cpu.ts';
 
 interface Options {
   readonly records: number;
@@ -289,7 +289,7 @@ export async function benchBulk(
       db: store.databaseCpuByApplication(),
       workers: workersCpu(),
     };
-    const readCalls = cpuGrowth(readsSubmitted, threadReadCalls(server.pid));
+    const readsComplete = threadReadCalls(server.pid);
     probing = false;
     await prober;
 
@@ -337,10 +337,7 @@ export async function benchBulk(
       `  CPU by thread, µs/record: ${cpuBreakdown(breakdownSubmitted, breakdownComplete, options.records)}`,
     );
     console.log(
-      `  read system calls per record (load-independent; the server's threads): ${[...readCalls]
-        .filter(([, calls]) => calls > 0)
-        .map(([name, calls]) => `${name} ${(calls / options.records).toFixed(2)}`)
-        .join(', ')}`,
+      `  read system calls per record (load-independent; the server's threads): ${readCallsPer(readsSubmitted, readsComplete, options.records)}`,
     );
     console.log(
       `  CPU without the probes ${recordCpuPerRecordUs.toFixed(0)} µs/record (${latencies.length} probes during the job × ${probeCpuUs.toFixed(0)} µs each, priced before the job over ${PRICED_PROBES} others beyond the idle processes' ${(1000 * idleCpuPerSecond).toFixed(0)} ms CPU/s)`,

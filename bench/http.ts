@@ -22,7 +22,7 @@ import { mib, quarryCli, startServer } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';
 import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
 import { FIGURES, printFigure, printTarget } from './support/targets.ts';
-import { cpuGrowth, threadCpu, threadReadCalls } from './support/thread-cpu.ts';
+import { cpuGrowth, readCallsPer, threadCpu, threadReadCalls } from './support/thread-cpu.ts';
 
 interface LoadResult {
   rps: number;
@@ -115,7 +115,7 @@ export async function benchHttp(
     const loop = await server.loopDelay();
     await store.sample();
     const cpuAfter = { threads: threadCpu(server.pid), db: store.databaseCpuByApplication() };
-    const readCalls = cpuGrowth(readsBefore, threadReadCalls(server.pid));
+    const readsAfter = threadReadCalls(server.pid);
     const enhanceCpu = server.cpuSeconds() + store.databaseCpuSeconds() - cpu;
     const perRequest = (cpuSeconds: number, result: LoadResult) =>
       `${((cpuSeconds * 1e6) / Math.max(1, result.requests)).toFixed(0)} µs server CPU/request`;
@@ -130,10 +130,7 @@ export async function benchHttp(
     );
     console.log(`  CPU by thread, µs/request: ${cpuBreakdown(cpuBefore, cpuAfter, enhance.requests)}`);
     console.log(
-      `  read system calls per request (load-independent): ${[...readCalls]
-        .filter(([, calls]) => calls > 0)
-        .map(([name, calls]) => `${name} ${(calls / Math.max(1, enhance.requests)).toFixed(2)}`)
-        .join(', ')}`,
+      `  read system calls per request (load-independent): ${readCallsPer(readsBefore, readsAfter, enhance.requests)}`,
     );
     console.log(`  enhance/healthz   ${((enhance.rps / health.rps) * 100).toFixed(1)} %`);
     if (loop)

@@ -3,8 +3,14 @@
  */
 import fs from 'node:fs';
 
-/** CPU seconds of each thread name of process `pid` (threads alive now; none once it ended), from /proc. */
-export function threadCpu(pid: number): Map<string, number> {
+/**
+ * `count(taskDir)` summed over the threads of process `pid` by thread name (threads alive now;
+ * none once it ended). A thread that ends meanwhile is left out.
+ */
+function sumByThreadName(
+  pid: number,
+  count: (taskDir: string) => { name: string; value: number },
+): Map<string, number> {
   const byName = new Map<string, number>();
   let tasks: string[];
   try {
@@ -14,15 +20,25 @@ export function threadCpu(pid: number): Map<string, number> {
   }
   for (const task of tasks) {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+      const { name, value } = count(`/proc/${pid}/task/${task}`);
+      byName.set(name, (byName.get(name) ?? 0) + value);
     } catch {
       // The thread ended meanwhile.
     }
   }
   return byName;
+}
+
+/** CPU seconds of each thread name of process `pid`, from /proc. */
+export function threadCpu(pid: number): Map<string, number> {
+  return sumByThreadName(pid, (taskDir) => {
+    const stat = fs.readFileSync(`${taskDir}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return {
+      name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+      value: (Number(fields[11]) + Number(fields[12])) / 100,
+    };
+  });
 }
 
 /** What each name's CPU seconds grew by from `before` to `after` (a name new in `after` from 0). */
@@ -38,22 +54,16 @@ export function cpuGrowth(before: Map<string, number>, after: Map<string, number
  * connection's page cache).
  */
 export function threadReadCalls(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  let tasks: string[];
-  try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return byName;
-  }
-  for (const task of tasks) {
-    try {
-      const name = fs.readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim();
-      const io = fs.readFileSync(`/proc/${pid}/task/${task}/io`, 'utf8');
-      const calls = Number(/^syscr: (\d+)/m.exec(io)?.[1] ?? 0);
-      byName.set(name, (byName.get(name) ?? 0) + calls);
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return byName;
+  return sumByThreadName(pid, (taskDir) => ({
+    name: fs.readFileSync(`${taskDir}/comm`, 'utf8').trim(),
+    value: Number(/^syscr: (\d+)/m.exec(fs.readFileSync(`${taskDir}/io`, 'utf8'))?.[1] ?? 0),
+  }));
+}
+
+/** The read calls each thread name made from `before` to `after`, per `units` (threads that made none left out). */
+export function readCallsPer(before: Map<string, number>, after: Map<string, number>, units: number): string {
+  return [...cpuGrowth(before, after)]
+    .filter(([, calls]) => calls > 0)
+    .map(([name, calls]) => `${name} ${(calls / Math.max(1, units)).toFixed(2)}`)
+    .join(', ');
 }
