@@ -323,17 +323,26 @@ interface LocationComparison {
   readonly places: PlaceComparison;
 }
 
-// A location's words that are not numbers, once per location (not per candidate).
-const locationWordsOf = new WeakMap<ParsedLocation, readonly string[]>();
-
-function locationWords(location: ParsedLocation): readonly string[] {
-  let words = locationWordsOf.get(location);
-  if (!words) {
-    words = location.tokens.filter((t) => !/^\d+$/.test(t));
-    locationWordsOf.set(location, words);
-  }
-  return words;
+/**
+ * `compute` made once per key object. A query's parts (its location, names, e-mails) are compared
+ * with every candidate's: what depends on the query alone is computed once (issue 30).
+ */
+function oncePer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const computed = new WeakMap<K, V>();
+  return (key) => {
+    let value = computed.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      computed.set(key, value);
+    }
+    return value;
+  };
 }
+
+/** A location's words that are not numbers. */
+const locationWords = oncePer((location: ParsedLocation): readonly string[] =>
+  location.tokens.filter((t) => !/^\d+$/.test(t)),
+);
 
 function locationFeatures(
   location: ParsedLocation,
@@ -639,17 +648,8 @@ function localLetters(local: string): string {
   return local.replace(/[^a-z]/g, '');
 }
 
-// The letters of each query e-mail's local part, once per query (not per candidate).
-const lettersByEmail = new WeakMap<object, string>();
-
-function localLettersOf(email: { readonly local: string }): string {
-  let letters = lettersByEmail.get(email);
-  if (letters === undefined) {
-    letters = localLetters(email.local);
-    lettersByEmail.set(email, letters);
-  }
-  return letters;
-}
+/** The letters of a query e-mail's local part. */
+const localLettersOf = oncePer((email: { readonly local: string }) => localLetters(email.local));
 
 function asciiLetters(name: string): string {
   return foldText(name).replace(/[^a-z]/g, '');
@@ -711,20 +711,12 @@ interface WrittenForms {
   readonly rotated: string;
 }
 
-// Query names are compared with every candidate: their written forms are made once.
-const writtenFormsOf = new WeakMap<readonly string[], WrittenForms>();
-
-function writtenForms(query: readonly string[]): WrittenForms {
-  let forms = writtenFormsOf.get(query);
-  if (!forms) {
-    forms = {
-      straight: query.join(' '),
-      rotated: query.length < 2 ? '' : [...query.slice(1), query[0]].join(' '),
-    };
-    writtenFormsOf.set(query, forms);
-  }
-  return forms;
-}
+const writtenForms = oncePer(
+  (query: readonly string[]): WrittenForms => ({
+    straight: query.join(' '),
+    rotated: query.length < 2 ? '' : [...query.slice(1), query[0]].join(' '),
+  }),
+);
 
 interface BestPersonName {
   readonly comparison: NameComparison;
@@ -761,20 +753,13 @@ interface QueryPersonName {
   readonly words: PersonWords;
 }
 
-const canonicalByQuery = new WeakMap<AnalyzedQuery, QueryPersonName[]>();
-
-/** The query's names with given names in canonical form; once per query, not per candidate. */
-function canonicalNames(query: AnalyzedQuery): QueryPersonName[] {
-  let names = canonicalByQuery.get(query);
-  if (!names) {
-    names = query.names.map((n) => {
-      const words = personWords(n.tokens);
-      return { name: { ...n, tokens: words.tokens }, words };
-    });
-    canonicalByQuery.set(query, names);
-  }
-  return names;
-}
+/** The query's names with given names in canonical form. */
+const canonicalNames = oncePer((query: AnalyzedQuery): QueryPersonName[] =>
+  query.names.map((n) => {
+    const words = personWords(n.tokens);
+    return { name: { ...n, tokens: words.tokens }, words };
+  }),
+);
 
 /** IDF mass (in units of the largest IDF) of the query's place words found among the candidate's. */
 function placeEvidence(location: ParsedLocation, profile: PersonProfile, places: Vocabulary): number {
@@ -788,17 +773,8 @@ function placeEvidence(location: ParsedLocation, profile: PersonProfile, places:
   return sum / places.maxIdf;
 }
 
-// A location's place words (`placeTokens`), once per location.
-const placeWordsOf = new WeakMap<ParsedLocation, readonly string[]>();
-
-function placeWords(location: ParsedLocation): readonly string[] {
-  let words = placeWordsOf.get(location);
-  if (!words) {
-    words = placeTokens(location.tokens);
-    placeWordsOf.set(location, words);
-  }
-  return words;
-}
+/** A location's place words (`placeTokens`). */
+const placeWords = oncePer((location: ParsedLocation): readonly string[] => placeTokens(location.tokens));
 
 /**
  * The given name and surname of query name `q` against the person's, straight or crossed

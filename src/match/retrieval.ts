@@ -180,13 +180,14 @@ function namePlaceForms(name: QueryName): string[] {
   return key === name.key ? [name.key] : [name.key, key];
 }
 
+/** Adds an exact key's lookup (its own group unless `group` is given). */
+type AddExactLookup = (key: string, weight: number, limit?: number, group?: string) => void;
+
 /**
  * A Person query's lookups of the people of the organizations it points at (resolved by the
  * matcher: `withQueryOrganizations`) and of the school it names.
  */
-function organizationLookups(query: AnalyzedQuery, lookups: Lookup[]): void {
-  const exact = (key: string, weight: number) =>
-    lookups.push({ key, weight, limit: EXACT_LIMIT, group: key });
+function organizationLookups(query: AnalyzedQuery, exact: AddExactLookup): void {
   for (const id of query.ipOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.ip);
   // The people working at the organization whose domain the e-mail is at.
   for (const id of query.domainOrganizations ?? []) exact(KEY.personEmployer + id, EXACT_WEIGHT.emailDomain);
@@ -197,13 +198,8 @@ function organizationLookups(query: AnalyzedQuery, lookups: Lookup[]): void {
   // crowd of exact namesakes; added to it, the namesake who works or worked there comes first.
   for (const id of query.employerOrganizations ?? []) {
     const group = KEY.personEmployer + id;
-    lookups.push({ key: group, weight: EXACT_WEIGHT.emailDomain, limit: EXACT_LIMIT, group });
-    lookups.push({
-      key: KEY.personPastEmployer + id,
-      weight: EXACT_WEIGHT.emailDomain,
-      limit: EXACT_LIMIT,
-      group,
-    });
+    exact(group, EXACT_WEIGHT.emailDomain);
+    exact(KEY.personPastEmployer + id, EXACT_WEIGHT.emailDomain, EXACT_LIMIT, group);
   }
   // The people who studied at the school the query names, weighted as a workplace.
   if (query.schoolKey) exact(KEY.personSchool + query.schoolKey, EXACT_WEIGHT.emailDomain);
@@ -231,8 +227,9 @@ export function retrievalLookups(
 ): readonly Lookup[] {
   const isPerson = query.type === 'Person';
   const lookups: Lookup[] = [];
-  const exact = (key: string, weight: number, limit = EXACT_LIMIT) =>
-    lookups.push({ key, weight, limit, group: key });
+  const exact: AddExactLookup = (key, weight, limit = EXACT_LIMIT, group = key) => {
+    lookups.push({ key, weight, limit, group });
+  };
   for (const url of query.urls) {
     if (url.profile !== undefined) {
       exact(KEY.profileUri + url.profile, EXACT_WEIGHT.host);
@@ -255,7 +252,7 @@ export function retrievalLookups(
   for (const phone of query.phones) exact(KEY.phone + phone, EXACT_WEIGHT.phone);
   if (query.ip && !isPerson)
     for (const key of ipKeysForAddress(query.ip)) exact(KEY.ip + key, EXACT_WEIGHT.ip);
-  if (isPerson) organizationLookups(query, lookups);
+  if (isPerson) organizationLookups(query, exact);
 
   const namePrefix = isPerson ? KEY.personToken : KEY.orgToken;
   const places = isPerson ? namePlaces(query) : [];
