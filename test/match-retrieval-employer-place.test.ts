@@ -11,9 +11,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Entity } from '../src/kg/index.ts';
-import { createMatcher, type Matcher, type MatchQuery } from '../src/match/index.ts';
+import { createMatcher, type Matcher } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { writeIndexed } from './support/load-graph.ts';
+import { personQuery } from './support/match-queries.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
 const place = (city: string, region: string, country: string) => ({
@@ -46,14 +47,7 @@ let storage: Storage;
 let cleanup: () => Promise<void>;
 let matcher: Matcher;
 
-const query = (fields: Partial<MatchQuery>): MatchQuery => ({
-  type: 'Person',
-  names: ['John Carter'],
-  urls: [],
-  emails: [],
-  phones: [],
-  ...fields,
-});
+const query = personQuery;
 
 before(async () => {
   ({ storage, cleanup } = await openTempSqliteStorage());

@@ -10,6 +10,7 @@ import type { Entity } from '../src/kg/index.ts';
 import { createMatcher, type Matcher, type MatchQuery } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { writeIndexed } from './support/load-graph.ts';
+import { personQuery } from './support/match-queries.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
 const organization = (id: string, name: string): Entity => ({ id, type: 'Organization', name });
@@ -33,14 +34,7 @@ let storage: Storage;
 let cleanup: () => Promise<void>;
 let matcher: Matcher;
 
-const query = (employer: string): MatchQuery => ({
-  type: 'Person',
-  names: ['John Carter'],
-  urls: [],
-  emails: [],
-  phones: [],
-  employer,
-});
+const query = (employer: string): MatchQuery => personQuery({ employer });
 
 before(async () => {
   ({ storage, cleanup } = await openTempSqliteStorage());

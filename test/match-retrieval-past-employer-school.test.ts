@@ -10,8 +10,9 @@ import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { importEntities } from '../src/import/index.ts';
 import type { Entity } from '../src/kg/index.ts';
-import { createMatcher, type Matcher, type MatchQuery } from '../src/match/index.ts';
+import { createMatcher, type Matcher } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
+import { personQuery } from './support/match-queries.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
 const organization = (id: string, name: string): Entity => ({ id, type: 'Organization', name });
@@ -49,14 +50,7 @@ let storage: Storage;
 let cleanup: () => Promise<void>;
 let matcher: Matcher;
 
-const query = (fields: Partial<MatchQuery>): MatchQuery => ({
-  type: 'Person',
-  names: ['John Carter'],
-  urls: [],
-  emails: [],
-  phones: [],
-  ...fields,
-});
+const query = personQuery;
 
 before(async () => {
   ({ storage, cleanup } = await openTempSqliteStorage());

@@ -15,6 +15,7 @@ import type { Entity } from '../src/kg/index.ts';
 import { createMatcher, DEFAULT_LIMITS, type Matcher, type MatchQuery } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { writeIndexed } from './support/load-graph.ts';
+import { personQuery } from './support/match-queries.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
 const person = (id: string, city: string, region: string, country: string, name = 'John Carter'): Entity => ({
@@ -48,14 +49,8 @@ let storage: Storage;
 let cleanup: () => Promise<void>;
 let matcher: Matcher;
 
-const query = (location: string | undefined, names = ['John Carter']): MatchQuery => ({
-  type: 'Person',
-  names,
-  urls: [],
-  emails: [],
-  phones: [],
-  ...(location === undefined ? {} : { location }),
-});
+const query = (location: string | undefined, names = ['John Carter']): MatchQuery =>
+  personQuery({ names, ...(location === undefined ? {} : { location }) });
 
 before(async () => {
   ({ storage, cleanup } = await openTempSqliteStorage());

@@ -11,6 +11,7 @@ import { loadDemoGraph } from '../src/import/index.ts';
 import { DEFAULT_DEMO_SIZES, type Entity } from '../src/kg/index.ts';
 import { createMatcher, type Matcher, type MatchQuery } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
+import { personQuery } from './support/match-queries.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 import { writeIndexed } from './support/load-graph.ts';
 
@@ -43,14 +44,8 @@ const TITLED: Entity[] = [
   person('PER-henry-vere', 'Henry Vere', 'Norwich', 'clergyman'),
 ];
 
-const q = (name: string, more: Partial<MatchQuery> = {}): MatchQuery => ({
-  type: 'Person',
-  names: [name],
-  urls: [],
-  emails: [],
-  phones: [],
-  ...more,
-});
+const q = (name: string, more: Partial<MatchQuery> = {}): MatchQuery =>
+  personQuery({ names: [name], ...more });
 
 describe('titled persons', () => {
   let storage: Storage;
