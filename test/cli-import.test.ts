@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { importEntities } from '../src/import/index.ts';
+import type { Entity } from '../src/kg/index.ts';
+import { indexEntity } from '../src/match/index.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { startServerProcess } from './support/server-process.ts';
 import { tempDir } from './support/temp-dir.ts';
@@ -230,4 +232,46 @@ test('index-keys finishes an import stopped before its key pass; serve warns unt
   } finally {
     await server.kill();
   }
+});
+
+test('index-keys --recompute gives a store keyed by an older build the keys computed now, once', () => {
+  const data = fresh();
+  const storage = openSqliteStorage(sqliteFileFor(data));
+  const person: Entity = {
+    id: 'PER-rekey',
+    type: 'Person',
+    name: 'Ada Quarrington',
+    employments: [{ employer: { id: 'ORG-before', name: 'Before Works' }, isCurrent: false }],
+    educations: [{ institution: { name: 'Ostara School of Music' } }],
+  };
+  const organization: Entity = { id: 'ORG-before', type: 'Organization', name: 'Before Works' };
+  const index = indexEntity(person);
+  // As an older build stored them: the person without its past employer's and school's keys.
+  const older = index.keys.filter((key) => !key.startsWith('pe:') && !key.startsWith('ps:'));
+  assert.equal(index.keys.length - older.length, 2);
+  storage.entities.writeBatch([
+    {
+      id: organization.id,
+      type: 'Organization',
+      doc: organization,
+      ledger: null,
+      ...indexEntity(organization),
+    },
+    { id: person.id, type: 'Person', doc: person, ledger: null, ...index, keys: older },
+  ]);
+  storage.close();
+
+  const run = quarry(['index-keys', '--recompute'], data);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stderr, /read 2 entities, re-keyed 1 whose keys had changed, in \d+\.\d s/);
+  const reopened = openSqliteStorage(sqliteFileFor(data));
+  const ref = reopened.entities.getById(person.id)!.ref;
+  assert.deepEqual(reopened.entities.refsForKey('pe:ORG-before', 5), [ref]);
+  assert.deepEqual(reopened.entities.refsForKey('ps:music ostara school', 5), [ref]);
+  assert.equal(reopened.entities.pendingKeyCount(), 0);
+  reopened.close();
+
+  const again = quarry(['index-keys', '--recompute'], data);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stderr, /read 2 entities, re-keyed 0 whose keys had changed/);
 });

@@ -1,9 +1,10 @@
+import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { reindexKeys } from '../import/index.ts';
 import { configuredStore } from '../runtime.ts';
-import { openStorage } from '../storage/index.ts';
-import { withElapsed } from './elapsed.ts';
+import { type EntityStore, openStorage } from '../storage/index.ts';
+import { secondsSince, withElapsed } from './elapsed.ts';
 
 /**
  * `quarry index-keys [--data DIR]`: indexes the retrieval keys an import left pending. An import
@@ -27,13 +28,7 @@ export function registerIndexKeys(program: Command): void {
       const storage = openStorage(configuredStore(config));
       try {
         if (options.recompute) {
-          process.stderr.write("computing every entity's retrieval keys again…\n");
-          const started = performance.now();
-          const done = await withElapsed('re-keying…', () => reindexKeys(storage.entities));
-          const seconds = ((performance.now() - started) / 1000).toFixed(1);
-          process.stderr.write(
-            `read ${done.scanned} entities, re-keyed ${done.rekeyed} whose keys had changed, in ${seconds} s\n`,
-          );
+          await recomputeKeys(storage.entities);
           return;
         }
         const pending = storage.entities.pendingKeyCount();
@@ -52,4 +47,41 @@ export function registerIndexKeys(program: Command): void {
         await storage.close();
       }
     });
+}
+
+/** `index-keys --recompute`: every entity's keys computed again, with a progress bar (stderr). */
+async function recomputeKeys(store: EntityStore): Promise<void> {
+  process.stderr.write("computing every entity's retrieval keys again…\n");
+  const counts = store.counts();
+  const total = counts.organizations + counts.persons;
+  const bar = new cliProgress.SingleBar(
+    {
+      format: 're-keying [{bar}] {percentage}% | {value}/{total} entities | ETA {eta}s{phase}',
+      stream: process.stderr,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0, { phase: '' });
+  const started = performance.now();
+  let indexing: NodeJS.Timeout | undefined;
+  try {
+    const done = await reindexKeys(store, {
+      onProgress: (scanned) => bar.update(Math.min(scanned, total)),
+      // The rewritten entities' keys pass has no progress of its own: the bar says it runs.
+      onIndexing: () => {
+        const since = performance.now();
+        const show = () => bar.update({ phase: ` | indexing retrieval keys… ${secondsSince(since)} s` });
+        show();
+        indexing = setInterval(show, 1000);
+      },
+    });
+    bar.stop();
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    process.stderr.write(
+      `read ${done.scanned} entities, re-keyed ${done.rekeyed} whose keys had changed, in ${seconds} s\n`,
+    );
+  } finally {
+    bar.stop();
+    clearInterval(indexing);
+  }
 }

@@ -28,5 +28,5 @@ export type {
   WikidataProgress,
 } from './wikidata/wikidata-import.ts';
 export { importWikidataDump } from './wikidata/wikidata-import.ts';
-export type { ReindexSummary } from './reindex-keys.ts';
+export type { ReindexProgress, ReindexSummary } from './reindex-keys.ts';
 export { reindexKeys } from './reindex-keys.ts';

@@ -4,12 +4,21 @@
  * entities fewer keys (before `pe:` past employers and `ps:` schools) keeps answering as it did
  * without them; this pass gives it the keys an import would give now.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Entity } from '../kg/index.ts';
 import { indexEntity } from '../match/index.ts';
 import type { EntityStore, EntityWrite } from '../storage/index.ts';
 
 /** Entities read and rewritten per transaction. */
 const CHUNK = 2000;
+
+/** What a caller of `reindexKeys` is told as it runs. */
+export interface ReindexProgress {
+  /** After each chunk: the entities read so far. */
+  readonly onProgress?: (scanned: number) => void;
+  /** When the rewritten entities' keys pass starts (it has no progress of its own). */
+  readonly onIndexing?: () => void;
+}
 
 /** What `reindexKeys` did. */
 export interface ReindexSummary {
@@ -34,11 +43,11 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
  * a concurrent import is never overwritten with a document read before it. Idempotent: a second
  * run rewrites nothing. Stopped midway, the store stays consistent (entities rewritten so far
  * wait for their keys pass, which the next import, `quarry index-keys` or this run makes).
- * `onProgress` is called after each chunk with the entities read so far.
+ * Each chunk is its own turn of the event loop, so a progress display keeps drawing.
  */
 export async function reindexKeys(
   store: Pick<EntityStore, 'entitiesAfter' | 'exclusively' | 'writeBatch' | 'indexPendingKeysOffThread'>,
-  onProgress?: (scanned: number) => void,
+  progress: ReindexProgress = {},
 ): Promise<ReindexSummary> {
   let after = 0;
   let scanned = 0;
@@ -59,8 +68,12 @@ export async function reindexKeys(
     after = read.last;
     scanned += read.count;
     rekeyed += read.written;
-    onProgress?.(scanned);
+    progress.onProgress?.(scanned);
+    await nextTurn();
   }
-  if (rekeyed > 0) await store.indexPendingKeysOffThread();
+  if (rekeyed > 0) {
+    progress.onIndexing?.();
+    await store.indexPendingKeysOffThread();
+  }
   return { scanned, rekeyed };
 }
