@@ -28,14 +28,21 @@ interface LoadResult {
   rps: number;
   /** Requests answered in all. */
   requests: number;
+  /** Latency, ms. */
+  mean: number;
   p50: number;
+  p90: number;
   p99: number;
+  max: number;
+  /** CPU of this process (autocannon, on the server's cores) per request, µs. */
+  clientCpuUs: number;
   errors: number;
   non2xx: number;
 }
 
 async function load(url: string, paths: string[], seconds: number, connections: number): Promise<LoadResult> {
   let next = 0;
+  const cpu = process.cpuUsage();
   const result = await autocannon({
     url,
     connections,
@@ -49,11 +56,16 @@ async function load(url: string, paths: string[], seconds: number, connections: 
       },
     ],
   });
+  const client = process.cpuUsage(cpu);
   return {
     rps: result.requests.average,
     requests: result.requests.total,
+    mean: result.latency.mean,
     p50: result.latency.p50,
+    p90: result.latency.p90,
     p99: result.latency.p99,
+    max: result.latency.max,
+    clientCpuUs: (client.user + client.system) / Math.max(1, result.requests.total),
     errors: result.errors,
     non2xx: result.non2xx,
   };
@@ -129,6 +141,15 @@ export async function benchHttp(
       `  /kg/v3/enhance    ${enhance.rps.toFixed(0).padStart(7)} req/s   p50 ${enhance.p50} ms   p99 ${enhance.p99} ms   ${perRequest(enhanceCpu, enhance)}${store.kind === 'postgres' ? ' (PostgreSQL backends included)' : ''}   (target ≥ 2,000 req/s)`,
     );
     console.log(`  CPU by thread, µs/request: ${cpuBreakdown(cpuBefore, cpuAfter, enhance.requests)}`);
+    // Autocannon keeps every connection busy (a closed loop): requests wait somewhere in the
+    // server, so the mean latency is connections ÷ req/s whatever the server does with them
+    // (Little's law); the p99 is that floor times how unevenly the waits fall.
+    console.log(
+      `  enhance latency: mean ${enhance.mean.toFixed(1)} ms (connections ÷ req/s: ${((1000 * connections) / Math.max(1, enhance.rps)).toFixed(1)} ms), p50 ${enhance.p50}, p90 ${enhance.p90}, p99 ${enhance.p99} (${(enhance.p99 / Math.max(0.001, enhance.mean)).toFixed(2)}× the mean), max ${enhance.max} ms`,
+    );
+    console.log(
+      `  client (autocannon, same cores) CPU, µs/request: /healthz ${health.clientCpuUs.toFixed(0)}, enhance ${enhance.clientCpuUs.toFixed(0)}`,
+    );
     console.log(
       `  read system calls per request (load-independent): ${readCallsPer(readsBefore, readsAfter, enhance.requests)}`,
     );
