@@ -2,7 +2,7 @@
  * The matcher of several checkouts against their stores, in one process: CPU per query of each
  * over the same queries, timed in alternating blocks.
  *
- *   npx node bench/ab-match.ts --queries FILE [--count 10000] LABEL=CHECKOUT=DATA_DIR …
+ *   npx node bench/ab-match.ts --queries FILE [--count 10000] LABEL=CHECKOUT=DATA_DIR[=MMAP_MIB] …
  *
  * Each side is a checkout of the project (a git worktree with node_modules, e.g. `git worktree
  * add --detach /tmp/pre22 <rev>`) and the data directory of a store that checkout imported (a
@@ -18,6 +18,10 @@
  * `--explain` also reads every returned candidate's explanation (as an enhance answer's
  * `searchInfo` does), inside the timed blocks, and checks that the explanations of the last two
  * sides are the same JSON text.
+ *
+ * MMAP_MIB opens that side's store with `PRAGMA mmap_size` of that many MiB (the
+ * `QUARRY_SQLITE_MMAP_MIB` setting; a checkout older than it ignores it): the same checkout and
+ * store twice, with and without, compares the two in one process.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -37,7 +41,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
 });
 if (!values.queries || positionals.length === 0) {
-  throw new Error('usage: ab-match.ts --queries FILE [--count N] LABEL=CHECKOUT=DATA_DIR …');
+  throw new Error('usage: ab-match.ts --queries FILE [--count N] LABEL=CHECKOUT=DATA_DIR[=MMAP_MIB] …');
 }
 const count = Number(values.count);
 const queries: MatchQuery[] = [];
@@ -56,8 +60,9 @@ interface Side {
 
 const sides: Side[] = [];
 for (const spec of positionals) {
-  const [label, checkout, dataDir] = spec.split('=');
-  if (!label || !checkout || !dataDir) throw new Error(`${spec}: expected LABEL=CHECKOUT=DATA_DIR`);
+  const [label, checkout, dataDir, mmapMiB] = spec.split('=');
+  if (!label || !checkout || !dataDir)
+    throw new Error(`${spec}: expected LABEL=CHECKOUT=DATA_DIR[=MMAP_MIB]`);
   // Another checkout's modules: their types are this one's as far as the benchmark uses them.
   const { createMatcher } = (await import(
     path.resolve(checkout, 'src/match/index.ts')
@@ -65,7 +70,10 @@ for (const spec of positionals) {
   const { openSqliteStorage, sqliteFileFor } = (await import(
     path.resolve(checkout, 'src/storage/sqlite/index.ts')
   )) as typeof import('../src/storage/sqlite/index.ts');
-  const storage = openSqliteStorage(sqliteFileFor(dataDir), { readOnly: true });
+  const storage = openSqliteStorage(sqliteFileFor(dataDir), {
+    readOnly: true,
+    mmapMiB: Number(mmapMiB ?? 0),
+  });
   const matcher = createMatcher(storage.entities);
   const started = performance.now();
   for (const query of queries.slice(0, WARM)) matcher.match(query, { limit: 10 });

@@ -37,7 +37,14 @@ import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { DatabaseSync } from 'node:sqlite';
 import { type BenchQuery, sampleQueries, seededRandom, toQueryString } from './support/queries.ts';
 import { warmPageCache } from './support/page-cache.ts';
-import { type BenchServer, mib, quarryCli, startServer, startWorker } from './support/server.ts';
+import {
+  type BenchServer,
+  mib,
+  quarryCli,
+  sampleRssSplit,
+  startServer,
+  startWorker,
+} from './support/server.ts';
 import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
 import { FIGURES, printFigure, printTarget } from './support/targets.ts';
 import { cpuGrowth, readCallsPer, threadCpu, threadReadCalls } from './support/thread-cpu.ts';
@@ -206,6 +213,7 @@ export async function benchBulk(
     phase[1] = Math.max(phase[1], rss);
   }, 250);
   const phase = (name: string) => phasePeaks.push([name, server.rss()]);
+  const rssSplit = sampleRssSplit(server);
   try {
     // Warm the server (JIT, page cache) as a client's first requests would.
     for (const probe of probes.slice(0, 200)) await (await fetch(`${server.url}${probe}`)).arrayBuffer();
@@ -359,7 +367,7 @@ export async function benchBulk(
       `  single enhance during the job: ${latencies.length} requests, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms, errors ${errors} (target p99 ≤ 50 ms)`,
     );
     console.log(
-      `  server RSS: peak ${mib(rssPeak)} over ${rssSamples.length} samples (VmHWM ${mib(server.peakRss())}; target ≤ 2 GiB)`,
+      `  server RSS: peak ${mib(rssPeak)} over ${rssSamples.length} samples (VmHWM ${mib(server.peakRss())}; target ≤ 2 GiB); ${rssSplit.peaks()}`,
     );
     console.log(
       `  server RSS peak per phase: ${phasePeaks.map(([name, peak]) => `${name} ${mib(peak)}`).join(', ')}`,

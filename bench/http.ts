@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import os from 'node:os';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { warmPageCache } from './support/page-cache.ts';
-import { mib, quarryCli, startServer } from './support/server.ts';
+import { mib, quarryCli, sampleRssSplit, startServer } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';
 import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
 import { FIGURES, printFigure, printTarget } from './support/targets.ts';
@@ -108,6 +108,7 @@ export async function benchHttp(
   const queries = sampleQueries(sqliteFileFor(dataDir), 20_000);
   const paths = queries.map((q) => `/kg/v3/enhance?${toQueryString(q)}&token=${token}`);
   const server = await startServer(dataDir, { env: store.env, measureLoop: true });
+  const rssSplit = sampleRssSplit(server);
   const sampler = setInterval(() => void store.sample(), 250);
   try {
     if (store.kind === 'sqlite') console.log(warmPageCache(sqliteFileFor(dataDir)));
@@ -159,7 +160,9 @@ export async function benchHttp(
         `  event-loop delay under enhance load: p50 ${loop.p50} ms, p99 ${loop.p99} ms, max ${loop.max} ms`,
       );
     console.log(`  errors ${enhance.errors + health.errors}, non-2xx ${enhance.non2xx + health.non2xx}`);
-    console.log(`  server RSS now ${mib(server.rss())}, peak ${mib(server.peakRss())} (target ≤ 2 GiB)`);
+    console.log(
+      `  server RSS now ${mib(server.rss())}, peak ${mib(server.peakRss())} (target ≤ 2 GiB); ${rssSplit.peaks()}`,
+    );
     if (store.kind === 'sqlite') {
       printTarget({
         name: 'HTTP enhance req/s (issue 2)',

@@ -41,6 +41,12 @@ export interface Config {
    * `postgres://…`); `undefined`: the embedded store in `dataDir`.
    */
   readonly databaseUrl: string | undefined;
+  /**
+   * MiB of the embedded store's file that each thread reading the graph (enhance threads, bulk
+   * workers, export threads) maps into memory (`QUARRY_SQLITE_MMAP_MIB`, default 0: off, reads
+   * go through `pread`; SQLite caps the map at 2,048). See `SqliteOpenOptions.mmapMiB`.
+   */
+  readonly sqliteMmapMiB: number;
   /** When true, outbound fetches may target loopback/private/link-local addresses (tests only). */
   readonly allowPrivateNetwork: boolean;
   /**
@@ -298,6 +304,14 @@ export const ENV = {
     'number of cores',
     'Worker threads for bulk jobs',
   ),
+  sqliteMmapMiB: variable(
+    'QUARRY_SQLITE_MMAP_MIB',
+    'sqliteMmapMiB',
+    () => 0,
+    nonNegativeInt,
+    '0 (off)',
+    "MiB of the embedded store's file each graph-reading thread maps into memory (at most 2048)",
+  ),
   enhanceThreads: variable(
     'QUARRY_ENHANCE_THREADS',
     'enhanceThreads',
@@ -401,6 +415,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: ENV.host.read(env),
     dataDir: ENV.dataDir.read(env),
     databaseUrl: ENV.databaseUrl.read(env),
+    sqliteMmapMiB: ENV.sqliteMmapMiB.read(env),
     allowPrivateNetwork: ENV.allowPrivateNetwork.read(env),
     allowedAddresses: ENV.allowedAddresses.read(env),
     logLevel: ENV.logLevel.read(env),

@@ -105,7 +105,11 @@ export interface Runtime {
 
 /** Where the configured deployment keeps its store: what every thread opens. */
 export function configuredStore(config: Config): StoreLocator {
-  return storeLocator({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  return storeLocator({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    sqliteMmapMiB: config.sqliteMmapMiB,
+  });
 }
 
 /** Opens the configured store and builds the services, without listening. */

@@ -15,6 +15,8 @@ import { MIGRATIONS } from '../src/storage/sqlite/migrations/index.ts';
 import type { EntityType } from '../src/kg/index.ts';
 import type { EntityWrite } from '../src/storage/ports.ts';
 import { tempDir } from './support/temp-dir.ts';
+import { loadConfig } from '../src/config.ts';
+import { configuredStore } from '../src/runtime.ts';
 
 test('sqlite: data survives close and reopen of the file', async () => {
   const dir = tempDir();
@@ -506,6 +508,30 @@ test('sqlite: the connection that creates a store caches what it was asked to, i
     `WAL ${before} → ${during} bytes before the commit: nothing spilled`,
   );
   db.close();
+  dir.remove();
+});
+
+test('sqlite: QUARRY_SQLITE_MMAP_MIB maps the file on reading connections only, and they read through it', async () => {
+  const dir = tempDir();
+  const mmapSize = (db: DatabaseSync) => Number(db.prepare('PRAGMA mmap_size').get()?.mmap_size);
+  const locator = configuredStore(loadConfig({ QUARRY_DATA_DIR: dir.path, QUARRY_SQLITE_MMAP_MIB: '64' }));
+  assert.ok(locator.adapter === 'sqlite');
+  const writer = openSqliteStorage(locator.file, { mmapMiB: locator.mmapMiB });
+  await writer.tokens.create({ id: 'tok_mapped', secretHash: 'h-mapped', credits: 7 });
+  const reading = openSqliteDatabase(locator.file, { readOnly: true, mmapMiB: locator.mmapMiB });
+  assert.equal(mmapSize(reading), 64 * 2 ** 20);
+  const writing = openSqliteDatabase(locator.file, { mmapMiB: locator.mmapMiB });
+  assert.equal(mmapSize(writing), 0, 'a writing connection is never mapped');
+  const reader = openSqliteStorage(locator.file, { readOnly: true, mmapMiB: locator.mmapMiB });
+  assert.equal((await reader.tokens.findById('tok_mapped'))?.credits, 7);
+  const unset = configuredStore(loadConfig({ QUARRY_DATA_DIR: dir.path }));
+  assert.ok(unset.adapter === 'sqlite' && unset.mmapMiB === undefined);
+  const plain = openSqliteDatabase(unset.file, { readOnly: true, mmapMiB: unset.mmapMiB });
+  assert.equal(mmapSize(plain), 0, 'off by default');
+  assert.throws(() => loadConfig({ QUARRY_SQLITE_MMAP_MIB: '-1' }), /QUARRY_SQLITE_MMAP_MIB must be/);
+  for (const db of [reading, writing, plain]) db.close();
+  reader.close();
+  writer.close();
   dir.remove();
 });
 

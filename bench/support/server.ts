@@ -24,6 +24,12 @@ export interface BenchServer {
   rss(): number;
   /** Peak resident set size of the server so far (VmHWM), bytes. */
   peakRss(): number;
+  /**
+   * The resident set split: anonymous memory (heaps, SQLite page caches: `RssAnon`) and mapped
+   * file pages (`RssFile`: code, and the store's pages under `QUARRY_SQLITE_MMAP_MIB`, shared
+   * with the page cache, clean, given back under memory pressure without a write), bytes.
+   */
+  rssSplit(): { readonly anon: number; readonly file: number };
   /** CPU time the server process has used so far (all its threads, user + system), seconds. */
   cpuSeconds(): number;
   stop(): Promise<void>;
@@ -41,7 +47,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+function procStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile'): number {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
@@ -120,6 +126,7 @@ export async function startServer(
     process: child,
     rss: () => procStatusBytes(pid, 'VmRSS'),
     peakRss: () => procStatusBytes(pid, 'VmHWM'),
+    rssSplit: () => ({ anon: procStatusBytes(pid, 'RssAnon'), file: procStatusBytes(pid, 'RssFile') }),
     cpuSeconds: () => procCpuSeconds(pid),
     async loopDelay() {
       if (!options.measureLoop) return undefined;
@@ -178,6 +185,29 @@ export async function startWorker(
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/**
+ * Samples `server`'s RSS split every `everyMs` until `peaks()` is read: the highest anonymous
+ * and file-backed figures seen (each its own peak, not necessarily at the same moment).
+ */
+export function sampleRssSplit(server: BenchServer, everyMs = 250): { peaks(): string } {
+  let anon = 0;
+  let file = 0;
+  const sample = () => {
+    const split = server.rssSplit();
+    anon = Math.max(anon, split.anon);
+    file = Math.max(file, split.file);
+  };
+  const timer = setInterval(sample, everyMs);
+  timer.unref();
+  return {
+    peaks() {
+      sample();
+      clearInterval(timer);
+      return `RssAnon peak ${mib(anon)}, RssFile peak ${mib(file)}`;
     },
   };
 }

@@ -6,8 +6,11 @@ import { sqliteFileFor } from './sqlite/index.ts';
  * needs to know which adapter it talks to.
  */
 export type StoreLocator =
-  /** The embedded store: a SQLite file (`':memory:'` for a throwaway one). */
-  | { readonly adapter: 'sqlite'; readonly file: string }
+  /**
+   * The embedded store: a SQLite file (`':memory:'` for a throwaway one); its reading threads
+   * map up to `mmapMiB` of it into memory (`SqliteOpenOptions.mmapMiB`, default 0: off).
+   */
+  | { readonly adapter: 'sqlite'; readonly file: string; readonly mmapMiB?: number }
   /** A PostgreSQL database shared by every process of a deployment (`postgres://…`). */
   | { readonly adapter: 'postgres'; readonly url: string };
 
@@ -18,7 +21,12 @@ export type StoreLocator =
 export function storeLocator(options: {
   readonly dataDir: string;
   readonly databaseUrl?: string;
+  /** The embedded store's memory map of its reading threads (MiB; `Config.sqliteMmapMiB`). */
+  readonly sqliteMmapMiB?: number;
 }): StoreLocator {
   if (options.databaseUrl) return { adapter: 'postgres', url: options.databaseUrl };
-  return { adapter: 'sqlite', file: sqliteFileFor(options.dataDir) };
+  const file = sqliteFileFor(options.dataDir);
+  return options.sqliteMmapMiB
+    ? { adapter: 'sqlite', file, mmapMiB: options.sqliteMmapMiB }
+    : { adapter: 'sqlite', file };
 }

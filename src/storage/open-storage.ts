@@ -44,6 +44,7 @@ export function openStorage(locator: StoreLocator, options: OpenStorageOptions =
       return openSqliteStorage(locator.file, {
         readOnly: options.readOnly,
         cacheMiB: options.cacheMiB,
+        mmapMiB: locator.mmapMiB,
         exclusive: options.exclusive,
       });
     case 'postgres':

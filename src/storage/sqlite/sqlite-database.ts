@@ -12,6 +12,14 @@ export interface SqliteOpenOptions {
   readonly cacheMiB?: number;
   /** Apply pending migrations when opening for writing (default true). */
   readonly migrate?: boolean;
+  /**
+   * Read-only connections only: map up to this many MiB of the file into memory (`PRAGMA
+   * mmap_size`), so that page reads are not copied through `pread` (default 0: off; SQLite caps
+   * it at 2 GiB). Mapped pages count in the process's RSS (as file pages, `RssFile`), and SQLite
+   * drops the whole mapping when another connection has committed since this one's last read
+   * snapshot (`docs/architecture.md`, bench/NOTES.md).
+   */
+  readonly mmapMiB?: number;
 }
 
 /**
@@ -42,6 +50,8 @@ export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}
   // page size of the moment and keeps that count when a new file's pages grow from 4 to 16 KiB,
   // so a connection that created its store cached up to 256 MiB instead of 64.
   db.exec(`PRAGMA cache_size = -${(options.cacheMiB ?? 64) * 1024}`);
+  if (options.readOnly && options.mmapMiB)
+    db.exec(`PRAGMA mmap_size = ${Math.floor(options.mmapMiB * 2 ** 20)}`);
   return db;
 }
 
