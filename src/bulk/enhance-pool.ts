@@ -14,8 +14,11 @@ import { WorkerPool } from '../threads/index.ts';
  * hidden classes no live object uses, so the hot matcher code specialised on them was thrown away
  * and compiled again after each (~20 deoptimisations per trim). At this limit V8's own collections
  * run before the trimmer's trigger, keep those classes, and the peak RSS is lower too (issue 30,
- * bench/NOTES.md). The limit itself is far above what a worker holds (an old generation
- * this large would only be a leak: the thread ends and its batch is answered again).
+ * bench/NOTES.md). On the 1M + 1M graph too: V8 collects at 150–200 MiB used, leaving 40–63 MiB
+ * live, and the trimmer (floor 256 MiB) forced no collection in 200,000 records; it stays as the
+ * bound for a heap that V8 would let grow past that. The limit itself is far above what a worker
+ * holds (an old generation this large would only be a leak: the thread ends and its batch is
+ * answered again).
  */
 export const BULK_WORKER_OLD_GENERATION_MIB = 1536;
 
