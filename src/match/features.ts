@@ -694,8 +694,8 @@ function givenNameWordSimilarity(a: string, b: string): number {
 }
 
 /**
- * Jaro-Winkler of two person names as written, and with the query's first word moved to the
- * end: "Bishop Teddy" is Teddy Bishop written surname first (a spreadsheet's "LAST First").
+ * Jaro-Winkler of two names as written, and with the query's first word moved to the end:
+ * "Bishop Teddy" is Teddy Bishop written surname first (a spreadsheet's "LAST First").
  */
 function nameJaroWinkler(query: readonly string[], candidate: readonly string[]): number {
   const written = candidate.join(' ');
@@ -705,18 +705,43 @@ function nameJaroWinkler(query: readonly string[], candidate: readonly string[])
   return Math.max(straight, jaroWinkler(forms.rotated, written));
 }
 
-/** A query name's words as written and with its first word moved to the end (`nameJaroWinkler`). */
+/**
+ * A person's `nameJaroWinkler`, also read backwards (the larger of the two): Jaro-Winkler
+ * rewards an agreeing start, so a typo in a name's first letters ("oCharlotte Rees", "LLeo
+ * Hart") scored far below the same typo at its end; read from the end, the two agree.
+ */
+function personNameJaroWinkler(query: readonly string[], candidate: readonly string[]): number {
+  const forward = nameJaroWinkler(query, candidate);
+  if (forward === 1) return 1;
+  const written = reversed(candidate.join(' '));
+  const forms = writtenForms(query);
+  const backward = jaroWinkler(forms.backward, written);
+  if (query.length < 2) return Math.max(forward, backward);
+  return Math.max(forward, backward, jaroWinkler(forms.rotatedBackward, written));
+}
+
+function reversed(text: string): string {
+  let out = '';
+  for (let i = text.length - 1; i >= 0; i--) out += text[i];
+  return out;
+}
+
+/**
+ * A query name's words as written and with its first word moved to the end (`nameJaroWinkler`),
+ * and both read backwards (`personNameJaroWinkler`).
+ */
 interface WrittenForms {
   readonly straight: string;
   readonly rotated: string;
+  readonly backward: string;
+  readonly rotatedBackward: string;
 }
 
-const writtenForms = oncePer(
-  (query: readonly string[]): WrittenForms => ({
-    straight: query.join(' '),
-    rotated: query.length < 2 ? '' : [...query.slice(1), query[0]].join(' '),
-  }),
-);
+const writtenForms = oncePer((query: readonly string[]): WrittenForms => {
+  const straight = query.join(' ');
+  const rotated = query.length < 2 ? '' : [...query.slice(1), query[0]].join(' ');
+  return { straight, rotated, backward: reversed(straight), rotatedBackward: reversed(rotated) };
+});
 
 interface BestPersonName {
   readonly comparison: NameComparison;
@@ -863,9 +888,9 @@ export function personFeatures(
         best.query.key === sortedKey(c.tokens) || (whole !== c.tokens && best.query.key === sortedKey(whole))
           ? 1
           : 0;
-      const spelling = nameJaroWinkler(best.query.tokens, c.tokens);
+      const spelling = personNameJaroWinkler(best.query.tokens, c.tokens);
       f.nameJaroWinkler =
-        whole === c.tokens ? spelling : Math.max(spelling, nameJaroWinkler(best.query.tokens, whole));
+        whole === c.tokens ? spelling : Math.max(spelling, personNameJaroWinkler(best.query.tokens, whole));
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
     }
     givenAndSurnameFeatures(query.names[0], profile, f);
@@ -946,7 +971,10 @@ function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureV
   let middles: string[] | undefined;
   for (const e of query.emails) {
     if (e.freeMail) f.emailFreeMail = 1;
-    if (e.role) f.emailRole = 1;
+    // A role-looking address (`hr@`, `ap@`) that the graph stores as this person's own is
+    // theirs (often their initials): compared as a personal one.
+    const role = e.role && !hasLocalPart(emails, e.local);
+    if (role) f.emailRole = 1;
     else {
       personal = true;
       middles ??= middlesOf(profile);
@@ -960,7 +988,7 @@ function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureV
         f.emailDomainMatch = 1;
         sameProvider ||= e.freeMail;
       }
-      if (e.role) continue;
+      if (role) continue;
       if (address === e.address) f.emailExact = 1;
       bestAddress = Math.max(bestAddress, jaroWinkler(e.address, address));
       const edits = editDistance(e.address, address, 3);
@@ -1005,6 +1033,16 @@ function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureV
     !f.emailEmployerDomain
   )
     f.emailDomainConflict = 1;
+}
+
+/** Whether one of `addresses` has the local part `local`. */
+function hasLocalPart(addresses: readonly string[], local: string): boolean {
+  for (let i = 0; i < addresses.length; i++) {
+    const address = addresses[i];
+    if (address.length > local.length && address.startsWith(local) && address[local.length] === '@')
+      return true;
+  }
+  return false;
 }
 
 /** Middle names of a person's first name in the profile (between given name and surname). */

@@ -32,9 +32,15 @@ export function isFreeMailDomain(domain: string): boolean {
   return FREE_MAIL.has(domain);
 }
 
-/** True when `local` (a lowercase local part) is a role mailbox's: `info`, `sales-team`, `hr1`. */
+/**
+ * True when `local` (a lowercase local part) is a role mailbox's: `info`, `hr`, `sales-team`,
+ * `info2`. A two-letter role word written with other characters (`a.r`, `it25`, `ir3`) reads
+ * as a person's initials, not as the role: only the bare `ar`, `it`, `hr` are roles.
+ */
 export function isRoleMailbox(local: string): boolean {
-  return ROLE_MAILBOXES.has(local) || ROLE_MAILBOXES.has(local.replace(/[^a-z]/g, ''));
+  if (ROLE_MAILBOXES.has(local)) return true;
+  const letters = local.replace(/[^a-z]/g, '');
+  return letters.length > 2 && ROLE_MAILBOXES.has(letters);
 }
 
 /** Normalises an e-mail address; `undefined` when it has no `local@domain` shape. */

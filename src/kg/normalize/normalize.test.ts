@@ -242,6 +242,11 @@ test('e-mails: split, lowercased, free-mail providers recognised', () => {
   assert.equal(normalizeEmail('info@acme.example')?.role, true);
   assert.equal(normalizeEmail('sales-team@acme.example')?.role, true);
   assert.equal(normalizeEmail('ada.hoffmann@acme.example')?.role, false);
+  assert.equal(normalizeEmail('info2@acme.example')?.role, true);
+  assert.equal(normalizeEmail('hr@acme.example')?.role, true);
+  // Two letters of a role word with dots or digits are a person's initials.
+  assert.equal(normalizeEmail('a.r@acme.example')?.role, false);
+  assert.equal(normalizeEmail('it25@acme.example')?.role, false);
   assert.equal(normalizeEmail('no-at-sign'), undefined);
   assert.equal(normalizeEmail('a@'), undefined);
 });

@@ -1,0 +1,101 @@
+/**
+ * Persons whose stored name or e-mail the matcher read wrongly (issue 22, the persons set's
+ * misses): a typo in a name's first letters ("oCharlotte Rees", "LLeo Hart"), which
+ * Jaro-Winkler read from the start scored far below the same typo at the end; and e-mail local
+ * parts that look like role mailboxes but are a person's initials (`a.r@`, `it25@`) or the
+ * person's own stored address (`hr@`). Among the demo graph's persons, with namesakes.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { loadDemoGraph } from '../src/import/index.ts';
+import { DEFAULT_DEMO_SIZES, type Entity } from '../src/kg/index.ts';
+import { createMatcher, type Matcher, type MatchQuery } from '../src/match/index.ts';
+import type { Storage } from '../src/storage/index.ts';
+import { personQuery } from './support/match-queries.ts';
+import { openTempSqliteStorage } from './support/temp-sqlite.ts';
+import { writeIndexed } from './support/load-graph.ts';
+
+function person(id: string, first: string, last: string, email: string, city: string): Entity {
+  return {
+    id,
+    type: 'Person',
+    name: `${first} ${last}`,
+    nameDetail: { firstName: first, lastName: last },
+    emailAddresses: [{ contactString: email }],
+    location: { city: { name: city } },
+  };
+}
+
+const PERSONS: Entity[] = [
+  // Typos in the first letters of the stored given name, as sources make them.
+  person('PER-ocharlotte', 'oCharlotte', 'Rees', 'c.rees@norton-rivers.example', 'Plymouth'),
+  person('PER-lleo', 'LLeo', 'Hart', 'leohart@mata-allen.example', 'Manchester'),
+  person('PER-esophie', 'eSophie', 'Grant', 'sgrant@grant-holdings.example', 'Leeds'),
+  // Addresses of initials that spell a role word.
+  person('PER-arthur', 'Arthur', 'Reid', 'a.r@cortez-chandler.example', 'London'),
+  person('PER-isaac', 'Isaac', 'Taylor', 'it25@riley.example', 'London'),
+  person('PER-harvey', 'Harvey', 'Rose', 'hr@lewis-rose.example', 'Bristol'),
+  // Someone else at the same company domains.
+  person('PER-other-riley', 'Nora', 'Quinn', 'n.quinn@riley.example', 'York'),
+  person('PER-other-lewis', 'Owen', 'Lewis', 'owen@lewis-rose.example', 'Bath'),
+];
+
+describe('person names and addresses the matcher used to misread', () => {
+  let storage: Storage;
+  let cleanup: () => Promise<void>;
+  let matcher: Matcher;
+  let threshold: number;
+  before(async () => {
+    ({ storage, cleanup } = await openTempSqliteStorage());
+    loadDemoGraph(storage.entities, DEFAULT_DEMO_SIZES);
+    writeIndexed(storage.entities, PERSONS);
+    matcher = createMatcher(storage.entities);
+    threshold = matcher.defaultThresholdFor('Person');
+  });
+  after(async () => cleanup());
+
+  const top = (query: MatchQuery) => matcher.match(query, { limit: 3 })[0];
+
+  test('a typo in the first letters of a stored name spoils the match no more than one at its end', () => {
+    const cases: [string, string][] = [
+      ['Charlotte Rees', 'PER-ocharlotte'],
+      ['Leo Hart', 'PER-lleo'],
+      ['Sophie Grant', 'PER-esophie'],
+    ];
+    for (const [name, id] of cases) {
+      const best = top(personQuery({ names: [name] }));
+      assert.equal(best?.id, id, name);
+      assert.ok(best.score >= threshold, `${name}: ${best.score} below the threshold ${threshold}`);
+    }
+    // The same kind of typo at the end of the name: the two now score alike.
+    const front = top(personQuery({ names: ['Charlotte Rees'] }));
+    const back = top(personQuery({ names: ['oCharlotte Reesx'] }));
+    assert.equal(back?.id, 'PER-ocharlotte');
+    assert.ok(front.score >= back.score - 0.05, `front ${front.score} vs end ${back.score}`);
+  });
+
+  test('initials that spell a role word (a.r@, it25@) are compared as the person’s address', () => {
+    for (const [email, id] of [
+      ['a.r@cortez-chandler.example', 'PER-arthur'],
+      ['it25@riley.example', 'PER-isaac'],
+    ]) {
+      const best = top(personQuery({ names: [], emails: [email] }));
+      assert.equal(best?.id, id, email);
+      assert.ok(best.score >= threshold, `${email}: ${best.score} below the threshold ${threshold}`);
+      assert.equal(best.explanation.features.emailRole, undefined, `${email} read as a role mailbox`);
+    }
+  });
+
+  test('a role mailbox the graph stores as a person’s own address is theirs', () => {
+    const best = top(personQuery({ names: [], emails: ['hr@lewis-rose.example'] }));
+    assert.equal(best?.id, 'PER-harvey');
+    assert.ok(best.score >= threshold, `${best.score} below the threshold ${threshold}`);
+    assert.equal(best.explanation.features.emailExact, 1);
+    // For another person at that domain, the same address is still a role mailbox, not theirs.
+    const other = matcher.match(personQuery({ names: ['Owen Lewis'], emails: ['hr@lewis-rose.example'] }), {
+      limit: 3,
+    })[0];
+    assert.equal(other?.id, 'PER-other-lewis');
+    assert.equal(other.explanation.features.emailRole, 1);
+  });
+});
