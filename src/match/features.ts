@@ -696,52 +696,33 @@ function givenNameWordSimilarity(a: string, b: string): number {
 /**
  * Jaro-Winkler of two names as written, and with the query's first word moved to the end:
  * "Bishop Teddy" is Teddy Bishop written surname first (a spreadsheet's "LAST First").
+ * `bothWays` (persons): also read backwards, the larger of the two: Jaro-Winkler rewards an
+ * agreeing start, so a typo in a name's first letters ("oCharlotte Rees", "LLeo Hart")
+ * scored far below the same typo at its end; read from the end, the two agree.
  */
-function nameJaroWinkler(query: readonly string[], candidate: readonly string[]): number {
+function nameJaroWinkler(query: readonly string[], candidate: readonly string[], bothWays = false): number {
   const written = candidate.join(' ');
   const forms = writtenForms(query);
-  const straight = jaroWinkler(forms.straight, written);
-  if (query.length < 2) return straight;
-  return Math.max(straight, jaroWinkler(forms.rotated, written));
+  let best = jaroWinkler(forms.straight, written);
+  if (bothWays && best < 1) best = Math.max(best, jaroWinkler(forms.straight, written, true));
+  if (query.length < 2) return best;
+  best = Math.max(best, jaroWinkler(forms.rotated, written));
+  if (bothWays && best < 1) best = Math.max(best, jaroWinkler(forms.rotated, written, true));
+  return best;
 }
 
-/**
- * A person's `nameJaroWinkler`, also read backwards (the larger of the two): Jaro-Winkler
- * rewards an agreeing start, so a typo in a name's first letters ("oCharlotte Rees", "LLeo
- * Hart") scored far below the same typo at its end; read from the end, the two agree.
- */
-function personNameJaroWinkler(query: readonly string[], candidate: readonly string[]): number {
-  const forward = nameJaroWinkler(query, candidate);
-  if (forward === 1) return 1;
-  const written = reversed(candidate.join(' '));
-  const forms = writtenForms(query);
-  const backward = jaroWinkler(forms.backward, written);
-  if (query.length < 2) return Math.max(forward, backward);
-  return Math.max(forward, backward, jaroWinkler(forms.rotatedBackward, written));
-}
-
-function reversed(text: string): string {
-  let out = '';
-  for (let i = text.length - 1; i >= 0; i--) out += text[i];
-  return out;
-}
-
-/**
- * A query name's words as written and with its first word moved to the end (`nameJaroWinkler`),
- * and both read backwards (`personNameJaroWinkler`).
- */
+/** A query name's words as written and with its first word moved to the end (`nameJaroWinkler`). */
 interface WrittenForms {
   readonly straight: string;
   readonly rotated: string;
-  readonly backward: string;
-  readonly rotatedBackward: string;
 }
 
-const writtenForms = oncePer((query: readonly string[]): WrittenForms => {
-  const straight = query.join(' ');
-  const rotated = query.length < 2 ? '' : [...query.slice(1), query[0]].join(' ');
-  return { straight, rotated, backward: reversed(straight), rotatedBackward: reversed(rotated) };
-});
+const writtenForms = oncePer(
+  (query: readonly string[]): WrittenForms => ({
+    straight: query.join(' '),
+    rotated: query.length < 2 ? '' : [...query.slice(1), query[0]].join(' '),
+  }),
+);
 
 interface BestPersonName {
   readonly comparison: NameComparison;
@@ -888,9 +869,9 @@ export function personFeatures(
         best.query.key === sortedKey(c.tokens) || (whole !== c.tokens && best.query.key === sortedKey(whole))
           ? 1
           : 0;
-      const spelling = personNameJaroWinkler(best.query.tokens, c.tokens);
+      const spelling = nameJaroWinkler(best.query.tokens, c.tokens, true);
       f.nameJaroWinkler =
-        whole === c.tokens ? spelling : Math.max(spelling, personNameJaroWinkler(best.query.tokens, whole));
+        whole === c.tokens ? spelling : Math.max(spelling, nameJaroWinkler(best.query.tokens, whole, true));
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
     }
     givenAndSurnameFeatures(query.names[0], profile, f);
