@@ -694,21 +694,15 @@ function givenNameWordSimilarity(a: string, b: string): number {
 }
 
 /**
- * Jaro-Winkler of two names as written, and with the query's first word moved to the end:
- * "Bishop Teddy" is Teddy Bishop written surname first (a spreadsheet's "LAST First").
- * `bothWays` (persons): also read backwards, the larger of the two: Jaro-Winkler rewards an
- * agreeing start, so a typo in a name's first letters ("oCharlotte Rees", "LLeo Hart")
- * scored far below the same typo at its end; read from the end, the two agree.
+ * Jaro-Winkler of two person names as written, and with the query's first word moved to the
+ * end: "Bishop Teddy" is Teddy Bishop written surname first (a spreadsheet's "LAST First").
  */
-function nameJaroWinkler(query: readonly string[], candidate: readonly string[], bothWays = false): number {
+function nameJaroWinkler(query: readonly string[], candidate: readonly string[]): number {
   const written = candidate.join(' ');
   const forms = writtenForms(query);
-  let best = jaroWinkler(forms.straight, written);
-  if (bothWays && best < 1) best = Math.max(best, jaroWinkler(forms.straight, written, true));
-  if (query.length < 2) return best;
-  best = Math.max(best, jaroWinkler(forms.rotated, written));
-  if (bothWays && best < 1) best = Math.max(best, jaroWinkler(forms.rotated, written, true));
-  return best;
+  const straight = jaroWinkler(forms.straight, written);
+  if (query.length < 2) return straight;
+  return Math.max(straight, jaroWinkler(forms.rotated, written));
 }
 
 /** A query name's words as written and with its first word moved to the end (`nameJaroWinkler`). */
@@ -869,9 +863,9 @@ export function personFeatures(
         best.query.key === sortedKey(c.tokens) || (whole !== c.tokens && best.query.key === sortedKey(whole))
           ? 1
           : 0;
-      const spelling = nameJaroWinkler(best.query.tokens, c.tokens, true);
+      const spelling = nameJaroWinkler(best.query.tokens, c.tokens);
       f.nameJaroWinkler =
-        whole === c.tokens ? spelling : Math.max(spelling, nameJaroWinkler(best.query.tokens, whole, true));
+        whole === c.tokens ? spelling : Math.max(spelling, nameJaroWinkler(best.query.tokens, whole));
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
     }
     givenAndSurnameFeatures(query.names[0], profile, f);

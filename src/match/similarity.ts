@@ -2,18 +2,13 @@
 
 /**
  * Jaro-Winkler similarity in [0, 1] (prefix scale 0.1, prefix up to 4 characters).
- * 1 means equal strings; two empty strings are equal. `backwards` reads both strings from
- * their last character (the Jaro-Winkler of the reversed strings, without making them).
+ * 1 means equal strings; two empty strings are equal.
  */
-export function jaroWinkler(a: string, b: string, backwards = false): number {
+export function jaroWinkler(a: string, b: string): number {
   if (a === b) return 1;
   const la = a.length;
   const lb = b.length;
   if (la === 0 || lb === 0) return 0;
-  // Index i of a (j of b) reads character at(i) = backwards ? length - 1 - i : i.
-  const lastA = backwards ? la - 1 : 0;
-  const lastB = backwards ? lb - 1 : 0;
-  const step = backwards ? -1 : 1;
   const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
   // Which characters matched, in two reused buffers (cleared on the way out): two arrays
   // allocated per call were ~10% of the matcher's garbage per query (issue 30).
@@ -21,11 +16,11 @@ export function jaroWinkler(a: string, b: string, backwards = false): number {
   if (matchedB.length < lb) matchedB = new Uint8Array(2 * lb);
   let matches = 0;
   for (let i = 0; i < la; i++) {
-    const ca = a.charCodeAt(lastA + step * i);
+    const ca = a.charCodeAt(i);
     const from = Math.max(0, i - window);
     const to = Math.min(lb - 1, i + window);
     for (let j = from; j <= to; j++) {
-      if (matchedB[j] === 0 && b.charCodeAt(lastB + step * j) === ca) {
+      if (matchedB[j] === 0 && b.charCodeAt(j) === ca) {
         matchedA[i] = 1;
         matchedB[j] = 1;
         matches++;
@@ -39,7 +34,7 @@ export function jaroWinkler(a: string, b: string, backwards = false): number {
   for (let i = 0; i < la; i++) {
     if (matchedA[i] === 0) continue;
     while (matchedB[k] === 0) k++;
-    if (a.charCodeAt(lastA + step * i) !== b.charCodeAt(lastB + step * k)) transpositions++;
+    if (a.charCodeAt(i) !== b.charCodeAt(k)) transpositions++;
     k++;
   }
   matchedA.fill(0, 0, la);
@@ -47,13 +42,7 @@ export function jaroWinkler(a: string, b: string, backwards = false): number {
   const m = matches;
   const jaro = (m / la + m / lb + (m - transpositions / 2) / m) / 3;
   let prefix = 0;
-  while (
-    prefix < 4 &&
-    prefix < la &&
-    prefix < lb &&
-    a.charCodeAt(lastA + step * prefix) === b.charCodeAt(lastB + step * prefix)
-  )
-    prefix++;
+  while (prefix < 4 && prefix < la && prefix < lb && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
   return jaro + prefix * 0.1 * (1 - jaro);
 }
 
