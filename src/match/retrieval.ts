@@ -21,12 +21,19 @@ export interface RetrievalLimits {
   readonly postingBudget: number;
   /** Candidates kept (best `esscore` first) for scoring. */
   readonly maxCandidates: number;
+  /**
+   * Kept beyond `maxCandidates`: candidates a discriminating lookup (a workplace, past
+   * employer, school or e-mail domain the query names) and another of its lookups found, best
+   * `esscore` first: among a crowd of namesakes, the one working where the query says.
+   */
+  readonly maxDiscriminated: number;
 }
 
 export const DEFAULT_LIMITS: RetrievalLimits = Object.freeze({
   maxPostings: 1000,
   postingBudget: 3000,
   maxCandidates: 30,
+  maxDiscriminated: 10,
 });
 
 /** A retrieved candidate: its ref and its raw retrieval score. */
@@ -42,6 +49,8 @@ export interface Lookup {
   readonly limit: number;
   /** One query token may be looked up through several keys (neighbours); it counts once. */
   readonly group: string;
+  /** Whether the key is where the person works, worked, studied or has mail (`maxDiscriminated`). */
+  readonly discriminating?: boolean;
 }
 
 interface TokenLookup {
@@ -72,6 +81,11 @@ const EXACT_WEIGHT = {
   nameOrganizationPlace: 4,
 };
 const EXACT_LIMIT = 100;
+/** Postings of a whole-name key read; `NAME_CROWD_LIMIT` for a query with a discriminating lookup. */
+const NAME_LIMIT = 200;
+const NAME_CROWD_LIMIT = 2000;
+/** Prefixes of the keys a Person query's discriminating lookups read (`maxDiscriminated`). */
+const DISCRIMINATING_KEYS = [KEY.personEmployer, KEY.personPastEmployer, KEY.personSchool, KEY.emailDomain];
 /** Weight of a token found through a vocabulary neighbour, relative to an exact token. */
 const NEIGHBOUR_DISCOUNT = 0.75;
 /**
@@ -228,7 +242,10 @@ export function retrievalLookups(
   const isPerson = query.type === 'Person';
   const lookups: Lookup[] = [];
   const exact: AddExactLookup = (key, weight, limit = EXACT_LIMIT, group = key) => {
-    lookups.push({ key, weight, limit, group });
+    const discriminating = isPerson && DISCRIMINATING_KEYS.some((prefix) => key.startsWith(prefix));
+    lookups.push(
+      discriminating ? { key, weight, limit, group, discriminating } : { key, weight, limit, group },
+    );
   };
   for (const url of query.urls) {
     if (url.profile !== undefined) {
@@ -255,9 +272,13 @@ export function retrievalLookups(
   if (isPerson) organizationLookups(query, exact);
 
   const namePrefix = isPerson ? KEY.personToken : KEY.orgToken;
+  // With a discriminating lookup, a crowd of exact namesakes is read further: the namesake
+  // working (or having worked, or studied) where the query says adds the two weights and comes
+  // first, though a crowd of lower refs would fill the name's usual postings.
+  const nameLimit = lookups.some((lookup) => lookup.discriminating) ? NAME_CROWD_LIMIT : NAME_LIMIT;
   const places = isPerson ? namePlaces(query) : [];
   for (const name of query.names) {
-    if (name.key) exact((isPerson ? KEY.personName : KEY.orgName) + name.key, EXACT_WEIGHT.name, 200);
+    if (name.key) exact((isPerson ? KEY.personName : KEY.orgName) + name.key, EXACT_WEIGHT.name, nameLimit);
     // The namesakes in the query's place, or where the organizations it names are: one group
     // per name, whichever reading of the place and whichever form of the name.
     if (name.key && places.length) {
@@ -329,11 +350,11 @@ export function retrieveByLookups(
     for (const lookup of members) {
       const refs = postings.get(lookup.key) ?? [];
       const n = Math.min(refs.length, lookup.limit);
-      for (let i = 0; i < n; i++) scores.offer(refs[i], lookup.weight);
+      for (let i = 0; i < n; i++) scores.offer(refs[i], lookup.weight, lookup.discriminating === true);
     }
     scores.endGroup();
   }
-  return scores.best(limits.maxCandidates);
+  return scores.best(limits.maxCandidates, limits.maxDiscriminated);
 }
 
 /**
@@ -353,6 +374,9 @@ class RefScores {
   #scored = new Uint32Array(0);
   #groupWeights = new Float64Array(0);
   #groupStamps = new Uint32Array(0);
+  /** Groups that gave the slot's ref a weight this query, and whether one was discriminating. */
+  #groupCounts = new Uint32Array(0);
+  #discriminated = new Uint32Array(0);
   #epoch = 0;
   #group = 0;
   /** Slots touched by the current group, then slots with an esscore, in first-scored order. */
@@ -375,6 +399,8 @@ class RefScores {
       this.#scored = new Uint32Array(size);
       this.#groupWeights = new Float64Array(size);
       this.#groupStamps = new Uint32Array(size);
+      this.#groupCounts = new Uint32Array(size);
+      this.#discriminated = new Uint32Array(size);
       this.#inGroup = new Int32Array(size);
       this.#scoredSlots = new Int32Array(size);
       this.#epoch = 0;
@@ -390,8 +416,9 @@ class RefScores {
   }
 
   /** The group's best weight for `ref` becomes `weight` if larger (as `best < weight` did). */
-  offer(ref: number, weight: number): void {
+  offer(ref: number, weight: number, discriminating = false): void {
     const slot = this.#slotOf(ref);
+    if (discriminating && weight > 0) this.#discriminated[slot] = this.#epoch;
     if (this.#groupStamps[slot] !== this.#group) {
       this.#groupStamps[slot] = this.#group;
       this.#groupWeights[slot] = 0;
@@ -406,29 +433,39 @@ class RefScores {
       const slot = this.#inGroup[i];
       const weight = this.#groupWeights[slot];
       if (!(weight > 0)) continue;
-      if (this.#scored[slot] === this.#epoch) this.#esscores[slot] += weight;
-      else {
+      if (this.#scored[slot] === this.#epoch) {
+        this.#esscores[slot] += weight;
+        this.#groupCounts[slot]++;
+      } else {
         this.#scored[slot] = this.#epoch;
         this.#esscores[slot] = 0 + weight;
+        this.#groupCounts[slot] = 1;
         this.#scoredSlots[this.#scoredCount++] = slot;
       }
     }
   }
 
-  /** The `k` best candidates (highest esscore, then lowest ref), best first. */
-  best(k: number): RetrievedCandidate[] {
+  /**
+   * The `k` best candidates (highest esscore, then lowest ref), best first, then the `extra`
+   * best of the others that a discriminating lookup and another lookup found.
+   */
+  best(k: number, extra = 0): RetrievedCandidate[] {
     const top: RetrievedCandidate[] = [];
     for (let i = 0; i < this.#scoredCount; i++) {
       const slot = this.#scoredSlots[i];
+      insertBest(top, k, this.#refs[slot], this.#esscores[slot]);
+    }
+    if (extra === 0 || top.length < k) return top;
+    const last = top[k - 1];
+    const more: RetrievedCandidate[] = [];
+    for (let i = 0; i < this.#scoredCount; i++) {
+      const slot = this.#scoredSlots[i];
+      if (this.#discriminated[slot] !== this.#epoch || this.#groupCounts[slot] < 2) continue;
       const ref = this.#refs[slot];
       const esscore = this.#esscores[slot];
-      if (top.length === k && !before(ref, esscore, top[k - 1])) continue;
-      let at = top.length;
-      while (at > 0 && before(ref, esscore, top[at - 1])) at--;
-      top.splice(at, 0, { ref, esscore });
-      if (top.length > k) top.pop();
+      if (ref !== last.ref && !before(ref, esscore, last)) insertBest(more, extra, ref, esscore);
     }
-    return top;
+    return more.length === 0 ? top : [...top, ...more];
   }
 
   #slotOf(ref: number): number {
@@ -452,6 +489,15 @@ function scratchScores(postings: ReadonlyMap<string, number[]>, lookups: readonl
   for (const lookup of lookups) entries += Math.min(postings.get(lookup.key)?.length ?? 0, lookup.limit);
   sharedScores.reset(entries);
   return sharedScores;
+}
+
+/** Inserts `candidate` into `top` (best first) if it is among the `k` best. */
+function insertBest(top: RetrievedCandidate[], k: number, ref: number, esscore: number): void {
+  if (top.length === k && !before(ref, esscore, top[k - 1])) return;
+  let at = top.length;
+  while (at > 0 && before(ref, esscore, top[at - 1])) at--;
+  top.splice(at, 0, { ref, esscore });
+  if (top.length > k) top.pop();
 }
 
 /** Whether a candidate (`ref`, `esscore`) ranks before `other`. */
