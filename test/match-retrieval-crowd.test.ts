@@ -6,12 +6,11 @@
  * the query names, comes first.
  */
 import assert from 'node:assert/strict';
-import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
-import { importEntities } from '../src/import/index.ts';
 import type { Entity } from '../src/kg/index.ts';
 import { createMatcher, type Matcher } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
+import { importGraph } from './support/load-graph.ts';
 import { personQuery } from './support/match-queries.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
@@ -47,13 +46,7 @@ let matcher: Matcher;
 
 before(async () => {
   ({ storage, cleanup } = await openTempSqliteStorage());
-  const entities = [QUILLON, ...COLLEAGUES, ...CROWD, WORKER, STUDENT];
-  const lines = `${entities.map((e) => JSON.stringify(e)).join('\n')}\n`;
-  const summary = await importEntities(storage.entities, Readable.from([lines]), {
-    fileName: 'crowd.jsonl',
-    workers: 0,
-  });
-  assert.equal(summary.rejected, 0);
+  await importGraph(storage.entities, [QUILLON, ...COLLEAGUES, ...CROWD, WORKER, STUDENT]);
   matcher = createMatcher(storage.entities);
 });
 after(async () => cleanup());

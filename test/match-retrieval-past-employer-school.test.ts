@@ -6,12 +6,11 @@
  * that the name alone would not bring them among the 30 candidates kept.
  */
 import assert from 'node:assert/strict';
-import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
-import { importEntities } from '../src/import/index.ts';
 import type { Entity } from '../src/kg/index.ts';
 import { createMatcher, type Matcher } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
+import { importGraph } from './support/load-graph.ts';
 import { personQuery } from './support/match-queries.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
@@ -54,12 +53,7 @@ const query = personQuery;
 
 before(async () => {
   ({ storage, cleanup } = await openTempSqliteStorage());
-  const lines = `${ENTITIES.map((e) => JSON.stringify(e)).join('\n')}\n`;
-  const summary = await importEntities(storage.entities, Readable.from([lines]), {
-    fileName: 'people.jsonl',
-    workers: 0,
-  });
-  assert.equal(summary.rejected, 0);
+  await importGraph(storage.entities, ENTITIES);
   matcher = createMatcher(storage.entities);
 });
 after(async () => cleanup());

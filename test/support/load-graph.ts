@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { importEntities } from '../../src/import/index.ts';
 import type { Entity } from '../../src/kg/index.ts';
 import { indexEntity } from '../../src/match/index.ts';
@@ -17,6 +18,16 @@ export async function loadFixtureGraph(store: EntityStore, ...files: string[]): 
     });
     if (summary.rejected > 0) throw new Error(`${file}: ${summary.rejected} rejected lines`);
   }
+}
+
+/** Imports `entities` through the real import pipeline, on the calling thread; throws when one is rejected. */
+export async function importGraph(store: EntityStore, entities: readonly Entity[]): Promise<void> {
+  const lines = `${entities.map((e) => JSON.stringify(e)).join('\n')}\n`;
+  const summary = await importEntities(store, Readable.from([lines]), {
+    fileName: 'graph.jsonl',
+    workers: 0,
+  });
+  if (summary.rejected > 0) throw new Error(`${summary.rejected} rejected entities`);
 }
 
 /** Writes `entities` as they are (no import pipeline, no fact ledger) with their retrieval keys. */
