@@ -6,13 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { loadDemoGraph } from '../src/import/index.ts';
-import { DEFAULT_DEMO_SIZES, type Entity } from '../src/kg/index.ts';
-import { createMatcher, type Matcher, type MatchQuery } from '../src/match/index.ts';
-import type { Storage } from '../src/storage/index.ts';
+import type { Entity } from '../src/kg/index.ts';
+import type { Matcher, MatchQuery } from '../src/match/index.ts';
+import { openDemoMatcher } from './support/demo-matcher.ts';
 import { personQuery } from './support/match-queries.ts';
-import { openTempSqliteStorage } from './support/temp-sqlite.ts';
-import { writeIndexed } from './support/load-graph.ts';
 
 function person(id: string, first: string, last: string, email: string, city: string): Entity {
   return {
@@ -35,17 +32,12 @@ const PERSONS: Entity[] = [
   person('PER-other-lewis', 'Owen', 'Lewis', 'owen@lewis-rose.example', 'Bath'),
 ];
 
-describe('person names and addresses the matcher used to misread', () => {
-  let storage: Storage;
+describe('person e-mail addresses the matcher used to misread', () => {
   let cleanup: () => Promise<void>;
   let matcher: Matcher;
   let threshold: number;
   before(async () => {
-    ({ storage, cleanup } = await openTempSqliteStorage());
-    loadDemoGraph(storage.entities, DEFAULT_DEMO_SIZES);
-    writeIndexed(storage.entities, PERSONS);
-    matcher = createMatcher(storage.entities);
-    threshold = matcher.defaultThresholdFor('Person');
+    ({ matcher, personThreshold: threshold, cleanup } = await openDemoMatcher(PERSONS));
   });
   after(async () => cleanup());
 

@@ -7,13 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { loadDemoGraph } from '../src/import/index.ts';
-import { DEFAULT_DEMO_SIZES, type Entity } from '../src/kg/index.ts';
-import { createMatcher, type Matcher, type MatchQuery } from '../src/match/index.ts';
-import type { Storage } from '../src/storage/index.ts';
+import type { Entity } from '../src/kg/index.ts';
+import type { Matcher, MatchQuery } from '../src/match/index.ts';
+import { openDemoMatcher } from './support/demo-matcher.ts';
 import { personQuery } from './support/match-queries.ts';
-import { openTempSqliteStorage } from './support/temp-sqlite.ts';
-import { writeIndexed } from './support/load-graph.ts';
 
 /** A person as the historical bench graph states one: nameDetail split at the first and last word. */
 function person(id: string, name: string, city: string, title?: string): Entity {
@@ -48,16 +45,11 @@ const q = (name: string, more: Partial<MatchQuery> = {}): MatchQuery =>
   personQuery({ names: [name], ...more });
 
 describe('titled persons', () => {
-  let storage: Storage;
   let cleanup: () => Promise<void>;
   let matcher: Matcher;
   let threshold: number;
   before(async () => {
-    ({ storage, cleanup } = await openTempSqliteStorage());
-    loadDemoGraph(storage.entities, DEFAULT_DEMO_SIZES);
-    writeIndexed(storage.entities, TITLED);
-    matcher = createMatcher(storage.entities);
-    threshold = matcher.defaultThresholdFor('Person');
+    ({ matcher, personThreshold: threshold, cleanup } = await openDemoMatcher(TITLED));
   });
   after(async () => cleanup());
 
