@@ -22,9 +22,8 @@
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { createMatcher, type MatchQuery } from '../src/match/index.ts';
-import { analyzeQuery } from '../src/match/query-analysis.ts';
-import { indexEntity, KEY, type PersonProfile, personNamePlaceKey } from '../src/match/profile.ts';
-import { DEFAULT_LIMITS, queryPlaces } from '../src/match/retrieval.ts';
+import { DEFAULT_LIMITS } from '../src/match/retrieval.ts';
+import { unresolvable } from './support/namesakes.ts';
 import { queryShape } from './support/queries.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 
@@ -51,45 +50,6 @@ const queries = readFileSync(values['queries-in'], 'utf8')
   .filter((line) => line.trim() !== '')
   .slice(0, Number(values.count))
   .map((line) => JSON.parse(line) as BenchQuery);
-
-/**
- * The whole-name lookups of `ref`'s namesakes (its `pn:` keys), in the places the query's
- * location names if it names one (`np:` keys, at the levels retrieval reads it at).
- */
-function namesakeLookups(keys: readonly string[], query: MatchQuery): string[] {
-  const nameKeys = keys
-    .filter((k) => k.startsWith(KEY.personName))
-    .map((k) => k.slice(KEY.personName.length));
-  const places = query.location === undefined ? [] : queryPlaces(analyzeQuery(query));
-  return places.length === 0
-    ? nameKeys.map((k) => KEY.personName + k)
-    : nameKeys.flatMap((k) => places.map(([level, place]) => personNamePlaceKey(k, level, place)));
-}
-
-/** Whether another person has `ref`'s full name (and a place the query names, if it names one). */
-function hasNamesake(ref: number, keys: readonly string[], query: MatchQuery): boolean {
-  const lookups = namesakeLookups(keys, query);
-  for (const refs of store.refsForKeys(lookups, 2).values()) if (refs.some((r) => r !== ref)) return true;
-  return false;
-}
-
-/**
- * Whether another person has `ref`'s full name, one of its titles (the query's title is the
- * entity's first) and, if the query names a place, that place: on a graph whose titles come
- * from a dozen, a title does not tell namesakes apart.
- */
-function hasTitledNamesake(
-  ref: number,
-  keys: readonly string[],
-  title: string | undefined,
-  query: MatchQuery,
-): boolean {
-  if (title === undefined) return false;
-  const lookups = namesakeLookups(keys, query);
-  const refs = new Set([...store.refsForKeys(lookups, 5000).values()].flat());
-  refs.delete(ref);
-  return store.profiles([...refs]).some((row) => (row.profile as PersonProfile).t?.includes(title));
-}
 
 const classes = ['unresolvable', 'same title', 'cut', 'not found', 'tied', 'outranked'] as const;
 type Class = (typeof classes)[number];
@@ -121,26 +81,18 @@ for (const { query, expected } of queries) {
     table.set(shape, row);
   }
   row.queries++;
-  const stored = store.getById(expected);
-  if (!stored) throw new Error(`${expected}: not in the graph`);
-  const nameOnly = shape === 'name' || shape === 'name+location';
-  const index = indexEntity(stored.doc);
-  const titled = shape === 'name+title' || shape === 'name+location+title';
-  const unresolvable = nameOnly && hasNamesake(stored.ref, index.keys, query);
-  const sameTitle =
-    titled && hasTitledNamesake(stored.ref, index.keys, (index.profile as PersonProfile).t?.[0], query);
-  if (!unresolvable && !sameTitle) row.resolvable++;
+  const tie = unresolvable(store, query, expected);
+  if (tie === undefined) row.resolvable++;
   const candidates = matcher.match(query, { limit: 30 });
   if (candidates[0]?.id === expected) {
     row.right++;
-    if (!unresolvable && !sameTitle) row.resolvableRight++;
+    if (tie === undefined) row.resolvableRight++;
     continue;
   }
   const own = candidates.find((c) => c.id === expected);
   let klass: Class;
   let detail = '';
-  if (unresolvable) klass = 'unresolvable';
-  else if (sameTitle) klass = 'same title';
+  if (tie !== undefined) klass = tie;
   else if (!own) {
     const found = wide.match(query, { limit: 2000 }).findIndex((c) => c.id === expected);
     klass = found >= 0 ? 'cut' : 'not found';

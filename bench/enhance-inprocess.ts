@@ -32,6 +32,7 @@ import { generateQuery } from '../src/match/training/query-generator.ts';
 import { Random } from '../src/random.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { writeSyntheticGraph } from './support/match-graph.ts';
+import { unresolvable } from './support/namesakes.ts';
 import { warmPageCache } from './support/page-cache.ts';
 import { queryShape } from './support/queries.ts';
 import { FIGURES, printFigure, printTarget } from './support/targets.ts';
@@ -164,6 +165,9 @@ const byType = {
 /** Person queries made from a graph entity by shape, and those whose entity was not listed. */
 const personQueriesByShape = new Map<string, number>();
 const personMissesByShape = new Map<string, number>();
+/** Person queries made from a graph entity, and whether their top candidate was right. */
+const personAnswers: { readonly query: MatchQuery; readonly expected: string; readonly right: boolean }[] =
+  [];
 // CPU time of the whole loop too: on a machine shared with other work, wall-clock percentiles
 // include time spent waiting for a core, the mean CPU time per query does not.
 const cpuBefore = process.threadCpuUsage();
@@ -194,6 +198,7 @@ for (let i = 0; i < queries.length; i++) {
     }
   }
   if (expected !== null && query.type === 'Person') {
+    personAnswers.push({ query, expected, right: result[0]?.id === expected });
     const shape = queryShape(query);
     personQueriesByShape.set(shape, (personQueriesByShape.get(shape) ?? 0) + 1);
   }
@@ -227,6 +232,20 @@ console.log(
         `${type} ${t.topRight + t.tied} of ${t.matchable} (${pct(t.topRight + t.tied, t.matchable)})`,
     )
     .join(', ')}`,
+);
+// After the timed loop: which Person queries no matcher can resolve (bench/support/namesakes.ts).
+const resolvable = { queries: 0, right: 0, ties: 0, titleTies: 0 };
+for (const { query, expected, right } of personAnswers) {
+  const tie = unresolvable(storage.entities, query, expected);
+  if (tie === 'unresolvable') resolvable.ties++;
+  else if (tie === 'same title') resolvable.titleTies++;
+  else {
+    resolvable.queries++;
+    if (right) resolvable.right++;
+  }
+}
+console.log(
+  `Person queries another person of the graph answers as well (their name, and place or title, are someone else's too): ${resolvable.ties + resolvable.titleTies} of ${personAnswers.length} (${pct(resolvable.ties + resolvable.titleTies, personAnswers.length)}; name ${resolvable.ties}, title ${resolvable.titleTies}); top candidate right among the others (resolvable): ${resolvable.right} of ${resolvable.queries} (${pct(resolvable.right, resolvable.queries)})`,
 );
 console.log(
   `Person queries whose entity is not among the first 10, by the fields they give (not listed / queries): ${[
