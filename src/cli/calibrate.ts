@@ -85,7 +85,7 @@ export function registerCalibrate(program: Command): void {
             ...model.provenance,
             thresholdCalibration: {
               scoreCalibration:
-                'per type, scale and offset of the linear score by maximum likelihood of the right choice on the sets (namesake queries left out); when a set is then above ECE 0.03, the likeliest point of a grid around it (scale × 0.75–1.25, offset ± 1.5) under which every set is within 0.03',
+                'per type, scale and offset of the linear score by maximum likelihood of the right choice on the sets (namesake queries left out); when a set is then above ECE 0.025 (the promise 0.03 less a margin), the likeliest point of a grid around it (scale × 0.75–1.25, offset ± 1.5) under which every set is within 0.025',
               rule: 'per type, the lowest threshold (0.01 steps) at which every set reaches precision floor + margin',
               floors: PRECISION_FLOORS,
               margin,

@@ -394,3 +394,23 @@ test('the hinges and interactions of a compared vector are those expandFeatures 
   assert.deepEqual({ ...o }, expandFeatures(base));
   assert.equal(o['strongName*countryConflict'], o.countryConflict);
 });
+
+test('a name word misspelt with its letters shuffled is that name, not another one', () => {
+  const profileOf = (name: string) =>
+    indexEntity({ id: 'PER-42', type: 'Person', name }).profile as PersonProfile;
+  const featuresOf = (queried: string, name: string) =>
+    personFeatures(analyzeQuery(query({ type: 'Person', names: [queried] })), profileOf(name), vocabulary);
+  // The persons set's own pairs: beyond the 2 edits of `tokenSimilarity`, the same letters.
+  const moore = featuresOf('Aria Meoor', 'Aria Moore');
+  assert.equal(moore.lastNameSimilarity, 0.6);
+  assert.equal(moore.surnameConflict, 0);
+  // Both words are unknown to the vocabulary, so weigh alike: (1 + 0.6) / 2.
+  assert.ok(Math.abs(moore.nameCoverQuery - 0.8) < 1e-9, String(moore.nameCoverQuery));
+  assert.equal(featuresOf('Tooyb Bryant', 'Toby Bryant').givenNameConflict, 0);
+  assert.equal(featuresOf('Evenyl Patel', 'Evelyn Patel').firstNameSimilarity, 0.6);
+  // Four letters: one more or less, never one replaced and moved (Ryan is not Mary).
+  assert.equal(featuresOf('Theo Keyl', 'Theo Kelly').lastNameSimilarity, 0.6);
+  assert.equal(featuresOf('Ryan Smith', 'Mary Smith').givenNameConflict, 1);
+  // Other letters: still another name.
+  assert.equal(featuresOf('Aria Meyer', 'Aria Moore').surnameConflict, 1);
+});

@@ -289,9 +289,8 @@ function placeCover(query: readonly string[], own: readonly string[], places: re
 
 const letterCounts = new Int32Array(128);
 
-/** Whether `a` and `b` (5+ letters) have the same letters but one, in any order. */
-function shuffledOf(a: string, b: string): boolean {
-  if (b.length < 5 || Math.abs(a.length - b.length) > 1) return false;
+/** How many letters `a` and `b` differ by, in any order (1: one added or dropped; 2: one replaced). */
+function lettersApart(a: string, b: string): number {
   for (let i = 0; i < a.length; i++) letterCounts[a.charCodeAt(i) & 127]++;
   for (let i = 0; i < b.length; i++) letterCounts[b.charCodeAt(i) & 127]--;
   let apart = 0;
@@ -303,8 +302,29 @@ function shuffledOf(a: string, b: string): boolean {
     apart += Math.abs(letterCounts[b.charCodeAt(i) & 127]);
     letterCounts[b.charCodeAt(i) & 127] = 0;
   }
+  return apart;
+}
+
+/** Whether `a` and `b` (5+ letters) have the same letters but one, in any order. */
+function shuffledOf(a: string, b: string): boolean {
+  if (b.length < 5 || Math.abs(a.length - b.length) > 1) return false;
   // One letter added, dropped (apart 1) or replaced (apart 2).
-  return apart <= 2;
+  return lettersApart(a, b) <= 2;
+}
+
+/**
+ * `tokenSimilarity` of two person-name words, where a word of 4+ letters with the other's
+ * letters shuffled also counts (0.6, as one edit of a short word): the persons set's names are
+ * misspelt so on both sides ("Meoor" for Moore, "Tooyb" for Toby, "Evenyl" for Evelyn), beyond
+ * the 2 edits `tokenSimilarity` reads, and such a word counted as a different name. One letter
+ * more or less at most, or from 5 letters one replaced (4-letter names differing by a letter
+ * and an order, "Ryan" and "Mary", are different names).
+ */
+function nameWordSimilarity(a: string, b: string): number {
+  const similarity = tokenSimilarity(a, b);
+  const shorter = Math.min(a.length, b.length);
+  if (similarity >= 0.6 || shorter < 4 || Math.abs(a.length - b.length) > 1) return similarity;
+  return lettersApart(a, b) <= (shorter >= 5 ? 2 : 1) ? 0.6 : similarity;
 }
 
 /** Where an entity is, for the place hierarchy (`entityPlaces`, remembered per distinct place). */
@@ -502,7 +522,7 @@ function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: num
     if ((x.length === 1 && middleA && !middleB) || (y.length === 1 && middleB && !middleA)) return 0;
     return a.initials[i] === b.initials[j] || x[0] === y[0] ? 0.8 : 0;
   }
-  return tokenSimilarity(x, y);
+  return nameWordSimilarity(x, y);
 }
 
 /**
@@ -690,7 +710,7 @@ function givenNameWordSimilarity(a: string, b: string): number {
   const cb = canonicalGivenName(b);
   if (ca === cb || isGivenNameForm(a, b) || isGivenNameForm(b, a)) return 0.95;
   if ((a.length === 1 && b.startsWith(a)) || (b.length === 1 && a.startsWith(b))) return 0.6;
-  return Math.max(tokenSimilarity(a, b), tokenSimilarity(ca, cb) * 0.95);
+  return Math.max(nameWordSimilarity(a, b), nameWordSimilarity(ca, cb) * 0.95);
 }
 
 /**
@@ -825,7 +845,7 @@ function bestOfForms(word: string, forms: string, similarity: (a: string, b: str
 }
 
 function surnameSimilarity(word: string, forms: string): number {
-  return bestOfForms(word, forms, tokenSimilarity);
+  return bestOfForms(word, forms, nameWordSimilarity);
 }
 
 /**

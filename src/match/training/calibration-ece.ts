@@ -9,8 +9,13 @@
 import { CalibrationBins } from '../evaluation.ts';
 import type { ChoiceExample } from './choice.ts';
 
-/** ECE at or below which every set must be for the likelihood fit to stand. */
-export const ECE_TARGET = 0.03;
+/**
+ * ECE at or below which every set given here must be for the likelihood fit to stand: the
+ * promise (0.03 on every set, held-out ones too) less a margin of 0.005, as the default
+ * threshold's precision floor has a margin (docs/matching.md): the held-out sets differ. Without it, a fit that left the dev sets at
+ * 0.025–0.026 stood, and the held-out seed 7 was at 0.031 (bench/NOTES.md, 2026-11-29).
+ */
+export const ECE_FIT_TARGET = 0.025;
 
 /** The grid: scale × (1 ± 0.25) in steps of 0.05, offset ± 1.5 in steps of 0.1. */
 const SCALE_STEPS = 5;
@@ -59,9 +64,9 @@ export function choiceLogLikelihood(
 }
 
 /**
- * `fitted` when every set's ECE under it is at most `ECE_TARGET`. Otherwise, among the points
- * of a grid around `fitted` (scale × 0.75–1.25, offset ± 1.5) under which every set is within
- * the target, the likeliest on all the sets together: the likelihood fit under the constraint
+ * `fitted` when every set's ECE under it is at most `ECE_FIT_TARGET`. Otherwise, among the
+ * points of a grid around `fitted` (scale × 0.75–1.25, offset ± 1.5) under which every set is
+ * within it, the likeliest on all the sets together: the likelihood fit under the constraint
  * the promise sets. When no point meets it, the one with the lowest worst-set ECE.
  */
 export function calibrationForTarget(
@@ -70,7 +75,8 @@ export function calibrationForTarget(
 ): { calibration: ScoreCalibration; worstEce: number; fittedWorstEce: number } {
   const worst = (c: ScoreCalibration) => Math.max(...sets.map((set) => topCandidateEce(set, c)));
   const fittedWorstEce = worst(fitted);
-  if (fittedWorstEce <= ECE_TARGET) return { calibration: fitted, worstEce: fittedWorstEce, fittedWorstEce };
+  if (fittedWorstEce <= ECE_FIT_TARGET)
+    return { calibration: fitted, worstEce: fittedWorstEce, fittedWorstEce };
   const all = sets.flat();
   let likeliest: { calibration: ScoreCalibration; worstEce: number; likelihood: number } | undefined;
   let lowest = { calibration: fitted, worstEce: fittedWorstEce };
@@ -82,7 +88,7 @@ export function calibrationForTarget(
       };
       const worstEce = worst(calibration);
       if (worstEce < lowest.worstEce) lowest = { calibration, worstEce };
-      if (worstEce > ECE_TARGET) continue;
+      if (worstEce > ECE_FIT_TARGET) continue;
       const likelihood = choiceLogLikelihood(all, calibration);
       if (!likeliest || likelihood > likeliest.likelihood) likeliest = { calibration, worstEce, likelihood };
     }
