@@ -964,6 +964,8 @@ function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureV
   let personal = false;
   let sameProvider = false;
   let middles: string[] | undefined;
+  // The domains' similarity counts only against a company address (`emailDomainConflict`).
+  const corporate = query.emails.some((e) => !e.freeMail);
   for (const e of query.emails) {
     if (e.freeMail) f.emailFreeMail = 1;
     // A role-looking address (`hr@`, `ap@`) that the graph stores as this person's own is
@@ -989,7 +991,7 @@ function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureV
       const edits = editDistance(e.address, address, 3);
       const localSimilarity = jaroWinkler(e.local, local);
       fewestEdits = Math.min(fewestEdits, edits);
-      bestDomain = Math.max(bestDomain, jaroWinkler(e.domain, domain));
+      if (corporate) bestDomain = Math.max(bestDomain, jaroWinkler(e.domain, domain));
       bestLocal = Math.max(bestLocal, localSimilarity);
       // The same local part and the whole address a few typos away: the typos fell in the
       // domain or moved the `@` ("jude.elli@73smartin.info" for "jude.ellis73@martin.sinfo").
@@ -1018,7 +1020,6 @@ function emailFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureV
   // address (0 edits) gets the highest value: evidence must never drop as addresses get closer,
   // or a namesake one edit away (`jo.lee1@` for `jo.lee@`) would outscore the person.
   if (emails.length > 0 && fewestEdits <= 3) f.emailEditsNear = (4 - fewestEdits) / 3;
-  const corporate = query.emails.some((e) => !e.freeMail);
   if (
     corporate &&
     emails.length > 0 &&

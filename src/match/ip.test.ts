@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import ipaddr from 'ipaddr.js';
-import { ipKeysForAddress, ipKeysForRange } from './ip.ts';
+import { ipInRanges, ipKeysForAddress, ipKeysForRange } from './ip.ts';
 
 test('ipKeysForRange buckets IPv4 and IPv6 ranges and ignores unparsable or very wide ones', () => {
   assert.deepEqual(ipKeysForRange(' 240.0.7.0/24 '), ['4/24:240.0.7']);
@@ -45,4 +45,56 @@ test('ipKeysForRange reads plain IPv4 ranges exactly as the general parser does'
     const range = `${octet()}.${octet()}.${octet()}.${octet()}/${[String(next(40)), '08', '016'][next(3)]}`;
     assert.deepEqual(ipKeysForRange(range), reference(range), range);
   }
+});
+
+test('ipInRanges answers as ipaddr.js does for plain IPv4 ranges, other forms and bad input', () => {
+  // The reference: the general parser for every range, as before the plain-range path.
+  const reference = (ip: string, ranges: readonly string[]): boolean => {
+    let address: ipaddr.IPv4 | ipaddr.IPv6;
+    try {
+      address = ipaddr.process(ip.trim());
+    } catch {
+      return false;
+    }
+    return ranges.some((range) => {
+      try {
+        const cidr = ipaddr.parseCIDR(range.trim());
+        return cidr[0].kind() === address.kind() && address.match(cidr);
+      } catch {
+        return false;
+      }
+    });
+  };
+  let seed = 11;
+  // The generator's high bits (its low bits repeat with a short period).
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return Math.floor((seed / 2 ** 31) * n);
+  };
+  const octet = () => [String(next(256)), '10', '240', '0', '255', '256', '010'][next(7)];
+  const ips = [
+    '10.1.2.3',
+    '240.0.7.77',
+    ' 240.0.7.1 ',
+    '::ffff:240.0.7.9',
+    '2001:db8:1:2::9',
+    '0.0.0.0',
+    'bad',
+    '',
+  ];
+  let inside = 0;
+  for (let i = 0; i < 5000; i++) {
+    const ip = next(3) === 0 ? ips[next(ips.length)] : `${octet()}.${octet()}.${octet()}.${octet()}`;
+    // Half the ranges share the address's first two octets (the rest rarely hold it).
+    const near = ip.trim().split('.').slice(0, 2).join('.');
+    const ranges = Array.from({ length: 1 + next(3) }, () =>
+      next(8) === 0
+        ? ['2001:db8::/32', '::ffff:240.0.7.0/120', 'abc', '', ' 240.0.7.0/24 '][next(5)]
+        : `${next(2) === 0 ? near : `${octet()}.${octet()}`}.${octet()}.${octet()}/${[String(next(34)), '08'][next(2)]}`,
+    );
+    const expected = reference(ip, ranges);
+    assert.equal(ipInRanges(ip, ranges), expected, `${ip} in ${ranges.join(', ')}`);
+    if (expected) inside++;
+  }
+  assert.ok(inside > 200, `${inside} addresses in a range`);
 });

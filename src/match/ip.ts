@@ -66,15 +66,24 @@ export function ipKeysForAddress(ip: string): string[] {
 
 /** True when `ip` lies in one of the CIDR `ranges`; unparsable values never match. */
 export function ipInRanges(ip: string, ranges: readonly string[]): boolean {
-  let address: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    address = ipaddr.process(ip.trim());
-  } catch {
-    return false;
-  }
+  const address = parsedAddress(ip);
+  if (address === undefined) return false;
+  const ipv4 = address.kind() === 'ipv4' ? octetsNumber((address as ipaddr.IPv4).octets) : undefined;
   for (const range of ranges) {
+    const text = range.trim();
+    // A plain dotted-quad range (the stored form) compared as numbers: the general parser tries
+    // IPv6 first and throws for every IPv4 range (1.7% of a matcher query on 1M + 1M).
+    const plain = PLAIN_IPV4_CIDR.exec(text);
+    if (plain !== null) {
+      const octets = [Number(plain[1]), Number(plain[2]), Number(plain[3]), Number(plain[4])];
+      const prefix = Number(plain[5]);
+      if (octets.every((octet) => octet <= 255) && prefix <= 32) {
+        if (ipv4 !== undefined && sameNetwork(ipv4, octetsNumber(octets), prefix)) return true;
+        continue;
+      }
+    }
     try {
-      const cidr = ipaddr.parseCIDR(range.trim());
+      const cidr = ipaddr.parseCIDR(text);
       if (cidr[0].kind() === address.kind() && address.match(cidr)) return true;
     } catch {
       // An unparsable stored range is no evidence.
@@ -82,3 +91,34 @@ export function ipInRanges(ip: string, ranges: readonly string[]): boolean {
   }
   return false;
 }
+
+/** An IPv4 address's four octets as one unsigned 32-bit number. */
+function octetsNumber(octets: readonly number[]): number {
+  return ((octets[0] << 24) | (octets[1] << 16) | (octets[2] << 8) | octets[3]) >>> 0;
+}
+
+/** Whether two IPv4 addresses (`octetsNumber`) agree in their first `prefix` bits. */
+function sameNetwork(a: number, b: number, prefix: number): boolean {
+  return prefix === 0 || (a ^ b) >>> (32 - prefix) === 0;
+}
+
+/**
+ * `ip` parsed (IPv4-mapped IPv6 read as IPv4), or undefined when it does not parse. The last
+ * one is remembered: a query's address is compared with every candidate's ranges.
+ */
+function parsedAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  if (ip === lastAddress.ip) return lastAddress.parsed;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6 | undefined;
+  try {
+    parsed = ipaddr.process(ip.trim());
+  } catch {
+    parsed = undefined;
+  }
+  lastAddress = { ip, parsed };
+  return parsed;
+}
+
+let lastAddress: { readonly ip: string; readonly parsed: ipaddr.IPv4 | ipaddr.IPv6 | undefined } = {
+  ip: '',
+  parsed: undefined,
+};

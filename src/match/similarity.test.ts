@@ -23,3 +23,53 @@ test('tokenSimilarity tolerates typos on long tokens and prefix abbreviations, n
   assert.equal(tokenSimilarity('ab', 'ac'), 0);
   assert.deepEqual(bestTokenMatches(['new', 'yrok'], ['new', 'york', 'city']), [1, 0.85]);
 });
+
+test('editDistance is the full optimal-string-alignment distance when at most max, else max + 1', () => {
+  // The reference: every cell of the table, no band and no early stop.
+  const reference = (a: string, b: string): number => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) =>
+      Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    );
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i][j] = Math.min(
+          d[i - 1][j] + 1,
+          d[i][j - 1] + 1,
+          d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+    return d[a.length][b.length];
+  };
+  let seed = 5;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return Math.floor((seed / 2 ** 31) * n);
+  };
+  // Words and their typos (edits, swaps) over a small alphabet, so that near pairs are common.
+  const word = () => Array.from({ length: next(12) }, () => 'abcde@.'[next(7)]).join('');
+  const typo = (w: string) => {
+    let out = w;
+    for (let k = next(5); k > 0; k--) {
+      const at = next(out.length + 1);
+      const op = next(4);
+      if (op === 0) out = out.slice(0, at) + 'abc'[next(3)] + out.slice(at);
+      else if (op === 1) out = out.slice(0, at) + out.slice(at + 1);
+      else if (op === 2) out = out.slice(0, at) + 'xyz'[next(3)] + out.slice(at + 1);
+      else out = out.slice(0, at) + out.slice(at + 1, at + 2) + out.slice(at, at + 1) + out.slice(at + 2);
+    }
+    return out;
+  };
+  const seen = new Set<number>();
+  for (let i = 0; i < 20_000; i++) {
+    const a = word();
+    const b = next(4) === 0 ? word() : typo(a);
+    const max = 1 + next(3);
+    const expected = Math.min(reference(a, b), max + 1);
+    assert.equal(editDistance(a, b, max), expected, `${a} / ${b} / ${max}`);
+    seen.add(expected);
+  }
+  assert.deepEqual([...seen].sort(), [0, 1, 2, 3, 4]);
+});
