@@ -86,14 +86,18 @@ export function quarryCli(args: string[], dataDir: string, env: Record<string, s
 /**
  * Starts `quarry serve` on a free port over `dataDir` and waits for `/healthz`. Node options for
  * the server alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it) come from
- * `QUARRY_BENCH_SERVER_NODE_ARGS` (space-separated).
+ * `QUARRY_BENCH_SERVER_NODE_ARGS` (space-separated); its output goes to `options.logFile` or
+ * `QUARRY_BENCH_SERVER_LOG`.
  */
 export async function startServer(
   dataDir: string,
   options: { env?: Record<string, string>; logFile?: string; measureLoop?: boolean } = {},
 ): Promise<BenchServer> {
   const port = await freePort();
-  const out = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
+  // The server's output (its log, and e.g. `--trace-gc` lines) goes to `logFile`, else to
+  // `QUARRY_BENCH_SERVER_LOG` when set, else nowhere.
+  const logFile = options.logFile ?? process.env.QUARRY_BENCH_SERVER_LOG;
+  const out = logFile ? fs.openSync(logFile, 'a') : 'ignore';
   const nodeArgs = (process.env.QUARRY_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const loopFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-loop-')), 'loop.json');
   if (options.measureLoop) nodeArgs.push('--import', path.join(ROOT, 'bench', 'support', 'loop-delay.ts'));
