@@ -414,3 +414,69 @@ test('a name word misspelt with its letters shuffled is that name, not another o
   // Other letters: still another name.
   assert.equal(featuresOf('Aria Meyer', 'Aria Moore').surnameConflict, 1);
 });
+
+test('a title held before counts less than the same title held now, and still not as another title', () => {
+  const namesake = (id: string, employments: Entity['employments']) =>
+    indexEntity({ id, type: 'Person', name: 'Noah Schmidt', employments }).profile as PersonProfile;
+  const now = namesake('PER-1', [
+    { isCurrent: true, title: 'Research Scientist' },
+    { isCurrent: false, title: 'Software Engineer' },
+  ]);
+  const before = namesake('PER-2', [
+    { isCurrent: true, title: 'Operations Manager' },
+    { isCurrent: false, title: 'Research Scientist' },
+  ]);
+  assert.deepEqual([now.t, now.tp], [['research scientist'], ['software engineer']]);
+  const asked = analyzeQuery(query({ type: 'Person', names: ['Noah Schmidt'], title: 'Research Scientist' }));
+  const current = personFeatures(asked, now, vocabulary);
+  const past = personFeatures(asked, before, vocabulary);
+  assert.equal(current.titleSimilarity, 1);
+  assert.equal(past.titleSimilarity, 0.5);
+  assert.equal(past.titleConflict, 0);
+  // A profile stored before past titles were kept apart has every title in `t`: as it was.
+  const stored: PersonProfile = { ...before, t: ['operations manager', 'research scientist'], tp: undefined };
+  assert.equal(personFeatures(asked, stored, vocabulary).titleSimilarity, 1);
+});
+
+test('a region code with another reading ("IL": Illinois or Israel) names the person\'s own region', () => {
+  const profile = indexEntity({
+    id: 'PER-1',
+    type: 'Person',
+    name: 'Ines Hugo Okafor',
+    location: { city: { name: 'Chicago' }, region: { name: 'Illinois' }, country: { name: 'United States' } },
+  }).profile as PersonProfile;
+  const featuresAt = (location: string) =>
+    personFeatures(
+      analyzeQuery(query({ type: 'Person', names: ['Ines Hugo Okafor'], location })),
+      profile,
+      vocabulary,
+    );
+  const code = featuresAt('IL');
+  assert.equal(code.regionMatch, 1);
+  assert.equal(code.locationCover, 1);
+  assert.equal(featuresAt('Illinois').locationCover, 1);
+  // Another state's code is no cover.
+  assert.equal(featuresAt('CA').locationCover, 0);
+});
+
+test('a name of 3+ words with one word misspelt by one edit is that name wherever the typo falls', () => {
+  const profile = indexEntity({ id: 'PER-1', type: 'Person', name: 'Ivan Paul Haddad' })
+    .profile as PersonProfile;
+  const oneEdit = (queried: string) =>
+    personFeatures(analyzeQuery(query({ type: 'Person', names: [queried] })), profile, vocabulary)
+      .nameOneEdit;
+  assert.equal(oneEdit('Ivan Paul Hafdad'), 1); // replaced
+  assert.equal(oneEdit('Ivan Paul Hadad'), 1); // left out
+  assert.equal(oneEdit('Ivan Paul Hadadd'), 1); // two swapped
+  assert.equal(oneEdit('Ivan Paul Haddad'), 0); // the same name
+  assert.equal(oneEdit('Ivan Paul Hafdaf'), 0); // two edits
+  assert.equal(oneEdit('Ivan Pail Hafdad'), 0); // two words misspelt
+  assert.equal(oneEdit('Ivan Haddad'), 0); // a word fewer is not a typo
+  // Two words: one of two agreeing says too little (Jon Smith is often not John Smith).
+  const two = indexEntity({ id: 'PER-2', type: 'Person', name: 'Paul Haddad' }).profile as PersonProfile;
+  assert.equal(
+    personFeatures(analyzeQuery(query({ type: 'Person', names: ['Paul Hafdad'] })), two, vocabulary)
+      .nameOneEdit,
+    0,
+  );
+});

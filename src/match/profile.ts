@@ -106,8 +106,12 @@ export interface PersonProfile {
   readonly ci?: string[];
   /** Address and postcode tokens (folded). */
   readonly ad?: string[];
-  /** Titles / occupations (folded token strings). */
+  /**
+   * Titles / occupations (folded token strings): `t` those of current employments, `tp` past
+   * ones. A profile stored before `tp` existed has every title in `t`.
+   */
   readonly t?: string[];
+  readonly tp?: string[];
   /** Employer names (canonical organization tokens, space-joined) and ids. */
   readonly w?: string[];
   readonly wi?: string[];
@@ -466,6 +470,31 @@ export function personNameKey(formal: readonly string[]): string {
   return sortedDistinct(formal).join(' ');
 }
 
+/**
+ * A person's titles (current and past apart), employer names and ids, from the employments;
+ * adds the employer keys (`pw:` current, `pe:` past) to `keys`.
+ */
+function employmentFacts(entity: Entity, keys: Set<string>) {
+  const titles: string[] = [];
+  const pastTitles: string[] = [];
+  const employers: string[] = [];
+  const employerIds: string[] = [];
+  for (const employment of Array.isArray(entity.employments) ? entity.employments : []) {
+    if (typeof employment?.title === 'string')
+      (employment.isCurrent === false ? pastTitles : titles).push(textTokens(employment.title).join(' '));
+    const employer = linkedName(employment?.employer);
+    if (employer) employers.push(normalizeOrganizationName(employer).tokens.join(' '));
+    if (typeof employment?.employer?.id === 'string') {
+      employerIds.push(employment.employer.id);
+      // `pw:` current employers only: an IP address tells where someone works now. A past one
+      // is still evidence for a query naming it as the employer (`pe:`).
+      if (employment.isCurrent !== false) keys.add(KEY.personEmployer + employment.employer.id);
+      else keys.add(KEY.personPastEmployer + employment.employer.id);
+    }
+  }
+  return { titles, pastTitles, employers, employerIds };
+}
+
 function indexPerson(entity: Entity): EntityIndex {
   const keys = new Set<string>();
   const names: string[] = [];
@@ -493,21 +522,7 @@ function indexPerson(entity: Entity): EntityIndex {
   const contact = contactFacts(entity, place.country);
   addEmailKeys(keys, contact.emails, true);
   for (const phone of contact.phones) keys.add(KEY.phone + phone);
-  const titles: string[] = [];
-  const employers: string[] = [];
-  const employerIds: string[] = [];
-  for (const employment of Array.isArray(entity.employments) ? entity.employments : []) {
-    if (typeof employment?.title === 'string') titles.push(textTokens(employment.title).join(' '));
-    const employer = linkedName(employment?.employer);
-    if (employer) employers.push(normalizeOrganizationName(employer).tokens.join(' '));
-    if (typeof employment?.employer?.id === 'string') {
-      employerIds.push(employment.employer.id);
-      // `pw:` current employers only: an IP address tells where someone works now. A past one
-      // is still evidence for a query naming it as the employer (`pe:`).
-      if (employment.isCurrent !== false) keys.add(KEY.personEmployer + employment.employer.id);
-      else keys.add(KEY.personPastEmployer + employment.employer.id);
-    }
-  }
+  const { titles, pastTitles, employers, employerIds } = employmentFacts(entity, keys);
   const schools: string[] = [];
   for (const education of Array.isArray(entity.educations) ? entity.educations : []) {
     const school = linkedName(education?.institution);
@@ -547,6 +562,7 @@ function indexPerson(entity: Entity): EntityIndex {
   if (place.cities.length) profile.ci = place.cities;
   if (place.address.length) profile.ad = place.address;
   if (titles.length) profile.t = titles;
+  if (pastTitles.length) profile.tp = pastTitles;
   if (employers.length) profile.w = employers;
   if (employerIds.length) profile.wi = employerIds;
   if (schools.length) profile.s = schools;
