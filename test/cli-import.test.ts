@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { importEntities } from '../src/import/index.ts';
 import type { Entity } from '../src/kg/index.ts';
-import { indexEntity } from '../src/match/index.ts';
+import { indexEntity, type PersonProfile } from '../src/match/index.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { startServerProcess } from './support/server-process.ts';
 import { tempDir } from './support/temp-dir.ts';
@@ -263,7 +263,7 @@ test('index-keys --recompute gives a store keyed by an older build the keys comp
 
   const run = quarry(['index-keys', '--recompute'], data);
   assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stderr, /read 2 entities, re-keyed 1 whose keys had changed, in \d+\.\d s/);
+  assert.match(run.stderr, /read 2 entities, re-keyed 1 whose keys or profile had changed, in \d+\.\d s/);
   const reopened = openSqliteStorage(sqliteFileFor(data));
   const ref = reopened.entities.getById(person.id)!.ref;
   assert.deepEqual(reopened.entities.refsForKey('pe:ORG-before', 5), [ref]);
@@ -273,5 +273,42 @@ test('index-keys --recompute gives a store keyed by an older build the keys comp
 
   const again = quarry(['index-keys', '--recompute'], data);
   assert.equal(again.status, 0, again.stderr);
-  assert.match(again.stderr, /read 2 entities, re-keyed 0 whose keys had changed/);
+  assert.match(again.stderr, /read 2 entities, re-keyed 0 whose keys or profile had changed/);
+});
+
+test('index-keys --recompute rewrites a profile an older build computed, keys unchanged', () => {
+  const data = fresh();
+  const storage = openSqliteStorage(sqliteFileFor(data));
+  const person: Entity = {
+    id: 'PER-retitle',
+    type: 'Person',
+    name: 'Noah Schmidt',
+    employments: [
+      { isCurrent: true, title: 'Operations Manager' },
+      { isCurrent: false, title: 'Research Scientist' },
+    ],
+  };
+  const index = indexEntity(person);
+  const profile = index.profile as PersonProfile;
+  // As an older build stored it: every title in `t`, no `tp`.
+  const older: PersonProfile = {
+    ...profile,
+    t: [...(profile.t ?? []), ...(profile.tp ?? [])],
+    tp: undefined,
+  };
+  storage.entities.writeBatch([
+    { id: person.id, type: 'Person', doc: person, ledger: null, ...index, profile: older },
+  ]);
+  storage.close();
+
+  const run = quarry(['index-keys', '--recompute'], data);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stderr, /read 1 entities, re-keyed 1 whose keys or profile had changed/);
+  const reopened = openSqliteStorage(sqliteFileFor(data));
+  const ref = reopened.entities.getById(person.id)!.ref;
+  const [stored] = reopened.entities.profiles([ref]);
+  assert.deepEqual((stored.profile as PersonProfile).tp, ['research scientist']);
+  reopened.close();
+  const again = quarry(['index-keys', '--recompute'], data);
+  assert.match(again.stderr, /read 1 entities, re-keyed 0 whose keys or profile had changed/);
 });

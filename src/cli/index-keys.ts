@@ -13,9 +13,10 @@ import { secondsSince, withElapsed } from './elapsed.ts';
  * runs. The next import runs one; this command runs it alone. Safe to repeat; prints a summary
  * on stderr.
  *
- * `--recompute` computes every entity's keys again from its stored document (`reindexKeys`):
- * for a store imported by an older build, whose entities lack keys this build gives (`pe:` past
- * employers and `ps:` schools, added for issue 22). Such a store answers as before without it.
+ * `--recompute` computes every entity's keys and profile again from its stored document
+ * (`reindexKeys`): for a store imported by an older build, whose entities lack keys this build
+ * gives (`pe:` past employers and `ps:` schools, added for issue 22) or have an older profile
+ * (past titles in `t`, before `tp`). Such a store answers as before without it.
  */
 export function registerIndexKeys(program: Command): void {
   program
@@ -78,7 +79,7 @@ async function recomputeKeys(store: EntityStore): Promise<void> {
     bar.stop();
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     process.stderr.write(
-      `read ${done.scanned} entities, re-keyed ${done.rekeyed} whose keys had changed, in ${seconds} s\n`,
+      `read ${done.scanned} entities, re-keyed ${done.rekeyed} whose keys or profile had changed, in ${seconds} s\n`,
     );
   } finally {
     bar.stop();
