@@ -73,6 +73,16 @@ export interface BulkRunnerDeps {
 /** The 429 message a record that cannot be paid carries in its result (docs/api.md#credits). */
 export const UNPAID_MESSAGE = new InsufficientCreditsError().message;
 
+/**
+ * Answered records a job gathers before storing them in one transaction (`BulkRunner.#gather`):
+ * the executor's whole capacity of 256-record batches. Each commit makes every worker thread's
+ * next read snapshot drop its page cache (SQLite resets a connection's cache once another
+ * connection has changed the file), so the workers read their pages again after every commit.
+ */
+export const COMMIT_RECORDS = 1024;
+/** Longest that answered records wait for others before they are stored anyway, ms. */
+export const COMMIT_WAIT_MS = 250;
+
 /** Tries to store a batch's results before the job is left until the next start. */
 const STORE_TRIES = 3;
 /**
@@ -123,6 +133,10 @@ interface ActiveJob {
   /** When this run of the job (since submission or restart) began, and how many it did. */
   readonly runStart: number;
   runDone: number;
+  /** Answered records not stored yet, gathered to be stored together (`#gather`). */
+  ready: BulkResult[];
+  /** Stores `ready` when no more batches come back soon enough (`COMMIT_WAIT_MS`). */
+  readyTimer: NodeJS.Timeout | undefined;
   /** Answered batches the store refused, in order, kept to be stored when it can (not answered again). */
   readonly unstored: (readonly BulkResult[])[];
   /** Set while the store refuses the job's writes: nothing more is dispatched until it is cleared. */
@@ -182,6 +196,9 @@ export class BulkRunner implements BulkJobRunner {
    * `undefined` when the runner was not working on it.
    */
   async stop(jobId: string): Promise<BulkJobRow | undefined> {
+    // Records answered before the stop are stored (and charged), as results so far stay.
+    const job = this.#jobs.get(jobId);
+    if (job) await this.#storeReady(job);
     if (!this.#forget(jobId)) return undefined;
     const stopped = await markStopped(this.#deps.store, jobId, this.#now());
     if (stopped) this.#deps.onFinal(stopped);
@@ -207,6 +224,14 @@ export class BulkRunner implements BulkJobRunner {
   /** Stops dispatching and closes the executor; unfinished work resumes at the next start. */
   async close(): Promise<void> {
     this.#closed = true;
+    // Answered records are stored rather than answered again at the next start.
+    for (const job of [...this.#jobs.values()]) {
+      try {
+        await this.#storeReady(job);
+      } catch (error) {
+        this.#deps.logger.error({ err: error, jobId: job.id }, 'bulk results could not be stored at close');
+      }
+    }
     for (const job of this.#jobs.values()) clearTimeout(job.fault?.timer);
     this.#jobs.clear();
     this.#turns.clear();
@@ -227,6 +252,8 @@ export class BulkRunner implements BulkJobRunner {
       done: row.completed,
       runStart: this.#now(),
       runDone: 0,
+      ready: [],
+      readyTimer: undefined,
       unstored: [],
       fault: undefined,
     };
@@ -240,6 +267,7 @@ export class BulkRunner implements BulkJobRunner {
     const job = this.#jobs.get(jobId);
     if (!job) return false;
     clearTimeout(job.fault?.timer);
+    clearTimeout(job.readyTimer);
     this.#jobs.delete(jobId);
     const turn = this.#turns.get(job.tokenId);
     if (turn) {
@@ -320,7 +348,7 @@ export class BulkRunner implements BulkJobRunner {
       .run({ jobId: job.id, options: job.options, records: batch.records })
       .then(
         async (answer) => {
-          if (this.#jobs.get(job.id) === job) await this.#commitOrKeep(job, answer.results);
+          if (this.#jobs.get(job.id) === job) await this.#gather(job, answer.results);
         },
         async (error: Error) => {
           if (this.#jobs.get(job.id) === job) await this.#retry(job, batch, error);
@@ -371,6 +399,40 @@ export class BulkRunner implements BulkJobRunner {
       }
     }
     return true;
+  }
+
+  /**
+   * Adds a batch's answers to the job's answered records and stores them all in one transaction
+   * once they reach `COMMIT_RECORDS` or no other batch of the job is in flight; otherwise after
+   * `COMMIT_WAIT_MS` at the latest. Until stored they are not the job's (not charged, not
+   * counted): a crash or restart answers them again, as it does batches in flight.
+   */
+  async #gather(job: ActiveJob, results: readonly BulkResult[]): Promise<void> {
+    for (const result of results) job.ready.push(result);
+    // This batch still counts in `inFlight` (the dispatch's `finally` comes after).
+    if (job.ready.length >= COMMIT_RECORDS || job.inFlight <= 1) {
+      await this.#storeReady(job);
+      return;
+    }
+    job.readyTimer ??= setTimeout(() => {
+      job.readyTimer = undefined;
+      this.#storeReady(job)
+        .then(() => this.#finishIfDone(job))
+        .catch((error: unknown) =>
+          this.#deps.logger.error({ err: error, jobId: job.id }, 'bulk job could not be finished'),
+        )
+        .finally(() => this.#pump());
+    }, COMMIT_WAIT_MS);
+  }
+
+  /** Stores the job's answered records gathered so far (`#gather`). */
+  async #storeReady(job: ActiveJob): Promise<void> {
+    clearTimeout(job.readyTimer);
+    job.readyTimer = undefined;
+    if (job.ready.length === 0 || this.#jobs.get(job.id) !== job) return;
+    const results = job.ready;
+    job.ready = [];
+    await this.#commitOrKeep(job, results);
   }
 
   /** Stores answered results, or keeps them to store once the store accepts writes again. */
@@ -500,7 +562,12 @@ export class BulkRunner implements BulkJobRunner {
 
   async #finishIfDone(job: ActiveJob): Promise<void> {
     const busy = () =>
-      !job.exhausted || job.inFlight > 0 || job.retries.length > 0 || job.unstored.length > 0 || !!job.fault;
+      !job.exhausted ||
+      job.inFlight > 0 ||
+      job.retries.length > 0 ||
+      job.ready.length > 0 ||
+      job.unstored.length > 0 ||
+      !!job.fault;
     if (busy()) return;
     const row = await this.#deps.store.get(job.id);
     // Looked at meanwhile by another caller (a batch came back as the last claim ran dry).

@@ -1,0 +1,99 @@
+/**
+ * The bulk runner stores the answers of several batches of a job in one transaction (issue 30:
+ * each commit makes the worker threads' read snapshots drop their page caches), and a job still
+ * completes with one result per record, each stored and charged once. Real worker threads (the
+ * outcome fixture worker), the real runner and service, a real SQLite store.
+ */
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import { TokenService } from '../src/accounts/index.ts';
+import { BulkService, createWebhookPost } from '../src/bulk/index.ts';
+import { loadConfig } from '../src/config.ts';
+import { createFetcher } from '../src/extract/index.ts';
+import { createLogger } from '../src/logging.ts';
+import { openStorage, type Storage, storeLocator } from '../src/storage/index.ts';
+import { WorkerPool } from '../src/threads/index.ts';
+import { tempDir } from './support/temp-dir.ts';
+
+interface Batch {
+  readonly jobId: string;
+  readonly records: readonly { readonly index: number; readonly query: string }[];
+}
+
+const BATCH = 4;
+const RECORDS = 60;
+
+describe('bulk runner: answered batches stored together', () => {
+  const dir = tempDir();
+  const fetcher = createFetcher({ allowPrivateNetwork: true });
+  const config = loadConfig({}, { dataDir: dir.path });
+  let storage: Storage;
+  let bulk: BulkService;
+  let tokenId: string;
+  let batchesRun = 0;
+  /** Records per commit, as the runner reports them. */
+  const commits: number[] = [];
+
+  before(async () => {
+    storage = openStorage(storeLocator({ dataDir: dir.path }));
+    tokenId = (await new TokenService(storage.tokens).create({ credits: 1_000 })).record.id;
+    bulk = new BulkService({
+      store: storage.bulkJobs,
+      transaction: (fn) => storage.transaction(fn),
+      credits: config.credits,
+      limits: config.limits,
+      logger: createLogger({ level: 'silent' }),
+      webhookPost: createWebhookPost(fetcher),
+      batchSize: BATCH,
+      metrics: {
+        bulkRecordsStored: (answered, failed) => commits.push(answered + failed),
+        creditsCharged: () => {},
+      },
+      createExecutor: () => {
+        const pool = new WorkerPool<Batch, never>({
+          size: 2,
+          tasksPerWorker: 2,
+          script: new URL('./fixtures/outcome-worker.ts', import.meta.url),
+        });
+        return {
+          capacity: 4,
+          run(batch: Batch) {
+            batchesRun++;
+            return pool.run(batch);
+          },
+          close: () => pool.close(),
+        };
+      },
+    });
+    await bulk.start();
+  });
+  after(async () => {
+    await bulk.close();
+    await storage.close();
+    await fetcher.close();
+    dir.remove();
+  });
+
+  test('several batches go into one commit; every record stored once, in its place', async () => {
+    const names = Array.from({ length: RECORDS }, (_, i) => `Org ${i}`);
+    const body = JSON.stringify(names.map((name) => ({ type: 'Organization', name })));
+    const submitted = await bulk.submit(tokenId, { name: 'gather' }, Readable.from([body]));
+    await bulk.idle();
+    const job = (await storage.bulkJobs.get(submitted.id))!;
+    assert.equal(job.state, 'COMPLETE');
+    assert.equal(job.completed, RECORDS);
+    assert.equal(batchesRun, RECORDS / BATCH);
+    // Batches come back while others are in flight: they wait for each other (or the timer).
+    assert.ok(commits.length < batchesRun, `${commits.length} commits for ${batchesRun} batches`);
+    assert.equal(
+      commits.reduce((sum, n) => sum + n, 0),
+      RECORDS,
+    );
+    const results = await storage.bulkJobs.results(job.id, 0, RECORDS + 1);
+    assert.deepEqual(
+      results.map((r) => JSON.parse(r.response).request_ctx.query as string),
+      names,
+    );
+  });
+});
