@@ -75,9 +75,11 @@ export const UNPAID_MESSAGE = new InsufficientCreditsError().message;
 
 /**
  * Answered records a job gathers before storing them in one transaction (`BulkRunner.#gather`):
- * the executor's whole capacity of 256-record batches. Each commit makes every worker thread's
- * next read snapshot drop its page cache (SQLite resets a connection's cache once another
- * connection has changed the file), so the workers read their pages again after every commit.
+ * the executor's whole capacity of 256-record batches. Each transaction has costs of its own on
+ * the main thread (BEGIN and COMMIT, the charge, the job's counters and estimate): a quarter of
+ * the transactions took the main thread from ~19 to ~15 µs per record (bench/NOTES.md). The
+ * workers' reads did not change: single enhances commit their charges meanwhile, and a worker's
+ * read snapshot drops its page cache after any commit anyway.
  */
 export const COMMIT_RECORDS = 1024;
 /** Longest that answered records wait for others before they are stored anyway, ms. */
