@@ -32,6 +32,7 @@ describe('bulk runner: answered batches stored together', () => {
   let bulk: BulkService;
   let tokenId: string;
   let batchesRun = 0;
+  let batchesAnswered = 0;
   /** Records per commit, as the runner reports them. */
   const commits: number[] = [];
 
@@ -60,7 +61,10 @@ describe('bulk runner: answered batches stored together', () => {
           capacity: 4,
           run(batch: Batch) {
             batchesRun++;
-            return pool.run(batch);
+            return pool.run(batch).then((answer) => {
+              batchesAnswered++;
+              return answer;
+            });
           },
           close: () => pool.close(),
         };
@@ -94,6 +98,29 @@ describe('bulk runner: answered batches stored together', () => {
     assert.deepEqual(
       results.map((r) => JSON.parse(r.response).request_ctx.query as string),
       names,
+    );
+  });
+
+  test('a stop stores the records answered so far, as yet unstored, and charges them', async () => {
+    // Two batches answered at once; the third holds its thread (slow) while the job is stopped.
+    const names = [...Array.from({ length: 2 * BATCH }, (_, i) => `Stopped ${i}`), 'slow', 'x', 'y', 'z'];
+    const body = JSON.stringify(names.map((name) => ({ type: 'Organization', name })));
+    const answeredBefore = batchesAnswered;
+    const storedBefore = commits.reduce((sum, n) => sum + n, 0);
+    const submitted = await bulk.submit(tokenId, { name: 'stopped' }, Readable.from([body]));
+    while (batchesAnswered < answeredBefore + 2) await new Promise((resolve) => setTimeout(resolve, 1));
+    const answer = await bulk.stop(tokenId, submitted.id);
+    assert.equal(answer.status, 'STOPPED');
+    await bulk.idle();
+    const job = (await storage.bulkJobs.get(submitted.id))!;
+    assert.equal(job.state, 'STOPPED');
+    // The slow batch came back after the stop: discarded, as any batch in flight then.
+    assert.equal(job.completed, 2 * BATCH);
+    assert.equal(commits.reduce((sum, n) => sum + n, 0) - storedBefore, 2 * BATCH);
+    const results = await storage.bulkJobs.results(job.id, 0, names.length + 1);
+    assert.deepEqual(
+      results.map((r) => r.index),
+      Array.from({ length: 2 * BATCH }, (_, i) => i),
     );
   });
 });
