@@ -1,7 +1,7 @@
 /**
  * Bulk enhance, end to end, against a real server process (issue 3 targets):
  *
- *   npx node bench/bulk.ts --data DIR [--records 1000000] [--mix sampled|id] [--xlsx-rows 200000] [--probe-ms 50]
+ *   npx node bench/bulk.ts --data DIR [--records 1000000] [--mix sampled|id] [--xlsx-rows 200000] [--probe-ms 50] [--keep-job]
  *   npx node bench/bulk.ts --generate 1000000 [--records …]   (builds a N + N demo graph first)
  *
  * DIR is a data directory holding a graph (`npm run bench` builds the 1M + 1M one). The bench
@@ -9,7 +9,7 @@
  * COMPLETE, then downloads the whole job as CSV. Meanwhile it samples the server's RSS every
  * 250 ms and sends single enhance requests one at a time (every `--probe-ms`) to measure their
  * latency while the job runs. Then an xlsx of the first `--xlsx-rows` records. Figures only:
- * it never fails on timing. The job is deleted at the end.
+ * it never fails on timing. The job is deleted at the end (kept with `--keep-job`).
  *
  * `--store sqlite,postgres` runs it on each store (bench/support/store.ts: on PostgreSQL a fresh
  * database with a copy of DIR's graph), `--processes 1,2,3` with that many processes working on
@@ -54,6 +54,8 @@ interface Options {
   readonly mix: 'sampled' | 'id';
   readonly xlsxRows: number;
   readonly probeMs: number;
+  /** Leave the job in the store at the end (`--keep-job`). */
+  readonly keepJob: boolean;
 }
 
 /** `count` id records of entities drawn at random (seeded) from the graph in `file`. */
@@ -430,7 +432,8 @@ export async function benchBulk(
         unit: 'µs',
       });
     }
-    await fetch(`${server.url}/kg/v3/enhance/bulk/${id}/delete?token=${token}`);
+    // Kept for bench/csv-download.ts with --keep-job.
+    if (!options.keepJob) await fetch(`${server.url}/kg/v3/enhance/bulk/${id}/delete?token=${token}`);
     return {
       label: `${store.kind}, ${processes} process${processes > 1 ? 'es' : ''}`,
       recordsPerSecond: options.records / processing,
@@ -480,6 +483,7 @@ if (import.meta.main) {
       mix: { type: 'string', default: 'sampled' },
       'xlsx-rows': { type: 'string', default: '200000' },
       'probe-ms': { type: 'string', default: '50' },
+      'keep-job': { type: 'boolean', default: false },
       store: { type: 'string', default: 'sqlite' },
       processes: { type: 'string', default: '1' },
     },
@@ -497,6 +501,7 @@ if (import.meta.main) {
     mix: values.mix === 'id' ? 'id' : 'sampled',
     xlsxRows: Number(values['xlsx-rows']),
     probeMs: Number(values['probe-ms']),
+    keepJob: values['keep-job'],
   };
   const runs: BulkFigures[] = [];
   for (const kind of values.store.split(',').map((k) => parseStoreKind(k.trim()))) {

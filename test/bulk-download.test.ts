@@ -315,11 +315,16 @@ describe('bulk enhance API: downloads and coverage reports', () => {
         const params = Object.fromEntries(new URLSearchParams(query));
         const reference = await download(`&${query}`);
         const answer = await split.download(tokenId, jobId, params);
+        // Asked for at once: the download is answered once its file is written, maybe before the
+        // halves' reports are merged; the report waits for the merge then.
+        const reports = [undefined, 'json'].map((form) =>
+          split.report(tokenId, jobId, answer.reportId, form),
+        );
         assert.equal(await read(answer), reference.body, query);
         // The two halves' coverage reports, merged, equal the one-pass report, in both forms.
         assert.equal(answer.reportId, reference.headers['x-diffbot-reportid']);
-        for (const form of [undefined, 'json']) {
-          const merged = await read(await split.report(tokenId, jobId, answer.reportId, form));
+        for (const [i, form] of [undefined, 'json'].entries()) {
+          const merged = await read(await reports[i]);
           const onePass = await client.get(
             token,
             `/report/${jobId}/${answer.reportId}`,
@@ -334,6 +339,60 @@ describe('bulk enhance API: downloads and coverage reports', () => {
         `no part files left: ${logged.join(', ')}`,
       );
       await split.close();
+    });
+  });
+
+  describe('a split export whose report was still being merged when the server stopped', () => {
+    test('the download stays; the report is written at the next start, equal to the one-pass report', async () => {
+      const { runtime } = t;
+      const directory = path.join(t.dataDir, 'merge-interrupted');
+      const options = {
+        service: runtime.services.bulk,
+        store: runtime.storage.bulkJobs,
+        storeLocator: configuredStore(runtime.config),
+        directory,
+        logger: createLogger({ level: 'silent' }),
+        splitMinRecords: 2,
+      };
+      const tokenId = (await runtime.services.tokens.find(token))!.id;
+      const read = async (answer: { body: NodeJS.ReadableStream }) => {
+        let text = '';
+        for await (const chunk of answer.body) text += chunk;
+        return text;
+      };
+      const params = { format: 'csv', exportspec: 'id;name;allNames;customId' };
+      // The runtime's own export of the same parameters: the one-pass reference.
+      const reference = await download(`&format=csv&exportspec=${encodeURIComponent(params.exportspec)}`);
+      const first = new BulkExports(options);
+      const answer = await first.download(tokenId, jobId, params);
+      const exported = await read(answer);
+      await first.settled();
+      await first.close();
+      // What a stop between the download's answer and the end of the merge leaves.
+      const dir = path.join(directory, jobId);
+      for (const form of ['csv', 'json']) fs.rmSync(path.join(dir, `${answer.reportId}.coverage.${form}`));
+      fs.writeFileSync(path.join(dir, `${answer.reportId}.coverage.csv.1`), 'a part not merged');
+      fs.writeFileSync(path.join(dir, `${answer.reportId}.coverage.json.2`), 'a part not merged');
+      await runtime.storage.bulkJobs.updateReport(answer.reportId, { status: 'IN_PROCESS' });
+
+      const next = new BulkExports(options);
+      await next.resume();
+      await next.settled();
+      const report = await runtime.storage.bulkJobs.report(jobId, answer.reportId);
+      assert.equal(report?.status, 'COMPLETE');
+      assert.equal(report?.exportStatus, 'COMPLETE');
+      assert.equal(exported, reference.body);
+      assert.equal(await read(await next.download(tokenId, jobId, params)), exported);
+      assert.deepEqual(
+        fs.readdirSync(dir).filter((name) => /\.\d+$/.test(name)),
+        [],
+        'the parts not merged are gone',
+      );
+      const onePass = await client.get(token, `/report/${jobId}/${answer.reportId}`);
+      assert.equal(await read(await next.report(tokenId, jobId, answer.reportId, undefined)), onePass.body);
+      const json = await client.get(token, `/report/${jobId}/${answer.reportId}`, '&format=json');
+      assert.equal(await read(await next.report(tokenId, jobId, answer.reportId, 'json')), json.body);
+      await next.close();
     });
   });
 

@@ -16,19 +16,28 @@ const RECORDS: ResultRecord[] = [
 ];
 const PLAN = createExportPlan({ format: 'csv', exportspec: 'name;nbEmployees;allNames[:1];score' });
 
-/** Writes the report of `records` to `<dir>/<name>.coverage.{csv,json}`; returns its files and counts. */
+/**
+ * The report of `records`: the whole report at `<dir>/<name>.{csv,json}`, or with `rowsOnly` its
+ * rows alone (`saveRows`: a part, as an export thread leaves it); returns its files and counts.
+ */
 async function writeReport(
   dir: string,
   name: string,
   records: readonly ResultRecord[],
+  rowsOnly = false,
 ): Promise<CoveragePart> {
   const report = await CoverageReport.open(PLAN, { tempDir: dir });
   try {
     for (const record of records) await report.add(record);
     const files = { csv: path.join(dir, `${name}.csv`), json: path.join(dir, `${name}.json`) };
-    await report.writeCsv(fs.createWriteStream(files.csv));
-    await report.writeJson(fs.createWriteStream(files.json));
-    return { files, counts: report.counts() };
+    const counts = report.counts();
+    if (rowsOnly) {
+      await report.saveRows(files);
+    } else {
+      await report.writeCsv(fs.createWriteStream(files.csv));
+      await report.writeJson(fs.createWriteStream(files.json));
+    }
+    return { files, counts };
   } finally {
     await report.dispose();
   }
@@ -43,17 +52,22 @@ describe('mergeCoverageParts', () => {
         const bounds = [0, ...cuts, RECORDS.length];
         const parts: CoveragePart[] = [];
         for (let i = 0; i + 1 < bounds.length; i++)
-          parts.push(await writeReport(dir.path, `part${i}`, RECORDS.slice(bounds[i], bounds[i + 1])));
+          parts.push(await writeReport(dir.path, `part${i}`, RECORDS.slice(bounds[i], bounds[i + 1]), true));
         const target: CoverageFiles = {
           csv: path.join(dir.path, 'merged.csv'),
           json: path.join(dir.path, 'merged.json'),
         };
-        await mergeCoverageParts(parts, target);
+        await mergeCoverageParts(parts, PLAN.headers, target);
         assert.equal(fs.readFileSync(target.csv, 'utf8'), fs.readFileSync(whole.files.csv, 'utf8'));
         assert.equal(fs.readFileSync(target.json, 'utf8'), fs.readFileSync(whole.files.json, 'utf8'));
         JSON.parse(fs.readFileSync(target.json, 'utf8'));
         for (const part of parts)
           assert.ok(!fs.existsSync(part.files.csv) && !fs.existsSync(part.files.json));
+        // Nothing left of the parts' reports: their temp directories went with `saveRows`.
+        assert.deepEqual(
+          fs.readdirSync(dir.path).filter((name) => name.startsWith('quarry-coverage-')),
+          [],
+        );
       } finally {
         dir.remove();
       }
@@ -64,9 +78,9 @@ describe('mergeCoverageParts', () => {
     const dir = tempDir();
     try {
       const whole = await writeReport(dir.path, 'whole', []);
-      const parts = [await writeReport(dir.path, 'a', []), await writeReport(dir.path, 'b', [])];
+      const parts = [await writeReport(dir.path, 'a', [], true), await writeReport(dir.path, 'b', [], true)];
       const target = { csv: path.join(dir.path, 'm.csv'), json: path.join(dir.path, 'm.json') };
-      await mergeCoverageParts(parts, target);
+      await mergeCoverageParts(parts, PLAN.headers, target);
       assert.equal(fs.readFileSync(target.json, 'utf8'), fs.readFileSync(whole.files.json, 'utf8'));
       assert.equal(fs.readFileSync(target.csv, 'utf8'), fs.readFileSync(whole.files.csv, 'utf8'));
     } finally {

@@ -1,6 +1,12 @@
 import { once } from 'node:events';
 import fs from 'node:fs';
-import { type CoverageCounts, coverageFractions } from '../export/index.ts';
+import {
+  type CoverageCounts,
+  coverageCsvHead,
+  coverageFractions,
+  coverageJsonEnd,
+  coverageJsonHead,
+} from '../export/index.ts';
 
 /** The two files of a coverage report. */
 export interface CoverageFiles {
@@ -32,11 +38,9 @@ async function write(out: fs.WriteStream, text: string | Buffer): Promise<void> 
   if (!out.write(text)) await once(out, 'drain');
 }
 
-/** Copies bytes `[start, end)` of `file` (to its end by default) to `out`. */
-async function copyFrom(out: fs.WriteStream, file: string, start: number, end?: number): Promise<void> {
-  if (end !== undefined && end <= start) return;
-  const range = end === undefined ? { start } : { start, end: end - 1 };
-  for await (const chunk of fs.createReadStream(file, { ...range, highWaterMark: 1024 * 1024 }))
+/** Copies `file` to `out`. */
+async function copy(out: fs.WriteStream, file: string): Promise<void> {
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 }))
     await write(out, chunk);
 }
 
@@ -47,39 +51,23 @@ async function finish(out: fs.WriteStream, part: string, target: string): Promis
   fs.renameSync(part, target);
 }
 
-/** A part's coverage report: its files and what it counted (`CoverageReport.counts()`). */
+/** A part's coverage report: its rows (`CoverageReport.saveRows`) and what it counted. */
 export interface CoveragePart {
   readonly files: CoverageFiles;
   readonly counts: CoverageCounts;
 }
 
 /**
- * Byte offset of the first LF of `file`: where the JSON form's first line (everything but the
- * rows; JSON text escapes line breaks inside strings) ends and its rows begin.
- */
-async function firstLineEnd(file: string): Promise<number> {
-  let offset = 0;
-  for await (const chunk of fs.createReadStream(file, {
-    highWaterMark: 64 * 1024,
-  }) as AsyncIterable<Buffer>) {
-    const lf = chunk.indexOf(0x0a);
-    if (lf >= 0) return offset + lf;
-    offset += chunk.length;
-  }
-  return offset;
-}
-
-/**
  * Merges the coverage reports written for consecutive parts of one export (same plan, records in
- * order) into the report one pass over all records writes, and deletes the parts. It relies on
- * the report format of `export/coverage-report.ts`: CSV = header, fractions, one row per record;
- * JSON = `{"columns":[…],"coverage":{…},"rows":[` on the first line, then one row per line and
- * `]}`. Fractions come from the parts' summed counts with the report's own rounding, so they
- * are exact, not averaged; rows are copied as bytes, never parsed (parsing them on the main
- * thread took ~0.3 s of a 200,000-row download).
+ * order; each part's rows alone, `CoverageReport.saveRows`) into the report one pass over all
+ * records writes, and deletes the parts. Fractions come from the parts' summed counts with the
+ * report's own rounding, so they are exact, not averaged; rows are copied as bytes, never parsed
+ * (parsing them on the main thread took ~0.3 s of a 200,000-row download). The two forms are
+ * written at once: the copies, not the main thread, are what a 1M-row download waits for.
  */
 export async function mergeCoverageParts(
   parts: readonly CoveragePart[],
+  headers: readonly string[],
   target: CoverageFiles,
 ): Promise<void> {
   if (parts.length === 0) throw new Error('no coverage parts to merge');
@@ -88,51 +76,35 @@ export async function mergeCoverageParts(
     parts.reduce((sum, part) => sum + part.counts.counts[c], 0),
   );
   const fractions = coverageFractions({ records, counts });
-
-  // The JSON form: the columns of the first part's first line, the merged fractions, then each
-  // part's rows (`\n[…]`, `,\n[…]`, …) between its first line and its `\n]}\n`, joined by `,`.
-  const line = readBytes(parts[0].files.json, 0, await firstLineEnd(parts[0].files.json)).toString('utf8');
-  const head = JSON.parse(line.endsWith(']}') ? line : `${line}]}`) as { columns: string[] };
-  const coverage: Record<string, number> = {};
-  head.columns.slice(2).forEach((header, c) => {
-    coverage[header] = fractions[c];
-  });
-  const json = fs.createWriteStream(`${target.json}.part`);
-  await write(
-    json,
-    `{"columns":${JSON.stringify(head.columns)},"coverage":${JSON.stringify(coverage)},"rows":[`,
+  const filled = parts.filter((part) => part.counts.records > 0);
+  // Each part's JSON rows start with a line break; parts after the first are joined by `,`.
+  const json = filled.flatMap((part, i) =>
+    i === 0 ? [{ file: part.files.json }] : [',', { file: part.files.json }],
   );
-  let rows = 0;
-  for (const part of parts) {
-    if (part.counts.records === 0) continue;
-    if (rows > 0) await write(json, ',');
-    const end = fs.statSync(part.files.json).size - '\n]}\n'.length;
-    await copyFrom(json, part.files.json, await firstLineEnd(part.files.json), end);
-    rows += part.counts.records;
-  }
-  await write(json, rows === 0 ? ']}\n' : '\n]}\n');
-  await finish(json, `${target.json}.part`, target.json);
-
-  // The CSV: the first part's header, the merged fractions, then every part's rows verbatim.
-  const out = fs.createWriteStream(`${target.csv}.part`);
-  await write(out, readBytes(parts[0].files.csv, 0, await csvRecordsBytes(parts[0].files.csv, 1)));
-  await write(out, `,,${fractions.join(',')}\r\n`);
-  for (const part of parts) await copyFrom(out, part.files.csv, await csvRecordsBytes(part.files.csv, 2));
-  await finish(out, `${target.csv}.part`, target.csv);
+  const written = await Promise.allSettled([
+    writeJoined(target.csv, [
+      coverageCsvHead(headers, fractions),
+      ...filled.map((part) => ({ file: part.files.csv })),
+    ]),
+    writeJoined(target.json, [coverageJsonHead(headers, fractions), ...json, coverageJsonEnd(records)]),
+  ]);
+  for (const result of written) if (result.status === 'rejected') throw result.reason;
   for (const part of parts) {
     fs.rmSync(part.files.csv, { force: true });
     fs.rmSync(part.files.json, { force: true });
   }
 }
 
-/** Bytes `[start, end)` of `file`. */
-function readBytes(file: string, start: number, end: number): Buffer {
-  const bytes = Buffer.alloc(end - start);
-  const fd = fs.openSync(file, 'r');
-  try {
-    fs.readSync(fd, bytes, 0, bytes.length, start);
-  } finally {
-    fs.closeSync(fd);
+/** Writes texts and whole files, in order, to `target` through `<target>.part`, renamed when complete. */
+async function writeJoined(
+  target: string,
+  pieces: readonly (string | { readonly file: string })[],
+): Promise<void> {
+  const part = `${target}.part`;
+  const out = fs.createWriteStream(part);
+  for (const piece of pieces) {
+    if (typeof piece === 'string') await write(out, piece);
+    else await copy(out, piece.file);
   }
-  return bytes;
+  await finish(out, part, target);
 }

@@ -16,6 +16,11 @@ export interface ExportTask {
   /** Where to write the coverage report; `null` for an export only. */
   readonly reportCsvPath: string | null;
   readonly reportJsonPath: string | null;
+  /**
+   * Write the report's rows alone to `reportCsvPath` and `reportJsonPath` (`CoverageReport.saveRows`):
+   * a part of a split export, merged with the other parts' by the parent thread.
+   */
+  readonly reportRowsOnly?: boolean;
   /** Directory for the library's temp files (xls sheets, report rows). */
   readonly tempDir: string;
   /** Nice value for the thread (see `enhance-worker.ts`). */

@@ -202,9 +202,14 @@ async function run(): Promise<ExportTaskResult> {
       summary.records = report.records;
     }
     if (report) {
-      await writeFile(task.reportCsvPath!, (out) => report.writeCsv(out));
-      await writeFile(task.reportJsonPath!, (out) => report.writeJson(out));
-      return { ...summary, coverage: report.counts() };
+      const coverage = report.counts();
+      if (task.reportRowsOnly) {
+        await report.saveRows({ csv: task.reportCsvPath!, json: task.reportJsonPath! });
+      } else {
+        await writeFile(task.reportCsvPath!, (out) => report.writeCsv(out));
+        await writeFile(task.reportJsonPath!, (out) => report.writeJson(out));
+      }
+      return { ...summary, coverage };
     }
     return summary;
   } finally {

@@ -68,6 +68,29 @@ export function coverageFractions({ records, counts }: CoverageCounts): number[]
   return counts.map((count) => (records === 0 ? 0 : Math.round((count / records) * 1e4) / 1e4));
 }
 
+/** The CSV form's first two records: the columns, then the fractions of `headers`' columns. */
+export function coverageCsvHead(headers: readonly string[], fractions: readonly number[]): string {
+  return csvText([
+    [...COVERAGE_ID_COLUMNS, ...headers],
+    ['', '', ...fractions],
+  ]);
+}
+
+/** The JSON form up to its first row: columns, coverage by header, and the rows' opening `[`. */
+export function coverageJsonHead(headers: readonly string[], fractions: readonly number[]): string {
+  const coverage: Record<string, number> = {};
+  headers.forEach((header, c) => {
+    coverage[header] = fractions[c];
+  });
+  const columns = [...COVERAGE_ID_COLUMNS, ...headers];
+  return `{"columns":${JSON.stringify(columns)},"coverage":${JSON.stringify(coverage)},"rows":[`;
+}
+
+/** The JSON form after its last row, for a report of `records` rows. */
+export function coverageJsonEnd(records: number): string {
+  return records === 0 ? ']}\n' : '\n]}\n';
+}
+
 /**
  * Accumulates a coverage report while records are exported, then writes it (as often as
  * needed) as CSV or JSON. Feed it either through `writeExport(..., { coverage })` or with
@@ -158,10 +181,27 @@ export class CoverageReport {
     await this.#jsonRows.flushIfFull();
   }
 
+  /**
+   * Moves the rows written so far to `files` as they are, without the forms' first lines and
+   * the JSON form's end: a part of a report split by records, for `coverageCsvHead` and
+   * `coverageJsonHead` of the summed counts to go before (`bulk/coverage-merge.ts`). The JSON
+   * rows are the array's elements, each after its separator (`\n[…]`, then `,\n[…]`).
+   * The report is disposed of after (it cannot be written any more).
+   */
+  async saveRows(files: { readonly csv: string; readonly json: string }): Promise<void> {
+    if (this.#disposed) throw new Error('CoverageReport: already disposed');
+    try {
+      await this.#csvRows.moveTo(files.csv);
+      await this.#jsonRows.moveTo(files.json);
+    } finally {
+      await this.dispose();
+    }
+  }
+
   /** Writes the CSV form to `output` and ends it. */
   async writeCsv(output: Writable): Promise<void> {
     const sink = new OutputSink(output);
-    sink.push(csvText([this.columns, ['', '', ...this.fractions()]]));
+    sink.push(coverageCsvHead(this.#plan.headers, this.fractions()));
     for await (const chunk of this.#rows(this.#csvRows)) if (sink.push(chunk)) await sink.flush();
     await sink.end();
   }
@@ -169,14 +209,9 @@ export class CoverageReport {
   /** Writes the JSON form to `output` and ends it. */
   async writeJson(output: Writable): Promise<void> {
     const sink = new OutputSink(output);
-    const fractions = this.fractions();
-    const coverage: Record<string, number> = {};
-    this.#plan.headers.forEach((header, c) => {
-      coverage[header] = fractions[c];
-    });
-    sink.push(`{"columns":${JSON.stringify(this.columns)},"coverage":${JSON.stringify(coverage)},"rows":[`);
+    sink.push(coverageJsonHead(this.#plan.headers, this.fractions()));
     for await (const chunk of this.#rows(this.#jsonRows)) if (sink.push(chunk)) await sink.flush();
-    sink.push(this.#records === 0 ? ']}\n' : '\n]}\n');
+    sink.push(coverageJsonEnd(this.#records));
     await sink.end();
   }
 

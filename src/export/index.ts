@@ -41,7 +41,10 @@ export {
   COVERAGE_CONTENT_TYPES,
   COVERAGE_ID_COLUMNS,
   CoverageReport,
+  coverageCsvHead,
   coverageFractions,
+  coverageJsonEnd,
+  coverageJsonHead,
 } from './coverage-report.ts';
 export type { EntityFilter } from './entity-filter.ts';
 export { applyEntityFilter, parseEntityFilter } from './entity-filter.ts';

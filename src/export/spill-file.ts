@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
+import { open, rename } from 'node:fs/promises';
 
 const FLUSH_BYTES = 64 * 1024;
 
@@ -99,6 +99,13 @@ export class SpillFile {
 
   async close(): Promise<void> {
     await this.#handle.close();
+  }
+
+  /** Flushes, closes and renames the file to `target` (on the same file system). */
+  async moveTo(target: string): Promise<void> {
+    await this.flush();
+    await this.close();
+    await rename(this.path, target);
   }
 
   #ensure(bytes: number): void {
