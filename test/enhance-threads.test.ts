@@ -64,6 +64,28 @@ describe('enhance answered on threads', () => {
     assert.equal(answered, REQUESTS.length, 'every threaded answer came from a thread');
   });
 
+  test("a thread's answer is sent as the very bytes the main thread writes, non-ASCII text included", async () => {
+    const threadedToken = await threaded.token(null);
+    const inlineToken = await inline.token(null);
+    // Echoed in request_ctx: letters of two and three UTF-8 bytes, and one of four.
+    const echoed: EnhanceRequest = {
+      method: 'GET',
+      url: `/kg/v3/enhance?type=Person&name=${encodeURIComponent('Zoë Müller')}&customId=${encodeURIComponent('№ 7 ✓ 𝄞')}`,
+    };
+    for (const request of [...REQUESTS, echoed]) {
+      const a = await sendEnhance(threaded, threadedToken, request);
+      const b = await sendEnhance(inline, inlineToken, request);
+      assert.equal(a.statusCode, 200, `${request.url}: ${a.body}`);
+      assert.equal(a.headers['content-type'], b.headers['content-type'], request.url);
+      assert.equal(Number(a.headers['content-length']), a.rawPayload.length, request.url);
+      const withoutVersion = (body: Buffer) => body.toString('utf8').replace(/"kgversion":"[^"]*"/, '');
+      assert.equal(withoutVersion(a.rawPayload), withoutVersion(b.rawPayload), request.url);
+    }
+    const a = await sendEnhance(threaded, threadedToken, echoed);
+    assert.match(a.body, /Zoë Müller/);
+    assert.match(a.body, /№ 7 ✓ 𝄞/);
+  });
+
   test('many concurrent requests each get their own answer', async () => {
     const token = await threaded.token(null);
     const urls = REQUESTS.filter((r) => r.method === 'GET');
