@@ -36,6 +36,23 @@ describe('bulk enhance API: downloads and coverage reports', () => {
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line));
+  /** The runtime's own exports setting, but for `directory` and splitting any export of 2+ records. */
+  const splitExportsDeps = (directory: string) => {
+    const { runtime } = t;
+    return {
+      service: runtime.services.bulk,
+      store: runtime.storage.bulkJobs,
+      storeLocator: configuredStore(runtime.config),
+      directory: path.join(t.dataDir, directory),
+      logger: createLogger({ level: 'silent' }),
+      splitMinRecords: 2,
+    };
+  };
+  const readText = async (answer: { body: NodeJS.ReadableStream }) => {
+    let text = '';
+    for await (const chunk of answer.body) text += chunk;
+    return text;
+  };
 
   describe('formats', () => {
     test('default: JSON Lines, one full enhance response per record, in input order', async () => {
@@ -291,21 +308,8 @@ describe('bulk enhance API: downloads and coverage reports', () => {
 
   describe('exports written by two threads', () => {
     test('csv and jsonl split in two parts equal the single-thread export, header once', async () => {
-      const { runtime } = t;
-      const split = new BulkExports({
-        service: runtime.services.bulk,
-        store: runtime.storage.bulkJobs,
-        storeLocator: configuredStore(runtime.config),
-        directory: path.join(t.dataDir, 'split-exports'),
-        logger: createLogger({ level: 'silent' }),
-        splitMinRecords: 2,
-      });
-      const tokenId = (await runtime.services.tokens.find(token))!.id;
-      const read = async (answer: { body: NodeJS.ReadableStream }) => {
-        let text = '';
-        for await (const chunk of answer.body) text += chunk;
-        return text;
-      };
+      const split = new BulkExports(splitExportsDeps('split-exports'));
+      const tokenId = (await t.runtime.services.tokens.find(token))!.id;
       const spec = encodeURIComponent('id;name,Say "hi";allNames');
       for (const query of [
         `format=csv&exportspec=${spec}`,
@@ -320,11 +324,11 @@ describe('bulk enhance API: downloads and coverage reports', () => {
         const reports = [undefined, 'json'].map((form) =>
           split.report(tokenId, jobId, answer.reportId, form),
         );
-        assert.equal(await read(answer), reference.body, query);
+        assert.equal(await readText(answer), reference.body, query);
         // The two halves' coverage reports, merged, equal the one-pass report, in both forms.
         assert.equal(answer.reportId, reference.headers['x-diffbot-reportid']);
         for (const [i, form] of [undefined, 'json'].entries()) {
-          const merged = await read(await reports[i]);
+          const merged = await readText(await reports[i]);
           const onePass = await client.get(
             token,
             `/report/${jobId}/${answer.reportId}`,
@@ -345,27 +349,15 @@ describe('bulk enhance API: downloads and coverage reports', () => {
   describe('a split export whose report was still being merged when the server stopped', () => {
     test('the download stays; the report is written at the next start, equal to the one-pass report', async () => {
       const { runtime } = t;
-      const directory = path.join(t.dataDir, 'merge-interrupted');
-      const options = {
-        service: runtime.services.bulk,
-        store: runtime.storage.bulkJobs,
-        storeLocator: configuredStore(runtime.config),
-        directory,
-        logger: createLogger({ level: 'silent' }),
-        splitMinRecords: 2,
-      };
+      const options = splitExportsDeps('merge-interrupted');
+      const { directory } = options;
       const tokenId = (await runtime.services.tokens.find(token))!.id;
-      const read = async (answer: { body: NodeJS.ReadableStream }) => {
-        let text = '';
-        for await (const chunk of answer.body) text += chunk;
-        return text;
-      };
       const params = { format: 'csv', exportspec: 'id;name;allNames;customId' };
       // The runtime's own export of the same parameters: the one-pass reference.
       const reference = await download(`&format=csv&exportspec=${encodeURIComponent(params.exportspec)}`);
       const first = new BulkExports(options);
       const answer = await first.download(tokenId, jobId, params);
-      const exported = await read(answer);
+      const exported = await readText(answer);
       await first.settled();
       await first.close();
       // What a stop between the download's answer and the end of the merge leaves.
@@ -382,16 +374,19 @@ describe('bulk enhance API: downloads and coverage reports', () => {
       assert.equal(report?.status, 'COMPLETE');
       assert.equal(report?.exportStatus, 'COMPLETE');
       assert.equal(exported, reference.body);
-      assert.equal(await read(await next.download(tokenId, jobId, params)), exported);
+      assert.equal(await readText(await next.download(tokenId, jobId, params)), exported);
       assert.deepEqual(
         fs.readdirSync(dir).filter((name) => /\.\d+$/.test(name)),
         [],
         'the parts not merged are gone',
       );
       const onePass = await client.get(token, `/report/${jobId}/${answer.reportId}`);
-      assert.equal(await read(await next.report(tokenId, jobId, answer.reportId, undefined)), onePass.body);
+      assert.equal(
+        await readText(await next.report(tokenId, jobId, answer.reportId, undefined)),
+        onePass.body,
+      );
       const json = await client.get(token, `/report/${jobId}/${answer.reportId}`, '&format=json');
-      assert.equal(await read(await next.report(tokenId, jobId, answer.reportId, 'json')), json.body);
+      assert.equal(await readText(await next.report(tokenId, jobId, answer.reportId, 'json')), json.body);
       await next.close();
     });
   });
@@ -399,16 +394,8 @@ describe('bulk enhance API: downloads and coverage reports', () => {
   describe('spreadsheets prepared by two threads', () => {
     test('xlsx and xls assembled from two halves of rows read back equal to the single-thread file', async () => {
       const { runtime } = t;
-      const split = new BulkExports({
-        service: runtime.services.bulk,
-        store: runtime.storage.bulkJobs,
-        storeLocator: configuredStore(runtime.config),
-        directory: path.join(t.dataDir, 'split-sheets'),
-        logger: createLogger({ level: 'silent' }),
-        splitMinRecords: 2,
-        // The second thread's rows reach the writer in several files.
-        rowsChunkRecords: 2,
-      });
+      // The second thread's rows reach the writer in several files.
+      const split = new BulkExports({ ...splitExportsDeps('split-sheets'), rowsChunkRecords: 2 });
       const tokenId = (await runtime.services.tokens.find(token))!.id;
       const bytesOf = async (answer: { body: NodeJS.ReadableStream }) => {
         const chunks: Buffer[] = [];
