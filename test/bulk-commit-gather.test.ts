@@ -7,27 +7,15 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { TokenService } from '../src/accounts/index.ts';
-import { BulkService, createWebhookPost } from '../src/bulk/index.ts';
-import { loadConfig } from '../src/config.ts';
-import { createFetcher } from '../src/extract/index.ts';
-import { createLogger } from '../src/logging.ts';
-import { openStorage, type Storage, storeLocator } from '../src/storage/index.ts';
-import { WorkerPool } from '../src/threads/index.ts';
-import { tempDir } from './support/temp-dir.ts';
-
-interface Batch {
-  readonly jobId: string;
-  readonly records: readonly { readonly index: number; readonly query: string }[];
-}
+import type { BulkService } from '../src/bulk/index.ts';
+import type { Storage } from '../src/storage/index.ts';
+import { type OutcomeBulk, startOutcomeBulk } from './support/outcome-bulk.ts';
 
 const BATCH = 4;
 const RECORDS = 60;
 
 describe('bulk runner: answered batches stored together', () => {
-  const dir = tempDir();
-  const fetcher = createFetcher({ allowPrivateNetwork: true });
-  const config = loadConfig({}, { dataDir: dir.path });
+  let service: OutcomeBulk;
   let storage: Storage;
   let bulk: BulkService;
   let tokenId: string;
@@ -37,47 +25,22 @@ describe('bulk runner: answered batches stored together', () => {
   const commits: number[] = [];
 
   before(async () => {
-    storage = openStorage(storeLocator({ dataDir: dir.path }));
-    tokenId = (await new TokenService(storage.tokens).create({ credits: 1_000 })).record.id;
-    bulk = new BulkService({
-      store: storage.bulkJobs,
-      transaction: (fn) => storage.transaction(fn),
-      credits: config.credits,
-      limits: config.limits,
-      logger: createLogger({ level: 'silent' }),
-      webhookPost: createWebhookPost(fetcher),
+    service = await startOutcomeBulk({
+      credits: 1_000,
       batchSize: BATCH,
+      threads: 2,
+      tasksPerWorker: 2,
+      capacity: 4,
       metrics: {
         bulkRecordsStored: (answered, failed) => commits.push(answered + failed),
         creditsCharged: () => {},
       },
-      createExecutor: () => {
-        const pool = new WorkerPool<Batch, never>({
-          size: 2,
-          tasksPerWorker: 2,
-          script: new URL('./fixtures/outcome-worker.ts', import.meta.url),
-        });
-        return {
-          capacity: 4,
-          run(batch: Batch) {
-            batchesRun++;
-            return pool.run(batch).then((answer) => {
-              batchesAnswered++;
-              return answer;
-            });
-          },
-          close: () => pool.close(),
-        };
-      },
+      onRun: () => batchesRun++,
+      onAnswer: () => batchesAnswered++,
     });
-    await bulk.start();
+    ({ storage, bulk, tokenId } = service);
   });
-  after(async () => {
-    await bulk.close();
-    await storage.close();
-    await fetcher.close();
-    dir.remove();
-  });
+  after(() => service.close());
 
   test('several batches go into one commit; every record stored once, in its place', async () => {
     const names = Array.from({ length: RECORDS }, (_, i) => `Org ${i}`);

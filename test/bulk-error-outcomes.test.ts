@@ -8,26 +8,16 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { TokenService } from '../src/accounts/index.ts';
 import { answerBatch } from '../src/bulk/answer-batch.ts';
 import type { EnhanceBatch, EnhanceBatchResult } from '../src/bulk/enhance-batch.ts';
-import { BulkService, createWebhookPost } from '../src/bulk/index.ts';
-import { loadConfig } from '../src/config.ts';
-import { createFetcher } from '../src/extract/index.ts';
+import type { BulkService } from '../src/bulk/index.ts';
 import { createLogger } from '../src/logging.ts';
-import { openStorage, type Storage, storeLocator } from '../src/storage/index.ts';
+import type { Storage } from '../src/storage/index.ts';
 import { WorkerPool } from '../src/threads/index.ts';
-import { tempDir } from './support/temp-dir.ts';
-
-interface Batch {
-  readonly jobId: string;
-  readonly records: readonly { readonly index: number; readonly query: string }[];
-}
+import { type OutcomeBatch, type OutcomeBulk, startOutcomeBulk } from './support/outcome-bulk.ts';
 
 describe('bulk runner: errors acted on by their registered outcome', () => {
-  const dir = tempDir();
-  const fetcher = createFetcher({ allowPrivateNetwork: true });
-  const config = loadConfig({}, { dataDir: dir.path });
+  let service: OutcomeBulk;
   let storage: Storage;
   let bulk: BulkService;
   let tokenId: string;
@@ -35,42 +25,21 @@ describe('bulk runner: errors acted on by their registered outcome', () => {
   const runs = new Map<string, number>();
 
   before(async () => {
-    storage = openStorage(storeLocator({ dataDir: dir.path }));
-    tokenId = (await new TokenService(storage.tokens).create({ credits: null })).record.id;
-    bulk = new BulkService({
-      store: storage.bulkJobs,
-      transaction: (fn) => storage.transaction(fn),
-      credits: config.credits,
-      limits: config.limits,
-      logger: createLogger({ level: 'silent' }),
-      webhookPost: createWebhookPost(fetcher),
+    service = await startOutcomeBulk({
+      credits: null,
       batchSize: 4,
-      createExecutor: () => {
-        const pool = new WorkerPool<Batch, never>({
-          size: 1,
-          script: new URL('./fixtures/outcome-worker.ts', import.meta.url),
-        });
-        return {
-          capacity: 1,
-          run(batch: Batch) {
-            for (const record of batch.records) {
-              const { name } = JSON.parse(record.query) as { name: string };
-              runs.set(name, (runs.get(name) ?? 0) + 1);
-            }
-            return pool.run(batch);
-          },
-          close: () => pool.close(),
-        };
+      threads: 1,
+      capacity: 1,
+      onRun(batch) {
+        for (const record of batch.records) {
+          const { name } = JSON.parse(record.query) as { name: string };
+          runs.set(name, (runs.get(name) ?? 0) + 1);
+        }
       },
     });
-    await bulk.start();
+    ({ storage, bulk, tokenId } = service);
   });
-  after(async () => {
-    await bulk.close();
-    await storage.close();
-    await fetcher.close();
-    dir.remove();
-  });
+  after(() => service.close());
 
   async function submit(names: string[]) {
     const body = JSON.stringify(names.map((name) => ({ type: 'Organization', name })));
@@ -98,13 +67,13 @@ describe('bulk runner: errors acted on by their registered outcome', () => {
   });
 
   test('the shared queue runner answers a batch by the same outcomes (answerBatch)', async () => {
-    const pool = new WorkerPool<Batch, EnhanceBatchResult>({
+    const pool = new WorkerPool<OutcomeBatch, EnhanceBatchResult>({
       size: 1,
       script: new URL('./fixtures/outcome-worker.ts', import.meta.url),
     });
     let calls = 0;
     const executor = {
-      run(batch: Batch) {
+      run(batch: OutcomeBatch) {
         calls++;
         return pool.run(batch);
       },
