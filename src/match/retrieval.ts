@@ -283,7 +283,9 @@ export function retrievalLookups(
   // With a workplace lookup, a crowd of exact namesakes is read further: the namesake working
   // (or having worked, or studied) where the query says adds the two weights and comes first,
   // though a crowd of lower refs would fill the name's usual postings.
-  const workplace = lookups.some((lookup) => WORKPLACE_KEYS.some((prefix) => lookup.key.startsWith(prefix)));
+  const workplace = lookups.some(
+    (lookup) => lookup.discriminating === true && !lookup.key.startsWith(KEY.emailDomain),
+  );
   const nameLimit = isPerson && workplace ? NAME_CROWD_LIMIT : NAME_LIMIT;
   const places = isPerson ? namePlaces(query) : [];
   for (const name of query.names) {
