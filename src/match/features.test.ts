@@ -480,3 +480,40 @@ test('a name of 3+ words with one word misspelt by one edit is that name whereve
     0,
   );
 });
+
+test("a candidate's name word stands for one query word: Hugo Omar Hoffmann's Omar is the query's Omar or its O., not both", () => {
+  const person = (name: string) =>
+    indexEntity({ id: 'PER-1', type: 'Person', name }).profile as PersonProfile;
+  const compared = (name: string) =>
+    personFeatures(
+      analyzeQuery(query({ type: 'Person', names: ['Omar O. Hoffmann'] })),
+      person(name),
+      vocabulary,
+    );
+  const namesake = compared('Hugo Omar Hoffmann');
+  const right = compared('Omar Oscar Hoffmann');
+  // Omar and Hoffmann (unknown words: the largest IDF each); the initial finds no word left.
+  assert.equal(namesake.nameEvidence, 2);
+  assert.equal(right.nameEvidence, 2.8);
+  // Both ways round: what the candidate's words find in the query's.
+  assert.ok(namesake.nameCoverCandidate < right.nameCoverCandidate);
+});
+
+test('a given name equal to the queried one only in formal form (Ivan, João) compares less than the same name', () => {
+  const person = (name: string) =>
+    indexEntity({ id: 'PER-1', type: 'Person', name }).profile as PersonProfile;
+  const compared = (queried: string, name: string) =>
+    personFeatures(analyzeQuery(query({ type: 'Person', names: [queried] })), person(name), vocabulary);
+  const same = compared('Ivan Julia Lopz', 'Ivan Julia Lopez');
+  const equivalent = compared('Ivan Julia Lopz', 'João Julia Lopez');
+  assert.ok(same.nameCoverQuery > equivalent.nameCoverQuery);
+  assert.ok(same.nameCoverCandidate > equivalent.nameCoverCandidate);
+  assert.ok(same.nameJaroWinkler > equivalent.nameJaroWinkler);
+  // Still nearly that name: the formal forms' spelling at 0.95 of theirs.
+  assert.ok(equivalent.nameJaroWinkler >= 0.95 * same.nameJaroWinkler);
+  assert.ok(equivalent.nameCoverQuery > 0.9);
+  // Written alike but for accents is written alike.
+  const unaccented = compared('Joao Julia Lopez', 'João Julia Lopez');
+  assert.equal(unaccented.nameCoverQuery, 1);
+  assert.equal(unaccented.nameJaroWinkler, 1);
+});

@@ -499,24 +499,36 @@ function phoneFeatures(query: AnalyzedQuery, phones: readonly string[] | undefin
  */
 interface PersonWords {
   readonly tokens: readonly string[];
+  /** The words as written (`tokens` is this array itself when no word has another formal form). */
+  readonly written: readonly string[];
   readonly initials: string;
 }
 
 function personWords(written: readonly string[]): PersonWords {
   const tokens: string[] = [];
   let initials = '';
+  let same = true;
   for (let i = 0; i < written.length; i++) {
-    tokens.push(canonicalGivenName(written[i]));
+    const formal = canonicalGivenName(written[i]);
+    same &&= formal === written[i];
+    tokens.push(formal);
     initials += written[i][0] ?? '';
   }
-  return { tokens, initials };
+  return { tokens: same ? written : tokens, written, initials };
 }
+
+/**
+ * What two name words that are one formal name but written differently compare (Ivan and João
+ * are both John in `given-names.tsv`): nearly the same, but less than the same word, so that
+ * "Ivan Julia Lopz" is likelier Ivan Julia Lopez than Emma João Lopez's namesake João Julia Lopez.
+ */
+export const EQUIVALENT_NAME_SIMILARITY = 0.95;
 
 /** Similarity of two person-name words: as `tokenSimilarity`, and an initial matches a name it starts. */
 function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: number): number {
   const x = a.tokens[i];
   const y = b.tokens[j];
-  if (x === y) return 1;
+  if (x === y) return a.written[i] === b.written[j] ? 1 : EQUIVALENT_NAME_SIMILARITY;
   if (x.length === 1 || y.length === 1) {
     // A middle initial stands for a middle name: "Julia J. Tanaka" is not Julia Tanaka by her
     // given name's J.
@@ -529,25 +541,89 @@ function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: num
 }
 
 /**
- * Each query word's best similarity with the candidate's words, and (in `closest`, when given)
- * the position of the candidate word it was closest to (-1 when none is similar at all).
+ * Each query word's similarity with the candidate word it is paired with, and (in `closest`,
+ * when given) that word's position (-1 when none is similar at all). Words pair one to one: a
+ * candidate word stands for one query word at most, so "Omar O. Hoffmann" does not find both
+ * its Omar and its O. in Hugo Omar Hoffmann's one Omar. Each query word takes its most similar
+ * word; only when two take the same one are the pairs chosen for the largest total (earlier
+ * query words first among equal totals).
  */
 function personMatches(query: PersonWords, candidate: PersonWords, closest?: number[]): number[] {
+  const n = query.tokens.length;
+  const m = candidate.tokens.length;
   const out: number[] = [];
-  for (let i = 0; i < query.tokens.length; i++) {
+  const at: number[] = [];
+  let taken = 0;
+  let shared = false;
+  for (let i = 0; i < n; i++) {
     let best = 0;
-    let at = -1;
-    for (let j = 0; j < candidate.tokens.length && best < 1; j++) {
+    let where = -1;
+    for (let j = 0; j < m && best < 1; j++) {
       const similarity = personTokenSimilarity(query, i, candidate, j);
       if (similarity > best) {
         best = similarity;
-        at = j;
+        where = j;
       }
     }
-    if (closest) closest.push(at);
+    if (where >= 0) {
+      if (where < 31 && taken & (1 << where)) shared = true;
+      else if (where < 31) taken |= 1 << where;
+    }
     out.push(best);
+    at.push(where);
   }
+  if (shared && m <= MAX_ASSIGNED_WORDS && n <= MAX_ASSIGNED_WORDS) assignOneToOne(query, candidate, out, at);
+  if (closest) for (let i = 0; i < n; i++) closest.push(at[i]);
   return out;
+}
+
+/** Names longer than this (in words) keep each word's best match (`personMatches`). */
+const MAX_ASSIGNED_WORDS = 8;
+
+/**
+ * The one-to-one pairing of `query`'s words with `candidate`'s of the largest total similarity
+ * (a query word may stay unpaired: 0), written into `out` and `at`. Exact, over subsets of the
+ * candidate's words: names have a few words.
+ */
+function assignOneToOne(query: PersonWords, candidate: PersonWords, out: number[], at: number[]): void {
+  const n = query.tokens.length;
+  const m = candidate.tokens.length;
+  const similarity: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < m; j++) similarity.push(personTokenSimilarity(query, i, candidate, j));
+  }
+  // best[i][mask]: the largest total of query words i.. with the candidate words in mask used.
+  const masks = 1 << m;
+  const best = new Float64Array((n + 1) * masks);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let mask = 0; mask < masks; mask++) {
+      let value = best[(i + 1) * masks + mask];
+      for (let j = 0; j < m; j++) {
+        const s = similarity[i * m + j];
+        if (s > 0 && !(mask & (1 << j)))
+          value = Math.max(value, s + best[(i + 1) * masks + (mask | (1 << j))]);
+      }
+      best[i * masks + mask] = value;
+    }
+  }
+  let mask = 0;
+  for (let i = 0; i < n; i++) {
+    const target = best[i * masks + mask];
+    let where = -1;
+    let value = 0;
+    // The most similar free word that still reaches the best total (ties: the first such word).
+    for (let j = 0; j < m; j++) {
+      const s = similarity[i * m + j];
+      if (s <= value || mask & (1 << j)) continue;
+      if (s + best[(i + 1) * masks + (mask | (1 << j))] >= target - 1e-12) {
+        value = s;
+        where = j;
+      }
+    }
+    out[i] = value;
+    at[i] = where;
+    if (where >= 0) mask |= 1 << where;
+  }
 }
 
 /** Positions of middle names in person-name tokens (given name first, surname last). */
@@ -729,6 +805,25 @@ function nameJaroWinkler(query: readonly string[], candidate: readonly string[])
   const straight = jaroWinkler(forms.straight, written);
   if (query.length < 2) return straight;
   return Math.max(straight, jaroWinkler(forms.rotated, written));
+}
+
+/**
+ * How alike two person names are spelt (`nameJaroWinkler`), a query without the middle name
+ * the candidate has compared also with the candidate without it. Names whose given names are
+ * one formal name written differently (Ivan, João) compare as written, or as their formal
+ * forms at `EQUIVALENT_NAME_SIMILARITY` of it, whichever is closer: "Ivan Julia Lopz" is spelt
+ * more like Ivan Julia Lopez than like João Julia Lopez.
+ */
+function personSpelling(query: PersonWords, candidate: PersonWords): number {
+  const formal = wholeSpelling(query.tokens, candidate.tokens);
+  if (query.written === query.tokens && candidate.written === candidate.tokens) return formal;
+  return Math.max(wholeSpelling(query.written, candidate.written), formal * EQUIVALENT_NAME_SIMILARITY);
+}
+
+function wholeSpelling(query: readonly string[], candidate: readonly string[]): number {
+  const spelling = nameJaroWinkler(query, candidate);
+  if (query.length !== 2 || candidate.length < 3) return spelling;
+  return Math.max(spelling, nameJaroWinkler(query, [candidate[0], candidate[candidate.length - 1]]));
 }
 
 /** A query name's words as written and with its first word moved to the end (`nameJaroWinkler`). */
@@ -926,9 +1021,7 @@ export function personFeatures(
         best.query.key === sortedKey(c.tokens) || (whole !== c.tokens && best.query.key === sortedKey(whole))
           ? 1
           : 0;
-      const spelling = nameJaroWinkler(best.query.tokens, c.tokens);
-      f.nameJaroWinkler =
-        whole === c.tokens ? spelling : Math.max(spelling, nameJaroWinkler(best.query.tokens, whole));
+      f.nameJaroWinkler = personSpelling(best.queryWords, best.candidateWords);
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
       f.nameOneEdit = oneWordOneEdit(best.query.tokens, c.tokens) ? 1 : 0;
     }
