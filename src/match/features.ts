@@ -520,9 +520,9 @@ function personWords(written: readonly string[]): PersonWords {
 /**
  * What two name words that are one formal name but written differently compare (Ivan and João
  * are both John in `given-names.tsv`): nearly the same, but less than the same word, so that
- * "Ivan Julia Lopz" is likelier Ivan Julia Lopez than Emma João Lopez's namesake João Julia Lopez.
+ * "Ivan Julia Lopz" is likelier Ivan Julia Lopez than his namesake João Julia Lopez.
  */
-export const EQUIVALENT_NAME_SIMILARITY = 0.95;
+const EQUIVALENT_NAME_SIMILARITY = 0.95;
 
 /** Similarity of two person-name words: as `tokenSimilarity`, and an initial matches a name it starts. */
 function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: number): number {
