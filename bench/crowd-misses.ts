@@ -11,6 +11,11 @@
  *                 matcher can tell them apart;
  *   same title    name and title (and a place), and another such person also has the entity's
  *                 current title: the title does not tell them apart either;
+ *   free-mail     e-mails (and a name, a place) at free-mail providers where the entity holds
+ *                 no address, local parts none of its addresses has: a name query in effect,
+ *                 and another person of its full name (in the place) fits them as well;
+ *   same phone    a phone number (and a place) the entity holds, and another person holds it
+ *                 in that place too (the rule: bench/support/namesakes.ts);
  *   cut           retrieved, but not among the candidates kept for scoring (found with a
  *                 candidate limit of 2,000 instead of 30);
  *   not found     no lookup of the query finds it, whatever the candidate limit;
@@ -51,7 +56,16 @@ const queries = readFileSync(values['queries-in'], 'utf8')
   .slice(0, Number(values.count))
   .map((line) => JSON.parse(line) as BenchQuery);
 
-const classes = ['unresolvable', 'same title', 'cut', 'not found', 'tied', 'outranked'] as const;
+const classes = [
+  'unresolvable',
+  'same title',
+  'free-mail',
+  'same phone',
+  'cut',
+  'not found',
+  'tied',
+  'outranked',
+] as const;
 type Class = (typeof classes)[number];
 const table = new Map<
   string,
@@ -73,6 +87,8 @@ for (const { query, expected } of queries) {
       resolvableRight: 0,
       unresolvable: 0,
       'same title': 0,
+      'free-mail': 0,
+      'same phone': 0,
       cut: 0,
       'not found': 0,
       tied: 0,

@@ -238,18 +238,21 @@ console.log(
     .join(', ')}`,
 );
 // After the timed loop: which Person queries no matcher can resolve (bench/support/namesakes.ts).
-const resolvable = { queries: 0, right: 0, ties: 0, titleTies: 0 };
+const resolvable = { queries: 0, right: 0, ties: 0, titleTies: 0, freeMailTies: 0, phoneTies: 0 };
 for (const { query, expected, right } of personAnswers) {
   const tie = unresolvable(storage.entities, query, expected);
   if (tie === 'unresolvable') resolvable.ties++;
   else if (tie === 'same title') resolvable.titleTies++;
+  else if (tie === 'free-mail') resolvable.freeMailTies++;
+  else if (tie === 'same phone') resolvable.phoneTies++;
   else {
     resolvable.queries++;
     if (right) resolvable.right++;
   }
 }
+const unresolved = resolvable.ties + resolvable.titleTies + resolvable.freeMailTies + resolvable.phoneTies;
 console.log(
-  `Person queries another person of the graph answers as well (their name, and place or title, are someone else's too): ${resolvable.ties + resolvable.titleTies} of ${personAnswers.length} (${pct(resolvable.ties + resolvable.titleTies, personAnswers.length)}; name ${resolvable.ties}, title ${resolvable.titleTies}); top candidate right among the others (resolvable): ${resolvable.right} of ${resolvable.queries} (${pct(resolvable.right, resolvable.queries)})`,
+  `Person queries another person of the graph answers as well (bench/support/namesakes.ts: their name, and place or title, or the name a free-mail address spells, or a phone number and place, are someone else's too): ${unresolved} of ${personAnswers.length} (${pct(unresolved, personAnswers.length)}; name ${resolvable.ties}, title ${resolvable.titleTies}, free-mail ${resolvable.freeMailTies}, phone ${resolvable.phoneTies}); top candidate right among the others (resolvable): ${resolvable.right} of ${resolvable.queries} (${pct(resolvable.right, resolvable.queries)})`,
 );
 console.log(
   `Person queries whose entity is not among the first 10, by the fields they give (not listed / queries): ${[
