@@ -38,6 +38,11 @@ const WEB_DE = person('PER-paul-webde', 'Paul Smith', {
   emailAddresses: [{ contactString: 'p.smith@web.de' }],
   location: MUNICH,
 });
+/** A Paul Smith whose work address has PAUL's local part. */
+const SAME_LOCAL = person('PER-paul-bolt', 'Paul Smith', {
+  emailAddresses: [{ contactString: 'paul.smith@bolt.com' }],
+  location: MUNICH,
+});
 const ZORA = person('PER-zora', 'Zora Quillfeather', {
   emailAddresses: [{ contactString: 'zora@quill.com' }],
   phoneNumbers: [{ string: '+49 30 7654321', digits: '+49307654321' }],
@@ -49,7 +54,7 @@ let cleanup: () => Promise<void>;
 
 before(async () => {
   ({ storage, cleanup } = await openTempSqliteStorage());
-  await importGraph(storage.entities, [PAUL, NAMESAKE, WEB_DE, ZORA]);
+  await importGraph(storage.entities, [PAUL, NAMESAKE, WEB_DE, SAME_LOCAL, ZORA]);
 });
 after(async () => cleanup());
 
@@ -65,9 +70,12 @@ test('a free-mail address he does not hold spells only his name: a namesake answ
   assert.equal(of({ emails: ['zora.q@gmail.com'] }, ZORA.id), undefined);
 });
 
-test('an address he holds, his local part, or a company domain is evidence, not a name', () => {
+test('an address he holds, a local part only he has, or a company domain is evidence, not a name', () => {
   assert.equal(of({ emails: ['paul.smith@acme.com'] }), undefined);
-  assert.equal(of({ emails: ['paul.smith@yahoo.com'] }), undefined);
+  // Only NAMESAKE has the local part paul.smith7.
+  assert.equal(of({ emails: ['paul.smith7@yahoo.com'] }, NAMESAKE.id), undefined);
+  // PAUL's local part at yahoo.com: SAME_LOCAL has it too, at his company.
+  assert.equal(of({ emails: ['paul.smith@yahoo.com'] }), 'free-mail');
   assert.equal(of({ emails: ['paul.smith@otherco.com'] }), undefined);
   // A name and a free-mail address with an employer: the employer may tell them apart.
   assert.equal(of({ emails: ['paul.smith@gmail.com'], employer: 'Acme' }), undefined);

@@ -13,13 +13,15 @@
  *   title (the demo graph draws titles from a dozen).
  * - `free-mail`: the query's fields are e-mails (and a name, and a place), and every e-mail is
  *   at a free-mail provider (`NormalizedEmail.freeMail`, the matcher's own reading) where the
- *   entity holds no address, with a local part none of the entity's addresses has
- *   (`paul.smith@web.de` for one of many Paul Smiths, who works at acme.com). Such an address
- *   says only the name its local part spells (`localFitsName` in match/features.ts reads the
- *   name forms from the person's name alone), so the query is a name (and place) query: it is
- *   removed when a person of the entity's full name (in that place) also holds no address at
- *   that provider and none with that local part. Neither has the address, so no address
- *   evidence tells them apart (a different address spelling the same name is no evidence).
+ *   entity holds no address (`paul.smith@web.de` for one of many Paul Smiths, who works at
+ *   acme.com). Such an address says only the name its local part spells (`localFitsName` in
+ *   match/features.ts reads the name forms from the person's name alone) and, when one of the
+ *   entity's addresses has the same local part, that: the query is removed when a person of
+ *   the entity's full name (in that place) also holds no address at that provider and has an
+ *   address with that local part exactly when the entity has (`freeMailSignature`). Neither
+ *   has the address, both have (or lack) its local part: no address evidence tells them apart
+ *   (the rest of a different address, an employer's domain, is no evidence about a free-mail
+ *   one).
  * - `same phone`: the query is a phone number (and a place) the entity holds, and another
  *   person holds that number too and is in the place as far as the query says: in every place
  *   the matcher reads the location as (`queryPlaces`) that the entity is in, or, when it reads
@@ -93,33 +95,42 @@ function hasTitledNamesake(
 }
 
 /**
- * Whether the query's e-mails say nothing of the person with `addresses` beyond a name: each
- * at a free-mail provider where the person holds no address, with a local part none of the
- * person's addresses has.
+ * What the query's e-mails say of the person with `addresses` beyond a name, or `undefined`
+ * when they say more: each at a free-mail provider where the person holds no address (so not
+ * the address either), and whether one of the person's addresses has its local part (`1`) or
+ * not (`0`), one digit per e-mail.
  */
-function onlyNameFor(query: AnalyzedQuery, addresses: readonly string[]): boolean {
-  return query.emails.every(
-    (e) =>
-      e.freeMail &&
-      !addresses.some((a) => {
-        const at = a.lastIndexOf('@');
-        return a.slice(at + 1) === e.domain || a.slice(0, at) === e.local;
-      }),
-  );
+function freeMailSignature(query: AnalyzedQuery, addresses: readonly string[]): string | undefined {
+  let signature = '';
+  for (const e of query.emails) {
+    if (!e.freeMail) return undefined;
+    let sameLocal = false;
+    for (const a of addresses) {
+      const at = a.lastIndexOf('@');
+      if (a.slice(at + 1) === e.domain) return undefined;
+      sameLocal ||= a.slice(0, at) === e.local;
+    }
+    signature += sameLocal ? '1' : '0';
+  }
+  return signature;
 }
 
 /**
  * Whether another person of `ref`'s full name (in the query's place) fits the query's free-mail
- * addresses as the entity does (`onlyNameFor` both): namesakes read up to 50 per lookup.
+ * addresses as the entity does (the same `freeMailSignature`): namesakes read up to 50 per
+ * lookup.
  */
 function hasFreeMailNamesake(
   store: EntityStore,
   ref: number,
   keys: readonly string[],
   query: AnalyzedQuery,
+  signature: string,
 ): boolean {
   const refs = othersBehind(store, ref, namesakeLookups(keys, query), 50);
-  return store.profiles(refs).some((row) => onlyNameFor(query, (row.profile as PersonProfile).e ?? []));
+  return store
+    .profiles(refs)
+    .some((row) => freeMailSignature(query, (row.profile as PersonProfile).e ?? []) === signature);
 }
 
 /** The places (`c:`/`r:`/`k:` and the place) a person's `np:` keys put them in. */
@@ -190,8 +201,9 @@ export function unresolvable(
     return hasTitledNamesake(store, stored.ref, index.keys, title, analyzed) ? 'same title' : undefined;
   }
   if (freeMail) {
-    if (!onlyNameFor(analyzed, profile.e ?? [])) return undefined;
-    return hasFreeMailNamesake(store, stored.ref, index.keys, analyzed) ? 'free-mail' : undefined;
+    const signature = freeMailSignature(analyzed, profile.e ?? []);
+    if (signature === undefined) return undefined;
+    return hasFreeMailNamesake(store, stored.ref, index.keys, analyzed, signature) ? 'free-mail' : undefined;
   }
   return hasPhoneSharer(store, stored.ref, index, analyzed) ? 'same phone' : undefined;
 }
