@@ -283,9 +283,16 @@ export function retrievalLookups(
   // With a workplace lookup, a crowd of exact namesakes is read further: the namesake working
   // (or having worked, or studied) where the query says adds the two weights and comes first,
   // though a crowd of lower refs would fill the name's usual postings.
-  const workplace = lookups.some(
-    (lookup) => lookup.discriminating === true && !lookup.key.startsWith(KEY.emailDomain),
-  );
+  // A personal address at a company domain that names no organization (a typo: "rzalofoli.example"
+  // for "ralofoli.example") reads it too: its domain word's neighbour (`et:`) names the few people
+  // there, who would otherwise sit below a crowd of namesakes with the same local part.
+  const unknownDomain =
+    isPerson &&
+    query.domainOrganizations?.length === 0 &&
+    query.emails.some((email) => !email.freeMail && !email.role);
+  const workplace =
+    unknownDomain ||
+    lookups.some((lookup) => lookup.discriminating === true && !lookup.key.startsWith(KEY.emailDomain));
   const nameLimit = isPerson && workplace ? NAME_CROWD_LIMIT : NAME_LIMIT;
   const places = isPerson ? namePlaces(query) : [];
   for (const name of query.names) {
