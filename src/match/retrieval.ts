@@ -238,6 +238,24 @@ export function retrieveCandidates(
 }
 
 /**
+ * How far a Person query reads the postings of its whole names. With a workplace lookup, a
+ * crowd of exact namesakes is read further: the namesake working (or having worked, or
+ * studied) where the query says adds the two weights and comes first, though a crowd of lower
+ * refs would fill the name's usual postings. A personal address at a company domain that names
+ * no organization (a typo: "rzalofoli.example" for "ralofoli.example") reads it as far: its
+ * domain word's neighbour (`et:`) names the few people there, who would otherwise sit below a
+ * crowd of namesakes with the same local part.
+ */
+function personNameLimit(query: AnalyzedQuery, lookups: readonly Lookup[]): number {
+  const unknownDomain =
+    query.domainOrganizations?.length === 0 && query.emails.some((email) => !email.freeMail && !email.role);
+  const workplace =
+    unknownDomain ||
+    lookups.some((lookup) => lookup.discriminating === true && !lookup.key.startsWith(KEY.emailDomain));
+  return workplace ? NAME_CROWD_LIMIT : NAME_LIMIT;
+}
+
+/**
  * The postings reads `query`'s retrieval makes (no read yet): which keys, each with its limit.
  * A bulk batch reads the keys of all its queries at once (match/batch-search.ts), then retrieves
  * each query with `retrieveByLookups` from what was read.
@@ -280,20 +298,7 @@ export function retrievalLookups(
   if (isPerson) organizationLookups(query, exact);
 
   const namePrefix = isPerson ? KEY.personToken : KEY.orgToken;
-  // With a workplace lookup, a crowd of exact namesakes is read further: the namesake working
-  // (or having worked, or studied) where the query says adds the two weights and comes first,
-  // though a crowd of lower refs would fill the name's usual postings.
-  // A personal address at a company domain that names no organization (a typo: "rzalofoli.example"
-  // for "ralofoli.example") reads it too: its domain word's neighbour (`et:`) names the few people
-  // there, who would otherwise sit below a crowd of namesakes with the same local part.
-  const unknownDomain =
-    isPerson &&
-    query.domainOrganizations?.length === 0 &&
-    query.emails.some((email) => !email.freeMail && !email.role);
-  const workplace =
-    unknownDomain ||
-    lookups.some((lookup) => lookup.discriminating === true && !lookup.key.startsWith(KEY.emailDomain));
-  const nameLimit = isPerson && workplace ? NAME_CROWD_LIMIT : NAME_LIMIT;
+  const nameLimit = isPerson ? personNameLimit(query, lookups) : NAME_LIMIT;
   const places = isPerson ? namePlaces(query) : [];
   for (const name of query.names) {
     if (name.key) exact((isPerson ? KEY.personName : KEY.orgName) + name.key, EXACT_WEIGHT.name, nameLimit);
