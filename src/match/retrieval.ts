@@ -373,7 +373,12 @@ export function retrieveByLookups(
     for (const lookup of members) {
       const refs = postings.get(lookup.key) ?? [];
       const n = Math.min(refs.length, lookup.limit);
-      for (let i = 0; i < n; i++) scores.offer(refs[i], lookup.weight, lookup.discriminating === true);
+      // A workplace only a few people have (an employer, a school): each of them may be the one.
+      const few =
+        lookup.discriminating === true &&
+        n <= limits.maxDiscriminated &&
+        !lookup.key.startsWith(KEY.emailDomain);
+      for (let i = 0; i < n; i++) scores.offer(refs[i], lookup.weight, lookup.discriminating === true, few);
     }
     scores.endGroup();
   }
@@ -400,6 +405,8 @@ class RefScores {
   /** Groups that gave the slot's ref a weight this query, and whether one was discriminating. */
   #groupCounts = new Uint32Array(0);
   #discriminated = new Uint32Array(0);
+  /** Whether a workplace lookup of few postings gave the slot's ref a weight this query. */
+  #fewAtWorkplace = new Uint32Array(0);
   #epoch = 0;
   #group = 0;
   /** Slots touched by the current group, then slots with an esscore, in first-scored order. */
@@ -424,6 +431,7 @@ class RefScores {
       this.#groupStamps = new Uint32Array(size);
       this.#groupCounts = new Uint32Array(size);
       this.#discriminated = new Uint32Array(size);
+      this.#fewAtWorkplace = new Uint32Array(size);
       this.#inGroup = new Int32Array(size);
       this.#scoredSlots = new Int32Array(size);
       this.#epoch = 0;
@@ -439,9 +447,10 @@ class RefScores {
   }
 
   /** The group's best weight for `ref` becomes `weight` if larger (as `best < weight` did). */
-  offer(ref: number, weight: number, discriminating = false): void {
+  offer(ref: number, weight: number, discriminating = false, fewAtWorkplace = false): void {
     const slot = this.#slotOf(ref);
     if (discriminating && weight > 0) this.#discriminated[slot] = this.#epoch;
+    if (fewAtWorkplace && weight > 0) this.#fewAtWorkplace[slot] = this.#epoch;
     if (this.#groupStamps[slot] !== this.#group) {
       this.#groupStamps[slot] = this.#group;
       this.#groupWeights[slot] = 0;
@@ -470,7 +479,9 @@ class RefScores {
 
   /**
    * The `k` best candidates (highest esscore, then lowest ref), best first, then the `extra`
-   * best of the others that a discriminating lookup and another lookup found.
+   * best of the others that a discriminating lookup and another lookup found, or a workplace
+   * lookup of few postings alone (a namesake with a middle name the query leaves out, at the
+   * employer the query names, below a crowd of exact namesakes: issue 22's 1M graph).
    */
   best(k: number, extra = 0): RetrievedCandidate[] {
     const top: RetrievedCandidate[] = [];
@@ -483,7 +494,8 @@ class RefScores {
     const more: RetrievedCandidate[] = [];
     for (let i = 0; i < this.#scoredCount; i++) {
       const slot = this.#scoredSlots[i];
-      if (this.#discriminated[slot] !== this.#epoch || this.#groupCounts[slot] < 2) continue;
+      if (this.#discriminated[slot] !== this.#epoch) continue;
+      if (this.#groupCounts[slot] < 2 && this.#fewAtWorkplace[slot] !== this.#epoch) continue;
       const ref = this.#refs[slot];
       const esscore = this.#esscores[slot];
       if (ref !== last.ref && !before(ref, esscore, last)) insertBest(more, extra, ref, esscore);
