@@ -20,7 +20,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { demoRecords, type Entity } from '../src/kg/index.ts';
-import { Random } from '../src/random.ts';
+import { Random, stableFraction } from '../src/random.ts';
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +35,7 @@ const { values } = parseArgs({
 const seed = Number(values.seed);
 const sizes = { organizations: Number(values.organizations), persons: Number(values.persons), seed };
 const perKind = Number(values['per-kind']);
-const random = new Random(seed * 7919 + 13);
+let random = new Random(seed * 7919 + 13);
 
 // ---------------------------------------------------------------------------------------------
 // The graph, as its first source states it
@@ -606,11 +606,264 @@ const KINDS: Record<string, Kind> = {
   },
 };
 
-const chosen = values.kinds ? values.kinds.split(',') : Object.keys(KINDS);
+// ---------------------------------------------------------------------------------------------
+// More everyday shapes (issue 22's "shapes not listed"). Appended with their own random stream:
+// the kinds above draw exactly what they drew before these existed, for every seed.
+// ---------------------------------------------------------------------------------------------
+
+/** Nicknames and other forms of the demo graph's given names, as people write them. */
+const NICKNAMES: Readonly<Record<string, readonly string[]>> = {
+  James: ['Jim', 'Jimmy', 'Jamie'],
+  David: ['Dave', 'Davey'],
+  Benjamin: ['Ben', 'Benny'],
+  Ben: ['Benjamin', 'Benny'],
+  Tom: ['Thomas', 'Tommy'],
+  Paul: ['Paulie'],
+  Lucas: ['Luke'],
+  Maria: ['Mary', 'Marie'],
+  Sofia: ['Sophia', 'Sophie'],
+  Sara: ['Sarah'],
+  Elena: ['Helen', 'Helena'],
+  Julia: ['Julie'],
+  Rafael: ['Rafa', 'Raphael'],
+  Łukasz: ['Lukas', 'Luke'],
+  Ivan: ['Iván'],
+  Zoë: ['Zoe'],
+};
+const NOUN_VARIANTS: Readonly<Record<string, readonly string[]>> = {
+  Labs: ['Laboratories', 'Laboratory', 'Lab'],
+  Pharma: ['Pharmaceuticals', 'Pharmaceutical'],
+  Systems: ['System', 'Sys.'],
+  Networks: ['Network'],
+  Motors: ['Motor'],
+  Foods: ['Food'],
+  Partners: ['Partner'],
+  Textiles: ['Textile'],
+  Materials: ['Material'],
+  Technologies: ['Tech', 'Technology'],
+};
+const COUNTRY_CODES: Readonly<Record<string, readonly string[]>> = {
+  'United States': ['US', 'USA', 'U.S.'],
+  'United Kingdom': ['UK', 'GB'],
+  Germany: ['DE', 'GER'],
+  France: ['FR'],
+  Spain: ['ES'],
+  Netherlands: ['NL'],
+  Switzerland: ['CH'],
+  Brazil: ['BR'],
+  Japan: ['JP'],
+  India: ['IN'],
+  Australia: ['AU', 'AUS'],
+  Canada: ['CA'],
+};
+const countryOf = (e: Entity) => e.location?.country?.name ?? '';
+const cityOf = (e: Entity) => e.location?.city?.name ?? '';
+const legalOf = (o: Entity) => Object.keys(LEGAL_SPELLINGS).find((s) => (o.name ?? '').endsWith(` ${s}`));
+/** The name without its legal form ("Lebomivo Robotics" of "Lebomivo Robotics LLC"). */
+const stemOf = (o: Entity) => {
+  const legal = legalOf(o);
+  return legal ? (o.name ?? '').slice(0, -legal.length - 1) : (o.name ?? '');
+};
+const orgsByStem = countBy(orgs, (o) => key(stemOf(o)));
+const uniqueStemOrgs = orgs.filter((o) => orgsByStem.get(key(stemOf(o)))?.length === 1);
+/** Persons whose first, middle and last name no one else shares. */
+const middlePersons = uniquePersons.filter((p) => middle(p));
+
+const MORE_KINDS: Record<string, Kind> = {
+  'person-nickname': () => {
+    const p = pick(middlePersons.filter((x) => NICKNAMES[first(x)]));
+    if (!p) return undefined;
+    const name = `${pick(NICKNAMES[first(p)])} ${middle(p)} ${last(p)}`;
+    if (personsByFullName.has(key(name))) return undefined;
+    return { query: personQuery({ name }), expected: p.id };
+  },
+  'person-last-first-nocomma': () => {
+    const p = pick(middlePersons);
+    return { query: personQuery({ name: `${last(p)} ${first(p)} ${middle(p)}` }), expected: p.id };
+  },
+  'person-initial-employer': () => {
+    // "J. Smith" and the employer: the only person with that initial and surname there.
+    const p = pick(persons);
+    const employer = org(employerOf(p));
+    if (!employer) return undefined;
+    const initial = fold(first(p))[0];
+    const fits = persons.filter(
+      (x) => key(last(x)) === key(last(p)) && fold(first(x))[0] === initial && employerOf(x) === employer.id,
+    );
+    if (fits.length !== 1) return undefined;
+    return {
+      query: personQuery({ name: `${initial}. ${last(p)}`, employer: employer.name }),
+      expected: p.id,
+    };
+  },
+  'person-hyphen-given': () => {
+    const p = pick(middlePersons);
+    return { query: personQuery({ name: `${first(p)}-${middle(p)} ${last(p)}` }), expected: p.id };
+  },
+  'person-email-upper': () => {
+    const p = pick(persons);
+    const email = p.emailAddresses?.[0]?.contactString;
+    if (
+      !email ||
+      persons.filter((x) => x.emailAddresses?.some((e) => e.contactString === email)).length !== 1
+    )
+      return undefined;
+    return {
+      query: personQuery({
+        name: `${first(p)} ${last(p)}`,
+        email: pick([email.toUpperCase(), ` ${email} `, `<${email}>`]),
+      }),
+      expected: p.id,
+    };
+  },
+  'person-city-typo': () => {
+    const p = pick(middlePersons);
+    const city = cityOf(p);
+    const words = city.split(' ');
+    const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
+    if (longest.length < 5) return undefined;
+    return {
+      query: personQuery({ name: fullName(p), location: city.replace(longest, typo(longest)) }),
+      expected: p.id,
+    };
+  },
+  'person-city-country': () => {
+    const p = pick(middlePersons);
+    const country = countryOf(p);
+    return {
+      query: personQuery({
+        name: fullName(p),
+        location: `${cityOf(p)}, ${pick(COUNTRY_CODES[country] ?? [country])}`,
+      }),
+      expected: p.id,
+    };
+  },
+  'org-leading-the': () => {
+    const o = pick(uniqueOrgs);
+    return { query: orgQuery({ name: `${pick(['The', 'the', 'THE'])} ${o.name}` }), expected: o.id };
+  },
+  'org-comma-legal': () => {
+    const o = pick(uniqueOrgs);
+    const legal = legalOf(o);
+    if (!legal) return undefined;
+    return {
+      query: orgQuery({ name: `${stemOf(o)}, ${pick([legal, ...LEGAL_SPELLINGS[legal]])}` }),
+      expected: o.id,
+    };
+  },
+  'org-no-legal': () => {
+    const o = pick(uniqueStemOrgs);
+    return { query: orgQuery({ name: stemOf(o) }), expected: o.id };
+  },
+  'org-other-legal': () => {
+    // The right name with a legal form it does not have (a CRM's guess).
+    const o = pick(uniqueStemOrgs);
+    const legal = legalOf(o);
+    const other = pick(Object.keys(LEGAL_SPELLINGS).filter((s) => s !== legal));
+    return { query: orgQuery({ name: `${stemOf(o)} ${other}` }), expected: o.id };
+  },
+  'org-noun-variant': () => {
+    const o = pick(uniqueStemOrgs);
+    const noun = (o.name ?? '').split(' ')[1];
+    const variants = NOUN_VARIANTS[noun];
+    if (!variants) return undefined;
+    const name = (o.name ?? '').replace(` ${noun}`, ` ${pick(variants)}`);
+    if (orgsByName.has(key(name))) return undefined;
+    return { query: orgQuery({ name }), expected: o.id };
+  },
+  'org-country-code': () => {
+    const o = pick(orgs);
+    const country = countryOf(o);
+    const sameName = orgsByName.get(key(o.name ?? '')) ?? [];
+    if (sameName.filter((x) => countryOf(x) === country).length !== 1) return undefined;
+    return {
+      query: orgQuery({ name: o.name, location: pick(COUNTRY_CODES[country] ?? [country]) }),
+      expected: o.id,
+    };
+  },
+  'org-name-city': () => {
+    const o = pick(uniqueStemOrgs);
+    return {
+      query: orgQuery({
+        name: pick([`${stemOf(o)} ${cityOf(o)}`, `${o.name} ${cityOf(o)}`, `${o.name} (${cityOf(o)})`]),
+      }),
+      expected: o.id,
+    };
+  },
+  'org-name-country': () => {
+    // Namesakes in two countries: the country written into the name tells them apart.
+    const group = pick([...orgsByName.values()].filter((g) => g.length > 1));
+    const o = pick(group);
+    const country = countryOf(o);
+    if (group.filter((x) => countryOf(x) === country).length !== 1) return undefined;
+    const code = pick(COUNTRY_CODES[country] ?? [country]);
+    return {
+      query: orgQuery({
+        name: pick([`${o.name} ${code}`, `${o.name} (${country})`, `${stemOf(o)} ${country}`]),
+      }),
+      expected: o.id,
+    };
+  },
+  'org-upper-dotted': () => {
+    const o = pick(uniqueOrgs);
+    const legal = legalOf(o);
+    if (!legal) return undefined;
+    return {
+      query: orgQuery({ name: `${stemOf(o)} ${pick(LEGAL_SPELLINGS[legal])}`.toUpperCase() }),
+      expected: o.id,
+    };
+  },
+  'org-url-email': () => {
+    // A contact address where the site was asked for.
+    const o = pick(orgs);
+    const d = domainOf(o) ?? '';
+    return { query: orgQuery({ url: `${pick(ROLES)}@${d}` }), expected: o.id };
+  },
+  'org-email-domain': () => {
+    const o = pick(orgs);
+    const d = domainOf(o) ?? '';
+    return { query: orgQuery({ name: o.name, email: `${pick(ROLES)}@${d}` }), expected: o.id };
+  },
+  'org-phone-extension': () => {
+    const o = pick(orgs);
+    const digits = o.phoneNumbers?.[0]?.digits;
+    const parsed = digits ? parsePhoneNumberFromString(digits) : undefined;
+    if (!parsed || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1)
+      return undefined;
+    const ext = String(10 + random.int(990));
+    const phone = pick([
+      `${parsed.formatInternational()} ext. ${ext}`,
+      `${parsed.formatInternational()} x${ext}`,
+      `${parsed.formatInternational()} ext ${ext}`,
+      `${parsed.formatInternational()}-${ext}`,
+      `${parsed.formatInternational()} #${ext}`,
+    ]);
+    return { query: orgQuery({ phone }), expected: o.id };
+  },
+  'org-phone-00': () => {
+    const o = pick(orgs);
+    const digits = o.phoneNumbers?.[0]?.digits;
+    const parsed = digits ? parsePhoneNumberFromString(digits) : undefined;
+    if (!parsed || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1)
+      return undefined;
+    const phone = pick([
+      `00${parsed.countryCallingCode}${String(parsed.nationalNumber)}`,
+      `00 ${parsed.countryCallingCode} ${parsed.formatNational().replace(/^0/, '')}`,
+      `(+${parsed.countryCallingCode}) ${String(parsed.nationalNumber)}`,
+      `011 ${parsed.countryCallingCode} ${String(parsed.nationalNumber)}`,
+    ]);
+    return { query: orgQuery({ phone }), expected: o.id };
+  },
+};
+
+const ALL_KINDS: Record<string, Kind> = { ...KINDS, ...MORE_KINDS };
+const chosen = values.kinds ? values.kinds.split(',') : Object.keys(ALL_KINDS);
 const lines: string[] = [];
 for (const kind of chosen) {
-  const make = KINDS[kind];
-  if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(KINDS).join(', ')}`);
+  const make = ALL_KINDS[kind];
+  if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(ALL_KINDS).join(', ')}`);
+  // A kind of MORE_KINDS draws from its own stream (seed and kind), whatever ran before it.
+  if (kind in MORE_KINDS) random = new Random(seed * 7919 + 17 + Math.floor(stableFraction(kind) * 2 ** 31));
   const seen = new Set<string>();
   let made = 0;
   for (let attempt = 0; attempt < perKind * 50 && made < perKind; attempt++) {
