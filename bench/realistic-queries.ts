@@ -645,7 +645,7 @@ const NOUN_VARIANTS: Readonly<Record<string, readonly string[]>> = {
 const COUNTRY_CODES: Readonly<Record<string, readonly string[]>> = {
   'United States': ['US', 'USA', 'U.S.'],
   'United Kingdom': ['UK', 'GB'],
-  Germany: ['DE', 'GER'],
+  Germany: ['DE'],
   France: ['FR'],
   Spain: ['ES'],
   Netherlands: ['NL'],
@@ -657,8 +657,15 @@ const COUNTRY_CODES: Readonly<Record<string, readonly string[]>> = {
   Canada: ['CA'],
 };
 const countryOf = (e: Entity) => e.location?.country?.name ?? '';
+/** Every country an entity is stated to be in (its location and its other locations). */
+const countriesOf = (e: Entity) =>
+  new Set([e.location?.country?.name, ...(e.locations ?? []).map((l) => l.country?.name)]);
 const cityOf = (e: Entity) => e.location?.city?.name ?? '';
-const legalOf = (o: Entity) => Object.keys(LEGAL_SPELLINGS).find((s) => (o.name ?? '').endsWith(` ${s}`));
+/** The legal form ending the name, the longest that does ("Pvt Ltd", not "Ltd"). */
+const legalOf = (o: Entity) =>
+  Object.keys(LEGAL_SPELLINGS)
+    .filter((s) => (o.name ?? '').endsWith(` ${s}`))
+    .sort((a, b) => b.length - a.length)[0];
 /** The name without its legal form ("Lebomivo Robotics" of "Lebomivo Robotics LLC"). */
 const stemOf = (o: Entity) => {
   const legal = legalOf(o);
@@ -775,7 +782,7 @@ const MORE_KINDS: Record<string, Kind> = {
     const o = pick(orgs);
     const country = countryOf(o);
     const sameName = orgsByName.get(key(o.name ?? '')) ?? [];
-    if (sameName.filter((x) => countryOf(x) === country).length !== 1) return undefined;
+    if (sameName.filter((x) => countriesOf(x).has(country)).length !== 1) return undefined;
     return {
       query: orgQuery({ name: o.name, location: pick(COUNTRY_CODES[country] ?? [country]) }),
       expected: o.id,
@@ -795,7 +802,7 @@ const MORE_KINDS: Record<string, Kind> = {
     const group = pick([...orgsByName.values()].filter((g) => g.length > 1));
     const o = pick(group);
     const country = countryOf(o);
-    if (group.filter((x) => countryOf(x) === country).length !== 1) return undefined;
+    if (group.filter((x) => countriesOf(x).has(country)).length !== 1) return undefined;
     const code = pick(COUNTRY_CODES[country] ?? [country]);
     return {
       query: orgQuery({

@@ -22,7 +22,12 @@ import {
 import type { MatchProfile, OrganizationProfile, PersonProfile } from './profile.ts';
 import { KEY } from './profile.ts';
 import { ipInRanges, ipKeysForAddress } from './ip.ts';
-import { type AnalyzedQuery, analyzeQuery, type MatchQuery } from './query-analysis.ts';
+import {
+  type AnalyzedQuery,
+  analyzeQuery,
+  type MatchQuery,
+  withNamesWithoutPlace,
+} from './query-analysis.ts';
 import {
   DEFAULT_LIMITS,
   type RetrievalLimits,
@@ -203,7 +208,11 @@ export function withQueryOrganizations(
   source: CandidateSource,
   vocabularies: Pick<VocabularyCache, 'vocabularies'>,
 ): AnalyzedQuery {
-  if (query.type !== 'Person') return query;
+  if (query.type !== 'Person') {
+    if (!query.namesWithPlace) return query;
+    const names = vocabularies.vocabularies('Organization').names;
+    return withNamesWithoutPlace(query, (word) => names.count(word) > 0);
+  }
   let out = query;
   const ipKeys = ipOrganizationKeys(query);
   if (query.ip && ipKeys.length)

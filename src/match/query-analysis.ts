@@ -2,12 +2,14 @@
 import type { EntityType, NormalizedEmail, ParsedLocation } from '../kg/index.ts';
 import {
   canonicalGivenName,
+  countryCode,
   looksLikeAcronym,
   normalizeEmail,
   normalizeOrganizationName,
   normalizePersonName,
   parseLocation,
   readPhone,
+  splitTrailingPlace,
   textTokens,
 } from '../kg/index.ts';
 import { hostLookupKeys } from './profile.ts';
@@ -93,10 +95,30 @@ export interface AnalyzedQuery {
    */
   readonly organizationPlaces?: readonly (readonly ['c' | 'r' | 'k', string])[];
   /**
+   * Organization queries: their names with a place written after them ("Acme Robotics Berlin",
+   * "Acme SA (Brazil)"), read without it. `withQueryOrganizations` adds each to `names`, and its
+   * place as the location when the query gives none and the place is a country or set apart,
+   * unless a word of the place is a word of the graph's organization names ("Daeblu
+   * University": University, Florida; "Yunnzn Normal").
+   */
+  readonly namesWithPlace?: readonly NameWithPlaceReading[];
+  /**
    * What the query's fields were read as when that needed a guess or failed, and the fields
    * the matcher does not use: for the response's `errors`.
    */
   readonly notes: readonly string[];
+}
+
+/** A query's organization name read without the place written after it. */
+export interface NameWithPlaceReading {
+  /** The name as written, for the note. */
+  readonly written: string;
+  readonly name: QueryName;
+  readonly place: string;
+  /** The place's words, as organization names' words are spelt (the vocabulary's). */
+  readonly placeWords: readonly string[];
+  /** Whether the place is taken as where the organization is (a country, or set apart). */
+  readonly locates: boolean;
 }
 
 function organizationName(name: string): QueryName | undefined {
@@ -128,6 +150,11 @@ function personName(name: string): QueryName | undefined {
   };
 }
 
+/** Whether `place` is a country's code or abbreviation in capitals ("FR", "UK", "USA", "U.S."). */
+function countryTag(place: string): boolean {
+  return /^(?:[A-Z]{2,3}|(?:[A-Z]\.){2,3})$/.test(place) && countryCode(place) !== undefined;
+}
+
 function present(value: string | undefined): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }
@@ -145,10 +172,26 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
   const employer = present(query.employer) ? normalizeOrganizationName(query.employer) : undefined;
   const school = present(query.school) ? normalizeOrganizationName(query.school) : undefined;
   const names: QueryName[] = [];
+  const namesWithPlace: NameWithPlaceReading[] = [];
   for (const name of query.names) {
     const read = isPerson ? personName(name) : organizationName(name);
     if (read) names.push(read);
     else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
+    const split = read && !isPerson ? splitTrailingPlace(name) : undefined;
+    const bare = split ? organizationName(split.name) : undefined;
+    if (split && bare) {
+      namesWithPlace.push({
+        written: name,
+        name: bare,
+        place: split.place,
+        // A country's code in capitals after a name ("… SA FR", "… Ltd UK") is a tag, not a
+        // word of it, though acronyms spell the same letters.
+        placeWords: countryTag(split.place) ? [] : normalizeOrganizationName(split.place).tokens,
+        // A city written bare after a name may be a word of it; a country, or any place set
+        // apart, is where the organization is.
+        locates: split.setApart || countryCode(split.place) !== undefined,
+      });
+    }
   }
   const urls: QueryUrl[] = [];
   for (const url of query.urls) {
@@ -195,6 +238,32 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
     schoolTokens: school?.significant ?? [],
     ...(query.type === 'Person' && school?.key ? { schoolKey: school.key } : {}),
     ...(present(query.ip) ? { ip: query.ip.trim() } : {}),
+    ...(namesWithPlace.length ? { namesWithPlace } : {}),
     notes,
   };
+}
+
+/**
+ * `query` with its `namesWithPlace` applied (see there): `isNameWord` tells whether a word is a
+ * word of the graph's organization names.
+ */
+export function withNamesWithoutPlace(
+  query: AnalyzedQuery,
+  isNameWord: (word: string) => boolean,
+): AnalyzedQuery {
+  if (!query.namesWithPlace) return query;
+  const names = [...query.names];
+  const notes = [...query.notes];
+  let location = query.location;
+  for (const reading of query.namesWithPlace) {
+    if (reading.placeWords.some(isNameWord)) continue;
+    names.push(reading.name);
+    const located = !location && reading.locates ? parseLocation(reading.place) : undefined;
+    if (located && (located.country || located.places.length)) location = located;
+    notes.push(
+      `name ${quote(reading.written)} was also read as an organization's name followed by its place ${quote(reading.place)}`,
+    );
+  }
+  const { namesWithPlace: _, ...rest } = query;
+  return { ...rest, names, notes, ...(location ? { location } : {}) };
 }

@@ -6,9 +6,11 @@ export {
   isLegalSuffix,
   isOrganizationStopword,
   looksLikeAcronym,
+  type NameWithPlace,
   type NormalizedOrganizationName,
   normalizeOrganizationName,
   organizationAcronyms,
+  splitTrailingPlace,
 } from './organization-name.ts';
 export {
   canonicalGivenName,
@@ -24,6 +26,7 @@ export {
   countryCode,
   type EntityPlaces,
   entityPlaces,
+  isPlaceName,
   type ParsedLocation,
   type PlaceComparison,
   type PlaceRef,

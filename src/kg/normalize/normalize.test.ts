@@ -3,7 +3,12 @@ import { test } from 'node:test';
 import { parse } from 'tldts';
 import { hostAncestors, normalizeDomain, sharedHostProfile } from './domain.ts';
 import { isFreeMailDomain, normalizeEmail } from './email.ts';
-import { looksLikeAcronym, normalizeOrganizationName, organizationAcronyms } from './organization-name.ts';
+import {
+  looksLikeAcronym,
+  normalizeOrganizationName,
+  organizationAcronyms,
+  splitTrailingPlace,
+} from './organization-name.ts';
 import { canonicalGivenName, isGivenNameForm, normalizePersonName } from './person-name.ts';
 import {
   type CountryCode,
@@ -14,7 +19,15 @@ import {
 import examples from 'libphonenumber-js/mobile/examples';
 import { Random } from '../../random.ts';
 import { GUESSED_COUNTRIES, normalizePhone, readPhone } from './phone.ts';
-import { cityName, comparePlaces, countryCode, entityPlaces, parseLocation, regionName } from './place.ts';
+import {
+  cityName,
+  comparePlaces,
+  countryCode,
+  entityPlaces,
+  isPlaceName,
+  parseLocation,
+  regionName,
+} from './place.ts';
 
 test('organization names: abbreviations, translations, legal suffixes and order normalise alike', () => {
   const key = (name: string) => normalizeOrganizationName(name).key;
@@ -62,6 +75,40 @@ test('legal forms dotted, spelled out or in other languages leave the name alike
   assert.equal(key('J.P. Morgan Chase & Co.'), 'chase jp morgan');
   assert.equal(key('Smith A. Ltd'), key('Smith A Limited'));
   assert.deepEqual(normalizeOrganizationName('Smith A. Ltd').tokens, ['smith', 'a']);
+});
+
+test('a place written after an organization name is set apart from it', () => {
+  // A city or a country, bare or set apart; a division bare only of two words or more.
+  const split = (name: string, place: string, setApart: boolean) =>
+    assert.deepEqual(splitTrailingPlace(`${name}${place}`), {
+      name,
+      place: place.replace(/^[\s(,–-]+|\)$/g, ''),
+      setApart,
+    });
+  split('Acme Robotics', ' Berlin', false);
+  split('Acme Robotics GmbH', ' (Germany)', true);
+  split('Acme Ltd', ', UK', true);
+  split('Acme Software SA', ' FR', false);
+  split('Acme Foods LLC', ' New York', false);
+  split('Acme Media', ' (Bavaria)', true);
+  split('Acme Media', ' - Bavaria', true);
+  split('Acme Pharma Pvt Ltd', ' São Paulo', false);
+  // Legal forms that are also country codes, a division's name bare, a name ending in a
+  // stopword, a place alone: no split.
+  for (const name of [
+    'Acme Robotics AG',
+    'Acme Holding SL',
+    'Acme SA',
+    'Acme Capital',
+    'Bank of America',
+    'University of California',
+    'Germany',
+    'Acme Robotics',
+    'Acme us',
+  ])
+    assert.equal(splitTrailingPlace(name), undefined, name);
+  assert.ok(isPlaceName('UK') && isPlaceName('DE') && isPlaceName('Munich') && isPlaceName('United States'));
+  assert.ok(!isPlaceName('Capital') && isPlaceName('Bavaria', true) && !isPlaceName('Bavaria'));
 });
 
 test('organization acronyms come from significant words, written and canonical', () => {
@@ -150,6 +197,16 @@ test('person names: titles and ordinals dropped, comma order read, nicknames res
   assert.ok(isGivenNameForm('bert', 'albert') && isGivenNameForm('bert', 'robert'));
   assert.equal(isGivenNameForm('fred', 'albert'), false);
   assert.equal(isGivenNameForm('constructor', 'constructor'), false);
+  // Everyday nicknames of the demo graph's given names (issue 22, shapes not listed); the formal
+  // names stay themselves, so that stores indexed before keep their keys.
+  assert.equal(canonicalGivenName('luke'), 'lucas');
+  assert.equal(canonicalGivenName('julie'), 'julia');
+  assert.equal(canonicalGivenName('rafa'), 'rafael');
+  assert.equal(canonicalGivenName('raphael'), 'rafael');
+  assert.equal(canonicalGivenName('davey'), 'david');
+  assert.equal(canonicalGivenName('paulie'), 'paul');
+  for (const formal of ['lucas', 'julia', 'rafael', 'david', 'paul'])
+    assert.equal(canonicalGivenName(formal), formal);
   // Nicknames and other-language forms of the historical set: Ike Hatch is Isaac Hatch, Gwilym
   // William, Ettore Hector; Al is Albert's and Aloysius's, Ned Edward's, Edmund's and Edwin's.
   assert.equal(canonicalGivenName('ike'), 'isaac');
@@ -257,6 +314,14 @@ test('phones: E.164, with the region hint for national numbers', () => {
   assert.equal(normalizePhone('020 7946 0958', 'GB'), '+442079460958');
   assert.equal(normalizePhone('(02) 9876 5432', 'AU'), '+61298765432');
   assert.equal(normalizePhone('call me'), undefined);
+});
+
+test('phones: an extension after a dash is dropped when the number before it is complete', () => {
+  assert.equal(normalizePhone('+33 6 12 34 44 59-813'), '+33612344459');
+  assert.equal(normalizePhone('+44 7400 120009 – 38'), '+447400120009');
+  // A dash inside a whole number is punctuation, not an extension.
+  assert.equal(normalizePhone('+49 30 1234567-0'), '+493012345670');
+  assert.equal(normalizePhone('+33 6 12 34 44 59'), '+33612344459');
 });
 
 test('phones without + and without a location are read every plausible way', () => {

@@ -5,6 +5,7 @@
  * stopwords recognised, acronyms derived.
  */
 import { listField, readDataFile } from './data.ts';
+import { isPlaceName } from './place.ts';
 import { sortedDistinct, textTokens } from './text.ts';
 
 // Each canonical word with its abbreviations and common translations (after folding).
@@ -284,6 +285,55 @@ export function normalizeOrganizationName(name: string): NormalizedOrganizationN
     if (!STOPWORDS.has(token)) significant.push(token);
   }
   return { tokens, significant, key: sortedDistinct(significant).join(' '), written, legalForms };
+}
+
+/** An organization name with a place written after it: the name before it, and the place. */
+export interface NameWithPlace {
+  readonly name: string;
+  readonly place: string;
+  /** The place was set apart (parentheses, a comma, a dash), not only written after the name. */
+  readonly setApart: boolean;
+}
+
+/**
+ * The place written after an organization's name, as a CRM's or spreadsheet's name column has
+ * it: "Acme Robotics Berlin", "Acme Robotics GmbH (Germany)", "Acme Ltd, UK", "Acme SA FR".
+ * The words after the name must be, as a whole, a city's or a country's name (`isPlaceName`),
+ * or any place the tables know when set apart by parentheses, a comma or a dash; a legal form
+ * is never read as a place ("AG", "SL", "SA" are also country codes), and what remains must
+ * still be a name that does not end in a stopword ("Bank of America" keeps its country).
+ * `undefined` when no place ends the name.
+ */
+export function splitTrailingPlace(name: string): NameWithPlace | undefined {
+  const text = name.trim();
+  const apart =
+    /^(.*?\S)\s*(?:\(([^()]+)\)|\[([^[\]]+)\]|,\s*([^,]+)|\s[-\u2013\u2014]\s*([^-\u2013\u2014]+))$/u.exec(
+      text,
+    );
+  if (apart) {
+    const place = (apart[2] ?? apart[3] ?? apart[4] ?? apart[5] ?? '').trim();
+    if (isPlaceName(place, true) && keepsAName(apart[1], place))
+      return { name: apart[1], place, setApart: true };
+  }
+  const words = text.split(/\s+/);
+  // The longest run of trailing words first ("New York", "United Kingdom").
+  for (let n = Math.min(3, words.length - 1); n >= 1; n--) {
+    const place = words.slice(-n).join(' ');
+    const rest = words.slice(0, -n).join(' ');
+    if (isPlaceName(place) && keepsAName(rest, place)) return { name: rest, place, setApart: false };
+  }
+  return undefined;
+}
+
+/** Whether `rest` is still a name once `place` is taken off it, and `place` is no legal form. */
+function keepsAName(rest: string, place: string): boolean {
+  const placeWords = textTokens(joinDottedInitials(place));
+  if (placeWords.some((word) => LEGAL_WORDS.has(word) || LEGAL.byPhrase.has(word) || LEGAL.leading.has(word)))
+    return false;
+  const written = textTokens(rest);
+  const last = written[written.length - 1];
+  if (last === undefined || STOPWORDS.has(canonicalOrganizationToken(last))) return false;
+  return normalizeOrganizationName(rest).significant.length > 0;
 }
 
 /**

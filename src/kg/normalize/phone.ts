@@ -22,6 +22,13 @@ export function normalizePhone(phone: string, regionHint?: string): string | und
     .replace(/^00/, '+')
     .replace(/^(\+\d{1,3})\s*\(0\)/, '$1');
   if (!/\d/.test(trimmed)) return undefined;
+  // "+33 6 12 34 44 59-813": an extension after a dash, when the number before it is complete
+  // and the whole is no number (a dash inside a number, "+1 415 555-0100", stays).
+  const extension = /^(\+.*\d)\s*[-\u2013]\s*\d{1,5}$/u.exec(trimmed);
+  if (extension && !parsePhoneNumberFromString(trimmed)?.isValid()) {
+    const base = parsePhoneNumberFromString(extension[1]);
+    if (base?.isValid()) return base.number;
+  }
   // Already international and plainly punctuated: E.164 is its digits (no metadata lookup).
   if (/^\+[\d\s().-]{7,}$/.test(trimmed)) {
     const digits = trimmed.replace(/\D/g, '');

@@ -204,6 +204,29 @@ function lookUpRegion(name: string, country: string | undefined): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Places written into other text
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Whether `text` is, as a whole, a place's name: a country (its name, an alias, or its ISO code
+ * in capitals, "DE", "UK"), a city, a division of two words or more ("New York"), or with
+ * `anyLevel` any division ("Bavaria"). One-word divisions count only when the text is set apart
+ * as a place (in parentheses, after a comma): many are words of names too ("Capital", "Centre").
+ */
+export function isPlaceName(text: string, anyLevel = false): boolean {
+  const key = placeKey(text);
+  if (key === '') return false;
+  const trimmed = text.trim();
+  const capitals = trimmed === trimmed.toUpperCase();
+  // Two letters are a country only in capitals ("UK", "DE"; "us" is a word).
+  if (countries().byName.has(key) && (key.length > 2 || capitals)) return true;
+  if (/^[A-Z]{2}$/.test(trimmed) && (getCountries() as string[]).includes(trimmed)) return true;
+  if (cities().byName.has(key)) return true;
+  // A division of two words or more is a place wherever it stands ("New York", "New South Wales").
+  return (anyLevel || key.includes(' ')) && regions().byName.has(key);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Free-text locations
 // ---------------------------------------------------------------------------------------------
 
