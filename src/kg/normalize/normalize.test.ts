@@ -32,6 +32,13 @@ import {
 test('organization names: abbreviations, translations, legal suffixes and order normalise alike', () => {
   const key = (name: string) => normalizeOrganizationName(name).key;
   assert.equal(key('Univ. of Pécs'), key('University of Pecs'));
+  // Laboratories and pharmaceuticals as their short forms, which stay the words (issue 22).
+  assert.equal(key('Acme Laboratories Ltd'), 'acme labs');
+  assert.equal(key('Acme Laboratory'), key('ACME Labs'));
+  assert.equal(key('Acme Lab'), key('Acme Labs'));
+  assert.equal(key('Acme Pharmaceuticals Inc.'), 'acme pharma');
+  assert.equal(key('Acme Technologies'), key('Acme Tech'));
+  assert.equal(key('Department of Labor'), 'department labor');
   assert.equal(key('Universidad de Chile'), key('Univ. de Chile'));
   assert.equal(key('Pecs University'), key('University of Pecs'));
   assert.equal(key('Acme Corp.'), key('ACME Corporation'));
@@ -102,6 +109,10 @@ test('a place written after an organization name is set apart from it', () => {
     'Acme Capital',
     'Bank of America',
     'University of California',
+    // An institution's name and a place name a campus: another organization.
+    'Univ. of Moncton, Edmundston',
+    'COMSATS Institute of Information Technology, Lahore',
+    'Louisiana State Univ. - Shreveport',
     'Germany',
     'Acme Robotics',
     'Acme us',
@@ -199,13 +210,15 @@ test('person names: titles and ordinals dropped, comma order read, nicknames res
   assert.equal(isGivenNameForm('constructor', 'constructor'), false);
   // Everyday nicknames of the demo graph's given names (issue 22, shapes not listed); the formal
   // names stay themselves, so that stores indexed before keep their keys.
-  assert.equal(canonicalGivenName('luke'), 'lucas');
+  assert.equal(canonicalGivenName('lukas'), 'lucas');
+  assert.ok(isGivenNameForm('lukas', 'lukasz'));
+  // Luke is a name of its own here (the persons set's "Lueku Gibson" is a Luke's typo).
+  assert.equal(canonicalGivenName('luke'), 'luke');
   assert.equal(canonicalGivenName('julie'), 'julia');
   assert.equal(canonicalGivenName('rafa'), 'rafael');
   assert.equal(canonicalGivenName('raphael'), 'rafael');
-  assert.equal(canonicalGivenName('davey'), 'david');
   assert.equal(canonicalGivenName('paulie'), 'paul');
-  for (const formal of ['lucas', 'julia', 'rafael', 'david', 'paul'])
+  for (const formal of ['lucas', 'lukasz', 'julia', 'rafael', 'paul'])
     assert.equal(canonicalGivenName(formal), formal);
   // Nicknames and other-language forms of the historical set: Ike Hatch is Isaac Hatch, Gwilym
   // William, Ettore Hector; Al is Albert's and Aloysius's, Ned Edward's, Edmund's and Edwin's.

@@ -36,7 +36,11 @@ const CANONICAL_GROUPS: Readonly<Record<string, readonly string[]>> = {
   ],
   institute: ['inst', 'institut', 'instituto', 'istituto', 'instytut', 'institutt', 'institutul'],
   college: ['coll', 'colg'],
-  technology: ['tech', 'techn', 'technol'],
+  technology: ['tech', 'techn', 'technol', 'technologies'],
+  // The short forms are the canonical words where names mostly use them ("Acme Labs", "Acme
+  // Pharma"), so that profiles stored with them keep their words.
+  labs: ['lab', 'laboratory', 'laboratories', 'labo', 'laboratorio', 'laboratoire', 'laboratorium'],
+  pharma: ['pharmaceutical', 'pharmaceuticals', 'pharmaceutique', 'pharmazeutische'],
   international: ['intl', 'intnl', 'internacional', 'internationale', 'internazionale'],
   saint: ['st', 'ste'],
   mount: ['mt'],
@@ -325,7 +329,29 @@ export function splitTrailingPlace(name: string): NameWithPlace | undefined {
   return undefined;
 }
 
-/** Whether `rest` is still a name once `place` is taken off it, and `place` is no legal form. */
+/**
+ * Institutions whose names, followed by a place, name a campus or branch there ("Univ. of
+ * Moncton, Edmundston", "COMSATS Institute of Information Technology, Lahore"): another
+ * organization than the one of the name alone, so the place stays a word of the name.
+ */
+const CAMPUS_WORDS: ReadonlySet<string> = new Set([
+  'university',
+  'college',
+  'institute',
+  'school',
+  'academy',
+  'polytechnic',
+  'hospital',
+  'campus',
+  'faculty',
+  'seminary',
+  'conservatory',
+]);
+
+/**
+ * Whether `rest` is still a name once `place` is taken off it (not an institution's, see
+ * `CAMPUS_WORDS`), and `place` is no legal form.
+ */
 function keepsAName(rest: string, place: string): boolean {
   const placeWords = textTokens(joinDottedInitials(place));
   if (placeWords.some((word) => LEGAL_WORDS.has(word) || LEGAL.byPhrase.has(word) || LEGAL.leading.has(word)))
@@ -333,7 +359,8 @@ function keepsAName(rest: string, place: string): boolean {
   const written = textTokens(rest);
   const last = written[written.length - 1];
   if (last === undefined || STOPWORDS.has(canonicalOrganizationToken(last))) return false;
-  return normalizeOrganizationName(rest).significant.length > 0;
+  const significant = normalizeOrganizationName(rest).significant;
+  return significant.length > 0 && !significant.some((word) => CAMPUS_WORDS.has(word));
 }
 
 /**
