@@ -831,6 +831,21 @@ const MORE_KINDS: Record<string, Kind> = {
     const d = domainOf(o) ?? '';
     return { query: orgQuery({ name: o.name, email: `${pick(ROLES)}@${d}` }), expected: o.id };
   },
+  'org-name-domain': () => {
+    // The web address in the name column of a spreadsheet.
+    const o = pick(orgs);
+    const d = domainOf(o) ?? '';
+    return { query: orgQuery({ name: pick([d, `www.${d}`, `https://www.${d}/`]) }), expected: o.id };
+  },
+  'org-phone-label': () => {
+    const o = pick(orgs);
+    const digits = o.phoneNumbers?.[0]?.digits;
+    const parsed = digits ? parsePhoneNumberFromString(digits) : undefined;
+    if (!parsed || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1)
+      return undefined;
+    const label = pick(['Tel.: ', 'Phone: ', 'tel: ', 'T: ', 'Tel ']);
+    return { query: orgQuery({ phone: `${label}${parsed.formatInternational()}` }), expected: o.id };
+  },
   'org-phone-extension': () => {
     const o = pick(orgs);
     const digits = o.phoneNumbers?.[0]?.digits;

@@ -4,6 +4,7 @@ import {
   canonicalGivenName,
   countryCode,
   looksLikeAcronym,
+  looksLikeWebAddress,
   normalizeEmail,
   normalizeOrganizationName,
   normalizePersonName,
@@ -194,7 +195,13 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
     }
   }
   const urls: QueryUrl[] = [];
-  for (const url of query.urls) {
+  // An organization's web address in the name column ("acme.com", "www.acme.co.uk"): it is the
+  // organization's url too (the name is still compared as written).
+  const addresses = isPerson
+    ? []
+    : query.names.filter((name) => !query.urls.includes(name) && looksLikeWebAddress(name));
+  for (const name of addresses) notes.push(`name ${quote(name)} is a web address: also read as the url`);
+  for (const url of [...query.urls, ...addresses]) {
     const { hosts, domain, profile } = hostLookupKeys(url);
     if (profile) urls.push({ hosts, domain: '', profile });
     else if (domain) urls.push({ hosts, domain });

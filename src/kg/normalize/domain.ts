@@ -60,6 +60,26 @@ function fromHostname(name: string): NormalizedDomain | undefined {
   return { host: hostname, registrable };
 }
 
+/** Top-level domains reserved for examples and tests (RFC 2606, RFC 6761): real in their use. */
+const RESERVED_SUFFIXES: ReadonlySet<string> = new Set(['example', 'test']);
+
+/**
+ * Whether `text` is written as a web address ("acme.com", "www.acme.co.uk/about",
+ * "https://acme.example"): one word, a scheme, `www.` or a path, or a host under a suffix of
+ * the public-suffix list (or a reserved one). "St.Petersburg" and "D.Y. Patil" are not.
+ */
+export function looksLikeWebAddress(text: string): boolean {
+  const trimmed = text.trim();
+  if (trimmed === '' || /\s/.test(trimmed)) return false;
+  if (!/^(?:[a-z][a-z0-9+.-]*:\/\/)?[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+\.?(?:[/?#:]\S*)?$/iu.test(trimmed))
+    return false;
+  const host = normalizeDomain(trimmed)?.host;
+  if (!host) return false;
+  const parsed = parse(host);
+  if (parsed.isIp) return false;
+  return parsed.isIcann === true || RESERVED_SUFFIXES.has(parsed.publicSuffix ?? '');
+}
+
 /** Parent hosts of `host` down to its registrable domain, most specific first (host included). */
 export function hostAncestors(domain: NormalizedDomain): string[] {
   const out = [domain.host];

@@ -1,5 +1,11 @@
 /** Normalisers (pure): names, domains, e-mails, phones and places, as matching compares them. */
-export { hostAncestors, type NormalizedDomain, normalizeDomain, sharedHostProfile } from './domain.ts';
+export {
+  hostAncestors,
+  looksLikeWebAddress,
+  type NormalizedDomain,
+  normalizeDomain,
+  sharedHostProfile,
+} from './domain.ts';
 export { isFreeMailDomain, isRoleMailbox, type NormalizedEmail, normalizeEmail } from './email.ts';
 export {
   canonicalOrganizationToken,

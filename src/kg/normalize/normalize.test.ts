@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'tldts';
-import { hostAncestors, normalizeDomain, sharedHostProfile } from './domain.ts';
+import { hostAncestors, looksLikeWebAddress, normalizeDomain, sharedHostProfile } from './domain.ts';
 import { isFreeMailDomain, normalizeEmail } from './email.ts';
 import {
   looksLikeAcronym,
@@ -251,6 +251,29 @@ test('domains: scheme, www, port, path dropped; registrable domain is public-suf
   assert.equal(normalizeDomain('not a url'), undefined);
   assert.equal(normalizeDomain('localhost'), undefined);
   assert.equal(normalizeDomain(''), undefined);
+});
+
+test('a web address is told from a name with dots', () => {
+  for (const text of [
+    'acme.com',
+    'www.acme.co.uk/about',
+    'https://www.acme.example/',
+    'ACME.DE',
+    'lebomivo.example',
+    'Booking.com',
+  ])
+    assert.ok(looksLikeWebAddress(text), text);
+  for (const text of [
+    'St.Petersburg',
+    'D.Y. Patil',
+    'Acme Inc.',
+    'Yahoo! Inc.',
+    'U.S.A.',
+    'acme',
+    '10.0.0.1',
+    'St.Patrick',
+  ])
+    assert.equal(looksLikeWebAddress(text), false, text);
 });
 
 test('profiles on shared hosts are the host and the whole path; the host alone is the site itself', () => {
