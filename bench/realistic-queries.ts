@@ -5,7 +5,7 @@
  * another seed, another size, and on shapes the matcher was not tuned on.
  *
  *   npx node bench/realistic-queries.ts --seed 7 [--organizations 20000] [--persons 20000]
- *                                      [--per-kind 100] [--out FILE] [--kinds a,b,…]
+ *                                      [--per-kind 100] [--out FILE] [--kinds a,b,…] [--training]
  *   npm run quarry -- demo-data --organizations 20000 --persons 20000 --seed 7 --out g.jsonl
  *   QUARRY_DATA_DIR=DIR npm run quarry -- import g.jsonl
  *   QUARRY_DATA_DIR=DIR npm run quarry -- eval FILE
@@ -30,6 +30,8 @@ const { values } = parseArgs({
     'per-kind': { type: 'string', default: '100' },
     out: { type: 'string' },
     kinds: { type: 'string' },
+    // For `npm run fit`: leave out the kinds that only test how queries are read (TRAINING_SKIPS).
+    training: { type: 'boolean', default: false },
   },
 });
 const seed = Number(values.seed);
@@ -879,7 +881,19 @@ const MORE_KINDS: Record<string, Kind> = {
 };
 
 const ALL_KINDS: Record<string, Kind> = { ...KINDS, ...MORE_KINDS };
-const chosen = values.kinds ? values.kinds.split(',') : Object.keys(ALL_KINDS);
+/**
+ * Organization shapes that the query analysis reads into forms the training queries already
+ * have (a place after the name, a web address as the name, legal forms, noun variants, phone
+ * labels and extensions): `--training` leaves them out. Trained on, they moved the Organization
+ * weights for nothing (organizations recall 0.9700 → 0.9693, a doubled-word name ranked below
+ * its one-letter neighbour: bench/NOTES.md, issue 22 shapes not listed).
+ */
+const TRAINING_SKIPS: ReadonlySet<string> = new Set(
+  Object.keys(MORE_KINDS).filter((k) => k.startsWith('org-')),
+);
+const chosen = (values.kinds ? values.kinds.split(',') : Object.keys(ALL_KINDS)).filter(
+  (kind) => !(values.training && TRAINING_SKIPS.has(kind)),
+);
 const lines: string[] = [];
 for (const kind of chosen) {
   const make = ALL_KINDS[kind];
