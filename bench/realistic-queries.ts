@@ -682,8 +682,17 @@ const MORE_KINDS: Record<string, Kind> = {
   'person-nickname': () => {
     const p = pick(middlePersons.filter((x) => NICKNAMES[first(x)]));
     if (!p) return undefined;
-    const name = `${pick(NICKNAMES[first(p)])} ${middle(p)} ${last(p)}`;
+    const nickname = pick(NICKNAMES[first(p)]);
+    const name = `${nickname} ${middle(p)} ${last(p)}`;
     if (personsByFullName.has(key(name))) return undefined;
+    // A nickname may stand for several names (Luke for Lucas and for Łukasz): the query has one
+    // right answer only when no other person with such a name has the same middle name and
+    // surname ("Luke Anna Berg" where both Lucas and Łukasz Anna Berg exist is a tie).
+    const formals = Object.keys(NICKNAMES).filter((formal) => NICKNAMES[formal].includes(nickname));
+    for (const formal of formals) {
+      const other = personsByFullName.get(key(`${formal} ${middle(p)} ${last(p)}`));
+      if (other?.some((x) => x !== p)) return undefined;
+    }
     return { query: personQuery({ name }), expected: p.id };
   },
   'person-last-first-nocomma': () => {
