@@ -86,6 +86,61 @@ test('organization features: conflicts and missing words are visible', () => {
   assert.equal(subdomain.urlExactHost, 0);
 });
 
+test('a generic organisational word one side lacks is left out, as a legal form is; its weight is capped', () => {
+  // A graph whose names never carry "group", "holdings" or "international": the largest IDF.
+  const words = new Vocabulary(
+    new Map([
+      ['babapazo', 2],
+      ['networks', 10],
+      ['foods', 10],
+    ]),
+    1000,
+  );
+  const org = (id: string, name: string) =>
+    indexEntity({ id, type: 'Organization', name }).profile as OrganizationProfile;
+  const networks = org('ORG-1', 'Babapazo Networks SA');
+  const compare = (name: string, profile = networks) =>
+    organizationFeatures(analyzeQuery(query({ type: 'Organization', names: [name] })), profile, words);
+  const plain = compare('Babapazo Networks');
+  for (const name of [
+    'Babapazo Networks Group',
+    'Babapazo Networks Holdings',
+    'Babapazo Networks Intl.',
+    'Babapazo Networks Gruppe',
+  ]) {
+    const f = compare(name);
+    assert.equal(f.nameKeyEqual, 1, name);
+    assert.equal(f.nameCoverQuery, 1, name);
+    assert.equal(f.nameMissedQuery, 0, name);
+    assert.equal(f.nameUnmatchedQueryWords, 0, name);
+    assert.equal(f.nameUniqueWord, plain.nameUniqueWord, name);
+    assert.equal(f.nameEvidence, plain.nameEvidence, name);
+  }
+  // The candidate's own generic word is left out too when the query lacks it.
+  const grouped = org('ORG-2', 'Babapazo Networks Group Ltd');
+  assert.equal(compare('Babapazo Networks', grouped).nameKeyEqual, 1);
+  assert.equal(compare('Babapazo Networks', grouped).nameMissedCandidate, 0);
+  // Precision: a shared word and a generic one name none of the organizations with that word.
+  const partial = compare('Babapazo Group');
+  assert.equal(partial.nameKeyEqual, 0);
+  assert.ok(partial.nameMissedCandidate > 0.5, `"networks" is missed: ${partial.nameMissedCandidate}`);
+  assert.ok(partial.nameCoverCandidate < 0.6, `cover ${partial.nameCoverCandidate}`);
+  // A word that is not generic still counts as missing.
+  const other = compare('Babapazo Networks Foods');
+  assert.equal(other.nameKeyEqual, 0);
+  assert.ok(other.nameMissedQuery > 0.5, `"foods" is missed: ${other.nameMissedQuery}`);
+  // Written on both sides, a generic word is evidence, but weighs no more than a word 2% of
+  // names carry, however rare it is in this graph.
+  const both = compare('Babapazo Networks Group', grouped);
+  assert.equal(both.nameKeyEqual, 1);
+  assert.ok(both.nameEvidence > plain.nameEvidence);
+  const cap = Math.log(1001 / 21) / Math.log(1001);
+  assert.ok(
+    Math.abs(both.nameEvidence - plain.nameEvidence - cap) < 1e-9,
+    `${both.nameEvidence - plain.nameEvidence}`,
+  );
+});
+
 test('person features: nicknames, swapped order, typos, e-mail and place evidence', () => {
   const person: Entity = {
     id: 'PER-1',

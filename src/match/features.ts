@@ -9,6 +9,7 @@ import {
   comparePlaces,
   entityPlaces,
   foldText,
+  isGenericOrganizationWord,
   isOrganizationStopword,
   type ParsedLocation,
   type PlaceComparison,
@@ -134,12 +135,16 @@ interface NameComparison {
   missedQuery: number;
   missedCandidate: number;
   tokens: readonly string[];
+  /** A generic organisational word of one side that the other lacks was left out. */
+  dropped?: boolean;
 }
 
 /**
  * Compares query tokens with candidate tokens, IDF-weighted in both directions. `missed*` is
  * the largest IDF share (0–1) of a token left unmatched: a rare word that the other side lacks
- * is strong evidence of a different entity.
+ * is strong evidence of a different entity. A generic organisational word (`group`, `holdings`,
+ * `international`) weighs at most `genericIdf(vocabulary)`: it says what kind of organization,
+ * not which, whatever its frequency in this graph.
  */
 function compareTokens(
   query: readonly string[],
@@ -154,8 +159,18 @@ function compareTokens(
   let missedQuery = 0;
   let uniqueWord = false;
   let unmatchedQuery = 0;
+  const genericCap = genericIdf(vocabulary);
+  let dropped = false;
   for (let i = 0; i < query.length; i++) {
-    const w = queryWeights.idf[i];
+    let w = queryWeights.idf[i];
+    if (isGenericOrganizationWord(query[i])) {
+      // Left out when the other side lacks it, as a legal form is ("Acme Group", "Acme SA").
+      if (matchQ[i] < 0.6) {
+        dropped = true;
+        continue;
+      }
+      w = Math.min(genericCap, w);
+    }
     wq += w;
     sq += w * matchQ[i];
     if (matchQ[i] < 0.6) {
@@ -169,7 +184,14 @@ function compareTokens(
   let missedCandidate = 0;
   let unmatchedCandidate = 0;
   for (let i = 0; i < candidate.length; i++) {
-    const w = vocabulary.idf(candidate[i]);
+    let w = vocabulary.idf(candidate[i]);
+    if (isGenericOrganizationWord(candidate[i])) {
+      if (matchC[i] < 0.6) {
+        dropped = true;
+        continue;
+      }
+      w = Math.min(genericCap, w);
+    }
     wc += w;
     sc += w * matchC[i];
     if (matchC[i] < 0.6) {
@@ -187,7 +209,19 @@ function compareTokens(
     missedQuery,
     missedCandidate,
     tokens: candidate,
+    dropped,
   };
+}
+
+/**
+ * Share of entities taken to carry a generic organisational word (`group`: ~2% of organization
+ * names in a real register), whatever this vocabulary counts: the cap of its IDF.
+ */
+const GENERIC_WORD_SHARE = 0.02;
+
+/** Largest IDF of a generic organisational word in `vocabulary` (see `GENERIC_WORD_SHARE`). */
+function genericIdf(vocabulary: Vocabulary): number {
+  return Math.log((vocabulary.size + 1) / (vocabulary.size * GENERIC_WORD_SHARE + 1));
 }
 
 /**
@@ -242,6 +276,17 @@ function bestName(
 
 function orgTokens(name: string): string[] {
   return name.split(' ').filter((token) => token !== '' && !isOrganizationStopword(token));
+}
+
+/**
+ * 1 when `query` and `candidate` have the same words once the generic organisational words that
+ * only one side has are left out ("babapazo networks group" and "babapazo networks").
+ */
+function keyEqualBesideGeneric(query: readonly string[], candidate: readonly string[]): number {
+  const keep = (tokens: readonly string[], other: readonly string[]) =>
+    tokens.filter((token) => !isGenericOrganizationWord(token) || other.includes(token));
+  const q = keep(query, candidate);
+  return q.length > 0 && sortedKey(q) === sortedKey(keep(candidate, query)) ? 1 : 0;
 }
 
 /** The distinct `tokens` sorted and joined by spaces (as a query name's `key`). */
@@ -418,7 +463,11 @@ export function organizationFeatures(
       f.nameEvidence = c.evidence;
       f.nameUnmatchedQueryWords = Math.min(3, c.unmatchedQuery);
       f.nameUnmatchedCandidateWords = Math.min(3, c.unmatchedCandidate);
-      f.nameKeyEqual = best.query.key !== '' && best.query.key === sortedKey(c.tokens) ? 1 : 0;
+      f.nameKeyEqual = c.dropped
+        ? keyEqualBesideGeneric(best.query.tokens, c.tokens)
+        : best.query.key !== '' && best.query.key === sortedKey(c.tokens)
+          ? 1
+          : 0;
       f.nameJaroWinkler = nameJaroWinkler(best.query.tokens, c.tokens);
       // All the query gives is in the name, and it is rare: a part that names one entity.
       f.nameQueryCovered = c.coverQuery >= 0.95 ? c.evidence : 0;

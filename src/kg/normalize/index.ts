@@ -9,6 +9,7 @@ export {
 export { isFreeMailDomain, isRoleMailbox, type NormalizedEmail, normalizeEmail } from './email.ts';
 export {
   canonicalOrganizationToken,
+  isGenericOrganizationWord,
   isLegalSuffix,
   isOrganizationStopword,
   looksLikeAcronym,

@@ -4,6 +4,8 @@ import { parse } from 'tldts';
 import { hostAncestors, looksLikeWebAddress, normalizeDomain, sharedHostProfile } from './domain.ts';
 import { isFreeMailDomain, normalizeEmail } from './email.ts';
 import {
+  canonicalOrganizationToken,
+  isGenericOrganizationWord,
   looksLikeAcronym,
   normalizeOrganizationName,
   organizationAcronyms,
@@ -134,6 +136,28 @@ test('organization acronyms come from significant words, written and canonical',
   assert.equal(looksLikeAcronym('M.I.T.'), true);
   assert.equal(looksLikeAcronym('Mit'), false);
   assert.equal(looksLikeAcronym('Massachusetts'), false);
+});
+
+test('generic organisational words are known in canonical form; names keep them (keys unchanged)', () => {
+  for (const word of [
+    'group',
+    'grp',
+    'holdings',
+    'holding',
+    'intl',
+    'internacional',
+    'gruppe',
+    'groupe',
+    'service',
+  ])
+    assert.ok(isGenericOrganizationWord(canonicalOrganizationToken(word)), word);
+  for (const word of ['networks', 'acme', 'university', 'company', 'labs'])
+    assert.ok(!isGenericOrganizationWord(canonicalOrganizationToken(word)), word);
+  assert.deepEqual(normalizeOrganizationName('Acme Group Holdings Ltd').significant, [
+    'acme',
+    'group',
+    'holdings',
+  ]);
 });
 
 test('person names: a title of nobility after a comma is of a place, the second name it gives', () => {

@@ -233,6 +233,19 @@ function nameEnd(words: readonly string[], forms: string[]): number {
   return end;
 }
 
+/** Words that say what kind of organization, not which (data/generic-organization-words.txt). */
+const GENERIC_WORDS: ReadonlySet<string> = new Set(
+  readDataFile('generic-organization-words.txt').map(([word]) => word),
+);
+
+/**
+ * True when `token` (canonical) is a generic organisational word (`group`, `holdings`,
+ * `international`, `gruppe`): it names a kind of organization, not one.
+ */
+export function isGenericOrganizationWord(token: string): boolean {
+  return GENERIC_WORDS.has(token);
+}
+
 /** True when `token` (canonical) is a stopword of organization names. */
 export function isOrganizationStopword(token: string): boolean {
   return STOPWORDS.has(token);
