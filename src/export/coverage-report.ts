@@ -68,12 +68,14 @@ export function coverageFractions({ records, counts }: CoverageCounts): number[]
   return counts.map((count) => (records === 0 ? 0 : Math.round((count / records) * 1e4) / 1e4));
 }
 
+/** The forms' columns: `DiffbotID`, `Name`, then the exported columns' headers. */
+function coverageColumns(headers: readonly string[]): string[] {
+  return [...COVERAGE_ID_COLUMNS, ...headers];
+}
+
 /** The CSV form's first two records: the columns, then the fractions of `headers`' columns. */
 export function coverageCsvHead(headers: readonly string[], fractions: readonly number[]): string {
-  return csvText([
-    [...COVERAGE_ID_COLUMNS, ...headers],
-    ['', '', ...fractions],
-  ]);
+  return csvText([coverageColumns(headers), ['', '', ...fractions]]);
 }
 
 /** The JSON form up to its first row: columns, coverage by header, and the rows' opening `[`. */
@@ -82,8 +84,7 @@ export function coverageJsonHead(headers: readonly string[], fractions: readonly
   headers.forEach((header, c) => {
     coverage[header] = fractions[c];
   });
-  const columns = [...COVERAGE_ID_COLUMNS, ...headers];
-  return `{"columns":${JSON.stringify(columns)},"coverage":${JSON.stringify(coverage)},"rows":[`;
+  return `{"columns":${JSON.stringify(coverageColumns(headers))},"coverage":${JSON.stringify(coverage)},"rows":[`;
 }
 
 /** The JSON form after its last row, for a report of `records` rows. */
@@ -125,11 +126,6 @@ export class CoverageReport {
   /** Records counted so far. */
   get records(): number {
     return this.#records;
-  }
-
-  /** The CSV/JSON header: `DiffbotID`, `Name`, then the exported columns' headers. */
-  get columns(): readonly string[] {
-    return [...COVERAGE_ID_COLUMNS, ...this.#plan.headers];
   }
 
   /** Records so far, and per exported column those that have it. */
