@@ -393,16 +393,13 @@ export class BulkExports {
    * a download waits.
    */
   #generate(job: BulkJobRow, report: BulkReportRow, withExport: boolean): Generation {
-    let exported = () => {};
-    const exportWritten = new Promise<void>((resolve) => {
-      exported = resolve;
-    });
+    const { promise: exportDone, resolve: exported } = Promise.withResolvers<void>();
     const generation: Generation = {
       jobId: job.id,
       done: Promise.resolve(),
       withExport,
       workers: new Set(),
-      exportDone: exportWritten,
+      exportDone,
       exported,
       exportWritten: false,
       cancelled: false,
@@ -600,12 +597,7 @@ export class BulkExports {
       if (stopped() || plan.split || !plan.withReport) return;
       result = await this.#runWorker(plan.reportTask, generation);
     } catch (error) {
-      if (stopped()) return;
-      logger.error({ err: error, jobId: job.id, reportId: report.id }, 'bulk coverage report failed');
-      await store.updateReport(report.id, {
-        status: 'ERROR_FINALIZING',
-        error: (error as Error).message.slice(0, 1000),
-      });
+      if (!stopped()) await this.#reportFailed(plan, error as Error);
       return;
     }
     if (result === undefined) return;
@@ -615,6 +607,18 @@ export class BulkExports {
     const ms = Math.round(performance.now() - (await started));
     logger.info({ jobId: job.id, reportId: report.id, ...result, ms }, 'bulk coverage report written');
     await store.updateReport(report.id, { status: 'COMPLETE' });
+  }
+
+  /** Marks the report failed (written by its own thread, or merged from the export threads' parts). */
+  async #reportFailed({ job, report }: GenerationPlan, error: Error): Promise<void> {
+    this.#deps.logger.error(
+      { err: error, jobId: job.id, reportId: report.id },
+      'bulk coverage report failed',
+    );
+    await this.#deps.store.updateReport(report.id, {
+      status: 'ERROR_FINALIZING',
+      error: error.message.slice(0, 1000),
+    });
   }
 
   /**
@@ -688,11 +692,7 @@ export class BulkExports {
         plan.paths,
       );
     } catch (error) {
-      logger.error({ err: error, jobId: job.id, reportId: report.id }, 'bulk coverage report failed');
-      await store.updateReport(report.id, {
-        status: 'ERROR_FINALIZING',
-        error: (error as Error).message.slice(0, 1000),
-      });
+      await this.#reportFailed(plan, error as Error);
       return;
     }
     await store.updateReport(report.id, { status: 'COMPLETE' });
