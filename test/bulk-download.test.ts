@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { buffer, text } from 'node:stream/consumers';
 import { parse } from 'csv-parse/sync';
 import { BulkExports } from '../src/bulk/index.ts';
 import { createLogger } from '../src/logging.ts';
@@ -47,11 +48,6 @@ describe('bulk enhance API: downloads and coverage reports', () => {
       logger: createLogger({ level: 'silent' }),
       splitMinRecords: 2,
     };
-  };
-  const readText = async (answer: { body: NodeJS.ReadableStream }) => {
-    let text = '';
-    for await (const chunk of answer.body) text += chunk;
-    return text;
   };
 
   describe('formats', () => {
@@ -324,11 +320,11 @@ describe('bulk enhance API: downloads and coverage reports', () => {
         const reports = [undefined, 'json'].map((form) =>
           split.report(tokenId, jobId, answer.reportId, form),
         );
-        assert.equal(await readText(answer), reference.body, query);
+        assert.equal(await text(answer.body), reference.body, query);
         // The two halves' coverage reports, merged, equal the one-pass report, in both forms.
         assert.equal(answer.reportId, reference.headers['x-diffbot-reportid']);
         for (const [i, form] of [undefined, 'json'].entries()) {
-          const merged = await readText(await reports[i]);
+          const merged = await text((await reports[i]).body);
           const onePass = await client.get(
             token,
             `/report/${jobId}/${answer.reportId}`,
@@ -357,7 +353,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
       const reference = await download(`&format=csv&exportspec=${encodeURIComponent(params.exportspec)}`);
       const first = new BulkExports(options);
       const answer = await first.download(tokenId, jobId, params);
-      const exported = await readText(answer);
+      const exported = await text(answer.body);
       await first.settled();
       await first.close();
       // What a stop between the download's answer and the end of the merge leaves.
@@ -374,7 +370,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
       assert.equal(report?.status, 'COMPLETE');
       assert.equal(report?.exportStatus, 'COMPLETE');
       assert.equal(exported, reference.body);
-      assert.equal(await readText(await next.download(tokenId, jobId, params)), exported);
+      assert.equal(await text((await next.download(tokenId, jobId, params)).body), exported);
       assert.deepEqual(
         fs.readdirSync(dir).filter((name) => /\.\d+$/.test(name)),
         [],
@@ -382,11 +378,11 @@ describe('bulk enhance API: downloads and coverage reports', () => {
       );
       const onePass = await client.get(token, `/report/${jobId}/${answer.reportId}`);
       assert.equal(
-        await readText(await next.report(tokenId, jobId, answer.reportId, undefined)),
+        await text((await next.report(tokenId, jobId, answer.reportId, undefined)).body),
         onePass.body,
       );
       const json = await client.get(token, `/report/${jobId}/${answer.reportId}`, '&format=json');
-      assert.equal(await readText(await next.report(tokenId, jobId, answer.reportId, 'json')), json.body);
+      assert.equal(await text((await next.report(tokenId, jobId, answer.reportId, 'json')).body), json.body);
       await next.close();
     });
   });
@@ -397,11 +393,6 @@ describe('bulk enhance API: downloads and coverage reports', () => {
       // The second thread's rows reach the writer in several files.
       const split = new BulkExports({ ...splitExportsDeps('split-sheets'), rowsChunkRecords: 2 });
       const tokenId = (await runtime.services.tokens.find(token))!.id;
-      const bytesOf = async (answer: { body: NodeJS.ReadableStream }) => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of answer.body) chunks.push(Buffer.from(chunk as Buffer));
-        return Buffer.concat(chunks);
-      };
       const spec = encodeURIComponent('id;name;allNames');
       for (const query of [
         `format=xlsx&exportspec=${spec}`,
@@ -412,7 +403,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
         const reference = await download(`&${query}`);
         assert.equal(reference.statusCode, 200, query);
         const answer = await split.download(tokenId, jobId, params);
-        const file = await bytesOf(answer);
+        const file = await buffer(answer.body);
         const expected = readWithSheetJs(reference.rawPayload).sheets;
         const got = readWithSheetJs(file).sheets;
         assert.ok(got[0].length > 2, `${query}: rows ${got[0].length}`);
@@ -422,7 +413,7 @@ describe('bulk enhance API: downloads and coverage reports', () => {
           assert.deepEqual((await readWithExcelJs(file)).sheets, exceljs, query);
         }
         // The merged coverage report of the halves equals the one-pass report.
-        const merged = await bytesOf(await split.report(tokenId, jobId, answer.reportId, undefined));
+        const merged = await buffer((await split.report(tokenId, jobId, answer.reportId, undefined)).body);
         const onePass = await client.get(token, `/report/${jobId}/${answer.reportId}`);
         assert.equal(merged.toString('utf8'), onePass.body, `${query} report`);
       }
