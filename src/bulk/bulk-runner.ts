@@ -81,9 +81,9 @@ export const UNPAID_MESSAGE = new InsufficientCreditsError().message;
  * workers' reads did not change: single enhances commit their charges meanwhile, and a worker's
  * read snapshot drops its page cache after any commit anyway.
  */
-export const COMMIT_RECORDS = 1024;
+const COMMIT_RECORDS = 1024;
 /** Longest that answered records wait for others before they are stored anyway, ms. */
-export const COMMIT_WAIT_MS = 250;
+const COMMIT_WAIT_MS = 250;
 
 /** Tries to store a batch's results before the job is left until the next start. */
 const STORE_TRIES = 3;
@@ -417,7 +417,6 @@ export class BulkRunner implements BulkJobRunner {
       return;
     }
     job.readyTimer ??= setTimeout(() => {
-      job.readyTimer = undefined;
       this.#storeReady(job)
         .then(() => this.#finishIfDone(job))
         .catch((error: unknown) =>
