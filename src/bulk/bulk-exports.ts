@@ -24,7 +24,7 @@ import {
 import type { Logger } from '../logging.ts';
 import type { BulkJobRow, BulkJobStore, BulkReportRow, StoreLocator } from '../storage/index.ts';
 import type { BulkService } from './bulk-service.ts';
-import { type CoverageFiles, csvRecordsBytes, mergeCoverageParts } from './coverage-merge.ts';
+import { type CoverageFiles, mergeCoverageParts } from './coverage-merge.ts';
 import type { ExportTask, ExportTaskResult } from './export-task.ts';
 import { isReportId, newReportId } from './ids.ts';
 import { isFinal } from './job-record.ts';
@@ -916,6 +916,24 @@ function waitSeconds(value: unknown): number {
   return Math.min(n, MAX_WAIT_SECONDS);
 }
 
+/** Byte length of the first CSV record of `file`, its header (line breaks inside quotes skipped). */
+async function csvHeaderBytes(file: string): Promise<number> {
+  let inQuotes = false;
+  let offset = 0;
+  for await (const chunk of fs.createReadStream(file, {
+    highWaterMark: 64 * 1024,
+  }) as AsyncIterable<Buffer>) {
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i];
+      // RFC 4180: a quote toggles quoting; an escaped quote ("") toggles twice.
+      if (byte === 0x22) inQuotes = !inQuotes;
+      else if (byte === 0x0a && !inQuotes) return offset + i + 1;
+    }
+    offset += chunk.length;
+  }
+  return offset;
+}
+
 /**
  * Joins export parts into `target`: the others appended to the first (dropping their repeated
  * CSV header), which is then renamed to `target`; the others are deleted. Appending rather than
@@ -926,7 +944,7 @@ async function concatenateParts(target: string, parts: readonly string[], csv: b
   const [first, ...rest] = parts;
   const out = fs.createWriteStream(first, { flags: 'a' });
   for (const part of rest) {
-    const start = csv ? await csvRecordsBytes(part, 1) : 0;
+    const start = csv ? await csvHeaderBytes(part) : 0;
     for await (const chunk of fs.createReadStream(part, { start, highWaterMark: 1024 * 1024 })) {
       if (!out.write(chunk)) await once(out, 'drain');
     }

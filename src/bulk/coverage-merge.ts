@@ -14,26 +14,6 @@ export interface CoverageFiles {
   readonly json: string;
 }
 
-/** Byte length of the first `records` CSV records of `file` (line breaks inside quotes skipped). */
-export async function csvRecordsBytes(file: string, records: number): Promise<number> {
-  let inQuotes = false;
-  let offset = 0;
-  let seen = 0;
-  if (records === 0) return 0;
-  for await (const chunk of fs.createReadStream(file, {
-    highWaterMark: 64 * 1024,
-  }) as AsyncIterable<Buffer>) {
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i];
-      // RFC 4180: a quote toggles quoting; an escaped quote ("") toggles twice.
-      if (byte === 0x22) inQuotes = !inQuotes;
-      else if (byte === 0x0a && !inQuotes && ++seen === records) return offset + i + 1;
-    }
-    offset += chunk.length;
-  }
-  return offset;
-}
-
 async function write(out: fs.WriteStream, text: string | Buffer): Promise<void> {
   if (!out.write(text)) await once(out, 'drain');
 }
