@@ -278,6 +278,22 @@ function national(phone: string): string | undefined {
   return parsePhoneNumberFromString(phone)?.formatNational();
 }
 
+/** How many organizations hold each phone number (digits). */
+const phoneHolders = new Map<string, number>();
+for (const o of orgs)
+  for (const digits of new Set(o.phoneNumbers?.map((n) => n.digits)))
+    if (digits) phoneHolders.set(digits, (phoneHolders.get(digits) ?? 0) + 1);
+/** The organization's first phone number (digits), when no other organization holds it. */
+const ownPhone = (o: Entity) => {
+  const digits = o.phoneNumbers?.[0]?.digits;
+  return digits && phoneHolders.get(digits) === 1 ? digits : undefined;
+};
+/** `ownPhone`, parsed (undefined when it does not parse). */
+const ownPhoneParsed = (o: Entity) => {
+  const digits = ownPhone(o);
+  return digits ? parsePhoneNumberFromString(digits) : undefined;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Kinds: each makes one query (or undefined when the drawn entity does not suit it)
 // ---------------------------------------------------------------------------------------------
@@ -327,11 +343,9 @@ const KINDS: Record<string, Kind> = {
   },
   'org-phone-national': () => {
     const o = pick(orgs);
-    const phone = o.phoneNumbers?.[0]?.digits;
+    const phone = ownPhone(o);
     const formatted = phone ? national(phone) : undefined;
     if (!formatted) return undefined;
-    const holders = orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === phone));
-    if (holders.length !== 1) return undefined;
     return { query: orgQuery({ phone: formatted, location: o.location?.country?.name }), expected: o.id };
   },
   'same-name organizations': () => {
@@ -580,10 +594,8 @@ const KINDS: Record<string, Kind> = {
   },
   'org-phone-formatted': () => {
     const o = pick(orgs);
-    const digits = o.phoneNumbers?.[0]?.digits;
-    const parsed = digits ? parsePhoneNumberFromString(digits) : undefined;
-    if (!parsed || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1)
-      return undefined;
+    const parsed = ownPhoneParsed(o);
+    if (!parsed) return undefined;
     const nationalNumber = parsed.formatNational();
     const phone = pick([
       parsed.formatInternational(),
@@ -596,9 +608,8 @@ const KINDS: Record<string, Kind> = {
   },
   'org-phone-no-plus': () => {
     const o = pick(orgs);
-    const digits = o.phoneNumbers?.[0]?.digits;
-    if (!digits || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1)
-      return undefined;
+    const digits = ownPhone(o);
+    if (!digits) return undefined;
     return { query: orgQuery({ phone: digits.replace(/^\+/, '') }), expected: o.id };
   },
   'org-ip': () => {
@@ -870,19 +881,15 @@ const MORE_KINDS: Record<string, Kind> = {
   },
   'org-phone-label': () => {
     const o = pick(orgs);
-    const digits = o.phoneNumbers?.[0]?.digits;
-    const parsed = digits ? parsePhoneNumberFromString(digits) : undefined;
-    if (!parsed || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1)
-      return undefined;
+    const parsed = ownPhoneParsed(o);
+    if (!parsed) return undefined;
     const label = pick(['Tel.: ', 'Phone: ', 'tel: ', 'T: ', 'Tel ']);
     return { query: orgQuery({ phone: `${label}${parsed.formatInternational()}` }), expected: o.id };
   },
   'org-phone-extension': () => {
     const o = pick(orgs);
-    const digits = o.phoneNumbers?.[0]?.digits;
-    const parsed = digits ? parsePhoneNumberFromString(digits) : undefined;
-    if (!parsed || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1)
-      return undefined;
+    const parsed = ownPhoneParsed(o);
+    if (!parsed) return undefined;
     const ext = String(10 + random.int(990));
     const phone = pick([
       `${parsed.formatInternational()} ext. ${ext}`,
@@ -895,10 +902,8 @@ const MORE_KINDS: Record<string, Kind> = {
   },
   'org-phone-00': () => {
     const o = pick(orgs);
-    const digits = o.phoneNumbers?.[0]?.digits;
-    const parsed = digits ? parsePhoneNumberFromString(digits) : undefined;
-    if (!parsed || orgs.filter((x) => x.phoneNumbers?.some((n) => n.digits === digits)).length !== 1)
-      return undefined;
+    const parsed = ownPhoneParsed(o);
+    if (!parsed) return undefined;
     const phone = pick([
       `00${parsed.countryCallingCode}${String(parsed.nationalNumber)}`,
       `00 ${parsed.countryCallingCode} ${parsed.formatNational().replace(/^0/, '')}`,
