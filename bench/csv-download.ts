@@ -13,7 +13,6 @@
  * (A B A B …), each round a new server. Prints wall seconds, rows/s and the server's CPU per row
  * by thread. Figures only.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +20,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
 import { QUERY_FIELDS } from '../src/kg/query-fields.ts';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
-import { freePort, MAIN, quarryCli } from './support/server.ts';
+import { MAIN, quarryCli, startServer } from './support/server.ts';
 import { cpuGrowth, threadCpu } from './support/thread-cpu.ts';
 
 const { values } = parseArgs({
@@ -46,51 +45,6 @@ function newestJob(): { id: string; total: number } {
   } finally {
     db.close();
   }
-}
-
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function serve(
-  main: string,
-  log: string,
-): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const port = await freePort();
-  const out = fs.openSync(log, 'a');
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', main, 'serve', '--port', String(port), '--data', dataDir],
-    {
-      env: { ...process.env, LOG_LEVEL: 'info' },
-      stdio: ['ignore', out, out],
-    },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    pid: child.pid!,
-    // Its shutdown waits for idle keep-alive connections (~2 minutes): killed after 3 s.
-    stop: () =>
-      new Promise((resolve) => {
-        const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 /** The default columns (src/export/export-spec.ts), as an `exportspec`. */
@@ -118,11 +72,11 @@ let spec = Date.now() % 1000;
 console.log(`job ${job.id}: ${job.total.toLocaleString('en')} records; server log ${log}`);
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const main of mains) {
-    const server = await serve(main, log);
+    const server = await startServer(dataDir, { main, logFile: log });
     await new Promise((r) => setTimeout(r, 1000));
     const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
     const before = threadCpu(server.pid);
-    const cpu0 = cpuSeconds(server.pid);
+    const cpu0 = server.cpuSeconds();
     const exportspec = `${DEFAULT_COLUMNS}${';'.repeat(1 + (spec++ % 5000))}`;
     const epoch = Date.now();
     const started = performance.now();
@@ -138,7 +92,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
     }
     const ended = performance.now();
     const rows = lines - 1;
-    const cpu = cpuSeconds(server.pid) - cpu0;
+    const cpu = server.cpuSeconds() - cpu0;
     const byThread = [...cpuGrowth(before, threadCpu(server.pid))]
       .filter(([, s]) => s * 1e6 >= rows / 10)
       .map(([name, s]) => `${name} ${((1e6 * s) / rows).toFixed(1)}`)

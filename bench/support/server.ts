@@ -87,11 +87,11 @@ export function quarryCli(args: string[], dataDir: string, env: Record<string, s
  * Starts `quarry serve` on a free port over `dataDir` and waits for `/healthz`. Node options for
  * the server alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it) come from
  * `QUARRY_BENCH_SERVER_NODE_ARGS` (space-separated); its output goes to `options.logFile` or
- * `QUARRY_BENCH_SERVER_LOG`.
+ * `QUARRY_BENCH_SERVER_LOG`. `options.main` runs another checkout's `src/main.ts` (A/B).
  */
 export async function startServer(
   dataDir: string,
-  options: { env?: Record<string, string>; logFile?: string; measureLoop?: boolean } = {},
+  options: { env?: Record<string, string>; logFile?: string; measureLoop?: boolean; main?: string } = {},
 ): Promise<BenchServer> {
   const port = await freePort();
   // The server's output (its log, and e.g. `--trace-gc` lines) goes to `logFile`, else to
@@ -104,7 +104,7 @@ export async function startServer(
   const child = spawn(
     process.execPath,
     // --expose-gc as `npm start` passes it: the server's threads trim their heaps (src/threads/heap-trim.ts).
-    ['--expose-gc', ...nodeArgs, MAIN, 'serve', '--port', String(port), '--data', dataDir],
+    ['--expose-gc', ...nodeArgs, options.main ?? MAIN, 'serve', '--port', String(port), '--data', dataDir],
     {
       env: { ...process.env, LOG_LEVEL: 'info', QUARRY_BENCH_LOOP_FILE: loopFile, ...options.env },
       stdio: ['ignore', out, out],
