@@ -32,7 +32,7 @@ import { generateQuery } from '../src/match/training/query-generator.ts';
 import { Random } from '../src/random.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { writeSyntheticGraph } from './support/match-graph.ts';
-import { unresolvable } from './support/namesakes.ts';
+import { type Unresolvable, unresolvable } from './support/namesakes.ts';
 import { warmPageCache } from './support/page-cache.ts';
 import { queryShape } from './support/queries.ts';
 import { FIGURES, printFigure, printTarget } from './support/targets.ts';
@@ -238,21 +238,24 @@ console.log(
     .join(', ')}`,
 );
 // After the timed loop: which Person queries no matcher can resolve (bench/support/namesakes.ts).
-const resolvable = { queries: 0, right: 0, ties: 0, titleTies: 0, freeMailTies: 0, phoneTies: 0 };
+const resolvable = { queries: 0, right: 0 };
+const ties: Record<Unresolvable, number> = {
+  unresolvable: 0,
+  'same title': 0,
+  'free-mail': 0,
+  'same phone': 0,
+};
 for (const { query, expected, right } of personAnswers) {
   const tie = unresolvable(storage.entities, query, expected);
-  if (tie === 'unresolvable') resolvable.ties++;
-  else if (tie === 'same title') resolvable.titleTies++;
-  else if (tie === 'free-mail') resolvable.freeMailTies++;
-  else if (tie === 'same phone') resolvable.phoneTies++;
+  if (tie) ties[tie]++;
   else {
     resolvable.queries++;
     if (right) resolvable.right++;
   }
 }
-const unresolved = resolvable.ties + resolvable.titleTies + resolvable.freeMailTies + resolvable.phoneTies;
+const unresolved = personAnswers.length - resolvable.queries;
 console.log(
-  `Person queries another person of the graph answers as well (bench/support/namesakes.ts: their name, and place or title, or the name a free-mail address spells, or a phone number and place, are someone else's too): ${unresolved} of ${personAnswers.length} (${pct(unresolved, personAnswers.length)}; name ${resolvable.ties}, title ${resolvable.titleTies}, free-mail ${resolvable.freeMailTies}, phone ${resolvable.phoneTies}); top candidate right among the others (resolvable): ${resolvable.right} of ${resolvable.queries} (${pct(resolvable.right, resolvable.queries)})`,
+  `Person queries another person of the graph answers as well (bench/support/namesakes.ts: their name, and place or title, or the name a free-mail address spells, or a phone number and place, are someone else's too): ${unresolved} of ${personAnswers.length} (${pct(unresolved, personAnswers.length)}; name ${ties.unresolvable}, title ${ties['same title']}, free-mail ${ties['free-mail']}, phone ${ties['same phone']}); top candidate right among the others (resolvable): ${resolvable.right} of ${resolvable.queries} (${pct(resolvable.right, resolvable.queries)})`,
 );
 console.log(
   `Person queries whose entity is not among the first 10, by the fields they give (not listed / queries): ${[
