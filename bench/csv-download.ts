@@ -78,7 +78,6 @@ for (let round = 0; round < Number(values.rounds); round++) {
     const before = threadCpu(server.pid);
     const cpu0 = server.cpuSeconds();
     const exportspec = `${DEFAULT_COLUMNS}${';'.repeat(1 + (spec++ % 5000))}`;
-    const epoch = Date.now();
     const started = performance.now();
     const response = await fetch(
       `${server.url}/kg/v3/enhance/bulk/${job.id}?token=${token}&format=csv&wait=600&exportspec=${encodeURIComponent(exportspec)}`,
@@ -107,27 +106,6 @@ for (let round = 0; round < Number(values.rounds); round++) {
         `send ${((ended - headers) / 1000).toFixed(2)} s), ${(bytes / 2 ** 20).toFixed(0)} MiB, ` +
         `server CPU ${((1e6 * cpu) / rows).toFixed(1)} µs/row (${byThread}) [HTTP ${response.status}, report ${reportStatus}]`,
     );
-    const last = fs
-      .readFileSync(log, 'utf8')
-      .trim()
-      .split('\n')
-      .reverse()
-      .find((l) => l.includes('bulk export written') && l.includes(`"pid":${server.pid},`));
-    const timing = last ? JSON.parse(last).timing : undefined;
-    if (timing) {
-      const rel = (t: number) => t - epoch;
-      console.log(
-        '  timeline ms:',
-        JSON.stringify({
-          threads: timing.done.map((d: Record<string, number>) => [rel(d.tStart), rel(d.tRows), rel(d.tEnd)]),
-          joined: rel(timing.tThreads),
-          concat: rel(timing.tConcat),
-          merged: rel(timing.tMerged),
-          headers: Math.round(headers - started),
-          end: Math.round(ended - started),
-        }),
-      );
-    }
     await server.stop();
   }
 }
