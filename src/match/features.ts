@@ -591,9 +591,9 @@ function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: num
 
 /**
  * Each query word's similarity with the candidate word it is paired with, and (in `closest`,
- * when given) that word's position (-1 when none is similar at all). Words pair one to one: a
- * candidate word stands for one query word at most, so "Omar O. Hoffmann" does not find both
- * its Omar and its O. in Hugo Omar Hoffmann's one Omar. Each query word takes its most similar
+ * when given, an empty array) that word's position (-1 when none is similar at all). Words pair
+ * one to one: a candidate word stands for one query word at most, so "Omar O. Hoffmann" does
+ * not find both its Omar and its O. in Hugo Omar Hoffmann's one Omar. Each query word takes its most similar
  * word; only when two take the same one are the pairs chosen for the largest total (earlier
  * query words first among equal totals).
  */
@@ -601,7 +601,8 @@ function personMatches(query: PersonWords, candidate: PersonWords, closest?: num
   const n = query.tokens.length;
   const m = candidate.tokens.length;
   const out: number[] = [];
-  const at: number[] = [];
+  // The pairs' positions go straight into `closest` when given (it starts empty).
+  const at: number[] = closest ?? [];
   let taken = 0;
   let shared = false;
   for (let i = 0; i < n; i++) {
@@ -622,7 +623,6 @@ function personMatches(query: PersonWords, candidate: PersonWords, closest?: num
     at.push(where);
   }
   if (shared && m <= MAX_ASSIGNED_WORDS && n <= MAX_ASSIGNED_WORDS) assignOneToOne(query, candidate, out, at);
-  if (closest) for (let i = 0; i < n; i++) closest.push(at[i]);
   return out;
 }
 
@@ -756,10 +756,10 @@ function middleNames(query: PersonWords, candidate: PersonWords): { match: numbe
   return { match: best, conflict: best < 0.5 ? 1 : 0 };
 }
 
-/** Words of school names that say what is taught or what kind of school, not which one. */
 /** What a query's title matching only a past employment's title counts, of a current one's 1. */
 const PAST_TITLE_WEIGHT = 0.5;
 
+/** Words of school names that say what is taught or what kind of school, not which one. */
 const GENERIC_SCHOOL_WORDS: ReadonlySet<string> = new Set([
   'school',
   'university',
