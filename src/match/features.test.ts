@@ -32,6 +32,14 @@ const query = (q: Partial<MatchQuery> & Pick<MatchQuery, 'type'>): MatchQuery =>
   ...q,
 });
 
+/** The features of a Person query for the name `queried` against a person named `name`. */
+const namedFeatures = (queried: string, name: string) =>
+  personFeatures(
+    analyzeQuery(query({ type: 'Person', names: [queried] })),
+    indexEntity({ id: 'PER-40', type: 'Person', name }).profile as PersonProfile,
+    vocabulary,
+  );
+
 const pecs: Entity = {
   id: 'ORG-1',
   type: 'Organization',
@@ -202,17 +210,13 @@ test('person features: nicknames, swapped order, typos, e-mail and place evidenc
 });
 
 test('a nickname of a second formal name is that name: Fred Brackpool is Alfred Brackpool', () => {
-  const profileOf = (name: string) =>
-    indexEntity({ id: 'PER-40', type: 'Person', name }).profile as PersonProfile;
-  const featuresOf = (queried: string, name: string) =>
-    personFeatures(analyzeQuery(query({ type: 'Person', names: [queried] })), profileOf(name), vocabulary);
-  const alfred = featuresOf('Fred Brackpool', 'Alfred Brackpool');
+  const alfred = namedFeatures('Fred Brackpool', 'Alfred Brackpool');
   assert.equal(alfred.givenNameConflict, 0);
   assert.equal(alfred.firstNameSimilarity, 0.95);
-  assert.equal(featuresOf('Fred Brackpool', 'Frederick Brackpool').firstNameSimilarity, 0.95);
+  assert.equal(namedFeatures('Fred Brackpool', 'Frederick Brackpool').firstNameSimilarity, 0.95);
   // Two nicknames of one formal name are not each other's: Alfie is not Fred.
-  assert.equal(featuresOf('Fred Brackpool', 'Alfie Brackpool').givenNameConflict, 1);
-  assert.equal(featuresOf('Fred Brackpool', 'Albert Brackpool').givenNameConflict, 1);
+  assert.equal(namedFeatures('Fred Brackpool', 'Alfie Brackpool').givenNameConflict, 1);
+  assert.equal(namedFeatures('Fred Brackpool', 'Albert Brackpool').givenNameConflict, 1);
 });
 
 test('e-mail evidence never drops as addresses get closer: the exact address beats a namesake one edit away', () => {
@@ -451,23 +455,19 @@ test('the hinges and interactions of a compared vector are those expandFeatures 
 });
 
 test('a name word misspelt with its letters shuffled is that name, not another one', () => {
-  const profileOf = (name: string) =>
-    indexEntity({ id: 'PER-42', type: 'Person', name }).profile as PersonProfile;
-  const featuresOf = (queried: string, name: string) =>
-    personFeatures(analyzeQuery(query({ type: 'Person', names: [queried] })), profileOf(name), vocabulary);
   // The persons set's own pairs: beyond the 2 edits of `tokenSimilarity`, the same letters.
-  const moore = featuresOf('Aria Meoor', 'Aria Moore');
+  const moore = namedFeatures('Aria Meoor', 'Aria Moore');
   assert.equal(moore.lastNameSimilarity, 0.6);
   assert.equal(moore.surnameConflict, 0);
   // Both words are unknown to the vocabulary, so weigh alike: (1 + 0.6) / 2.
   assert.ok(Math.abs(moore.nameCoverQuery - 0.8) < 1e-9, String(moore.nameCoverQuery));
-  assert.equal(featuresOf('Tooyb Bryant', 'Toby Bryant').givenNameConflict, 0);
-  assert.equal(featuresOf('Evenyl Patel', 'Evelyn Patel').firstNameSimilarity, 0.6);
+  assert.equal(namedFeatures('Tooyb Bryant', 'Toby Bryant').givenNameConflict, 0);
+  assert.equal(namedFeatures('Evenyl Patel', 'Evelyn Patel').firstNameSimilarity, 0.6);
   // Four letters: one more or less, never one replaced and moved (Ryan is not Mary).
-  assert.equal(featuresOf('Theo Keyl', 'Theo Kelly').lastNameSimilarity, 0.6);
-  assert.equal(featuresOf('Ryan Smith', 'Mary Smith').givenNameConflict, 1);
+  assert.equal(namedFeatures('Theo Keyl', 'Theo Kelly').lastNameSimilarity, 0.6);
+  assert.equal(namedFeatures('Ryan Smith', 'Mary Smith').givenNameConflict, 1);
   // Other letters: still another name.
-  assert.equal(featuresOf('Aria Meyer', 'Aria Moore').surnameConflict, 1);
+  assert.equal(namedFeatures('Aria Meyer', 'Aria Moore').surnameConflict, 1);
 });
 
 test('a title held before counts less than the same title held now, and still not as another title', () => {
@@ -537,14 +537,7 @@ test('a name of 3+ words with one word misspelt by one edit is that name whereve
 });
 
 test("a candidate's name word stands for one query word: Hugo Omar Hoffmann's Omar is the query's Omar or its O., not both", () => {
-  const person = (name: string) =>
-    indexEntity({ id: 'PER-1', type: 'Person', name }).profile as PersonProfile;
-  const compared = (name: string) =>
-    personFeatures(
-      analyzeQuery(query({ type: 'Person', names: ['Omar O. Hoffmann'] })),
-      person(name),
-      vocabulary,
-    );
+  const compared = (name: string) => namedFeatures('Omar O. Hoffmann', name);
   const namesake = compared('Hugo Omar Hoffmann');
   const right = compared('Omar Oscar Hoffmann');
   // Omar and Hoffmann (unknown words: the largest IDF each); the initial finds no word left.
@@ -555,12 +548,8 @@ test("a candidate's name word stands for one query word: Hugo Omar Hoffmann's Om
 });
 
 test('a given name equal to the queried one only in formal form (Ivan, João) compares less than the same name', () => {
-  const person = (name: string) =>
-    indexEntity({ id: 'PER-1', type: 'Person', name }).profile as PersonProfile;
-  const compared = (queried: string, name: string) =>
-    personFeatures(analyzeQuery(query({ type: 'Person', names: [queried] })), person(name), vocabulary);
-  const same = compared('Ivan Julia Lopz', 'Ivan Julia Lopez');
-  const equivalent = compared('Ivan Julia Lopz', 'João Julia Lopez');
+  const same = namedFeatures('Ivan Julia Lopz', 'Ivan Julia Lopez');
+  const equivalent = namedFeatures('Ivan Julia Lopz', 'João Julia Lopez');
   assert.ok(same.nameCoverQuery > equivalent.nameCoverQuery);
   assert.ok(same.nameCoverCandidate > equivalent.nameCoverCandidate);
   assert.ok(same.nameJaroWinkler > equivalent.nameJaroWinkler);
@@ -568,7 +557,7 @@ test('a given name equal to the queried one only in formal form (Ivan, João) co
   assert.ok(equivalent.nameJaroWinkler >= 0.95 * same.nameJaroWinkler);
   assert.ok(equivalent.nameCoverQuery > 0.9);
   // Written alike but for accents is written alike.
-  const unaccented = compared('Joao Julia Lopez', 'João Julia Lopez');
+  const unaccented = namedFeatures('Joao Julia Lopez', 'João Julia Lopez');
   assert.equal(unaccented.nameCoverQuery, 1);
   assert.equal(unaccented.nameJaroWinkler, 1);
 });
