@@ -32,15 +32,27 @@ function bucketKeys(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): string[
 const PLAIN_IPV4_CIDR =
   /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\/(0|[1-9]\d?)$/;
 
+/**
+ * The four octets and the prefix of a range in the plain form (`PLAIN_IPV4_CIDR`), or undefined
+ * when it is not in that form or a value is out of range (the general parser then decides).
+ */
+function plainIpv4Cidr(text: string): [number, number, number, number, number] | undefined {
+  const plain = PLAIN_IPV4_CIDR.exec(text);
+  if (plain === null) return undefined;
+  const a = Number(plain[1]);
+  const b = Number(plain[2]);
+  const c = Number(plain[3]);
+  const d = Number(plain[4]);
+  const prefix = Number(plain[5]);
+  return a <= 255 && b <= 255 && c <= 255 && d <= 255 && prefix <= 32 ? [a, b, c, d, prefix] : undefined;
+}
+
 /** Retrieval keys of a CIDR range; empty for an unparsable or very wide range. */
 export function ipKeysForRange(range: string): string[] {
   const text = range.trim();
-  const plain = PLAIN_IPV4_CIDR.exec(text);
-  if (plain !== null) {
-    const [a, b, c, d, prefix] = [plain[1], plain[2], plain[3], plain[4], plain[5]].map(Number);
-    // Out-of-range values go to the parser below, which rejects them as before.
-    if (a <= 255 && b <= 255 && c <= 255 && d <= 255 && prefix <= 32) return ipv4BucketKeys(a, b, c, prefix);
-  }
+  // Out-of-range values go to the parser below, which rejects them as before.
+  const plain = plainIpv4Cidr(text);
+  if (plain !== undefined) return ipv4BucketKeys(plain[0], plain[1], plain[2], plain[4]);
   try {
     // `ipaddr.parseCIDR` tries IPv6 first and throws for every IPv4 range before trying IPv4: the
     // exception was ~10% of an import's preparation CPU. Only IPv6 has colons, so the colon picks
@@ -73,14 +85,10 @@ export function ipInRanges(ip: string, ranges: readonly string[]): boolean {
     const text = range.trim();
     // A plain dotted-quad range (the stored form) compared as numbers: the general parser tries
     // IPv6 first and throws for every IPv4 range (1.7% of a matcher query on 1M + 1M).
-    const plain = PLAIN_IPV4_CIDR.exec(text);
-    if (plain !== null) {
-      const octets = [Number(plain[1]), Number(plain[2]), Number(plain[3]), Number(plain[4])];
-      const prefix = Number(plain[5]);
-      if (octets.every((octet) => octet <= 255) && prefix <= 32) {
-        if (ipv4 !== undefined && sameNetwork(ipv4, octetsNumber(octets), prefix)) return true;
-        continue;
-      }
+    const plain = plainIpv4Cidr(text);
+    if (plain !== undefined) {
+      if (ipv4 !== undefined && sameNetwork(ipv4, octetsNumber(plain), plain[4])) return true;
+      continue;
     }
     try {
       const cidr = ipaddr.parseCIDR(text);
