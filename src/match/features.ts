@@ -159,7 +159,7 @@ function compareTokens(
   let missedQuery = 0;
   let uniqueWord = false;
   let unmatchedQuery = 0;
-  const genericCap = genericIdf(vocabulary);
+  const genericCap = queryWeights.genericCap;
   let dropped = false;
   for (let i = 0; i < query.length; i++) {
     let w = queryWeights.idf[i];
@@ -226,12 +226,14 @@ function genericIdf(vocabulary: Vocabulary): number {
 
 /**
  * A query's words' weights in `vocabulary` (`idf`, `count`), computed once per query word list
- * (query names are compared with every candidate's: issue 30).
+ * (query names are compared with every candidate's: issue 30), with the vocabulary's
+ * `genericIdf`.
  */
 interface QueryWeights {
   readonly vocabulary: Vocabulary;
   readonly idf: Float64Array;
   readonly count: Float64Array;
+  readonly genericCap: number;
 }
 
 const weightsByWords = new WeakMap<readonly string[], QueryWeights>();
@@ -245,7 +247,7 @@ function weightsOf(words: readonly string[], vocabulary: Vocabulary): QueryWeigh
       idf[i] = vocabulary.idf(words[i]);
       count[i] = vocabulary.count(words[i]);
     }
-    weights = { vocabulary, idf, count };
+    weights = { vocabulary, idf, count, genericCap: genericIdf(vocabulary) };
     weightsByWords.set(words, weights);
   }
   return weights;
