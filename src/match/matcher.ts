@@ -26,6 +26,7 @@ import {
   type AnalyzedQuery,
   analyzeQuery,
   type MatchQuery,
+  withJoinedWordsApart,
   withNamesWithoutPlace,
 } from './query-analysis.ts';
 import {
@@ -209,9 +210,13 @@ export function withQueryOrganizations(
   vocabularies: Pick<VocabularyCache, 'vocabularies'>,
 ): AnalyzedQuery {
   if (query.type !== 'Person') {
-    if (!query.namesWithPlace) return query;
+    if (!query.namesWithPlace && !query.writtenNames) return query;
     const names = vocabularies.vocabularies('Organization').names;
-    return withNamesWithoutPlace(query, (word) => names.count(word) > 0);
+    const count = (word: string) => names.count(word);
+    return withJoinedWordsApart(
+      withNamesWithoutPlace(query, (word) => count(word) > 0),
+      count,
+    );
   }
   let out = query;
   const ipKeys = ipOrganizationKeys(query);

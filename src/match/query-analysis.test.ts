@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeQuery, type MatchQuery, withNamesWithoutPlace } from './query-analysis.ts';
+import {
+  analyzeQuery,
+  type MatchQuery,
+  withJoinedWordsApart,
+  withNamesWithoutPlace,
+} from './query-analysis.ts';
 
 const organization = (fields: Partial<MatchQuery>): MatchQuery => ({
   type: 'Organization',
@@ -65,4 +70,60 @@ test('person names and names without a place are read as before', () => {
   const plain = analyzeQuery(organization({ names: ['Acme Robotics GmbH'] }));
   assert.equal(plain.namesWithPlace, undefined);
   assert.equal(withNamesWithoutPlace(plain, noNameWords), plain);
+});
+
+test('an e-mail address written in a name is read as the email, and the name without it', () => {
+  const person = { ...organization({}), type: 'Person' as const };
+  for (const name of [
+    'Ada Hoffmann <ada.hoffmann@lebomivo.example>',
+    '"Ada Hoffmann" <ada.hoffmann@lebomivo.example>',
+    'Ada Hoffmann ada.hoffmann@lebomivo.example',
+  ]) {
+    const read = analyzeQuery({ ...person, names: [name] });
+    assert.deepEqual(
+      read.names.map((n) => n.tokens),
+      [['ada', 'hoffmann']],
+      name,
+    );
+    assert.deepEqual(
+      read.emails.map((e) => e.address),
+      ['ada.hoffmann@lebomivo.example'],
+      name,
+    );
+    assert.ok(
+      read.notes.some((note) => note.includes('holds an e-mail address')),
+      name,
+    );
+  }
+  // The same address given as the email too is read once.
+  const both = analyzeQuery({ ...person, names: ['Ada <ada@x.example>'], emails: ['ada@x.example'] });
+  assert.equal(both.emails.length, 1);
+  // A name that is only an address is left as written.
+  assert.equal(analyzeQuery({ ...person, names: ['ada@x.example'] }).emails.length, 0);
+});
+
+test("an organization name's words run together are also read apart when the graph has both", () => {
+  const words = new Map([
+    ['lebomivo', 3],
+    ['robotics', 40],
+    ['pl', 1],
+  ]);
+  const count = (word: string) => words.get(word) ?? 0;
+  for (const name of ['LebomivoRobotics', 'LEBOMIVOROBOTICS GmbH', 'lebomivorobotics']) {
+    const read = withJoinedWordsApart(analyzeQuery(organization({ names: [name] })), count);
+    assert.equal(read.names.length, 2, name);
+    assert.equal(read.names[1].key, 'lebomivo robotics', name);
+    assert.equal(read.writtenNames, undefined);
+  }
+  assert.deepEqual(
+    withJoinedWordsApart(analyzeQuery(organization({ names: ['PLRobotics'] })), count).names[1].tokens,
+    ['pl', 'robotics'],
+  );
+  // A word of the graph's names, or one that is not two of them, is kept as it is.
+  for (const name of ['Lebomivo Robotics', 'Robotics', 'Lebomivorobotix', 'Lebomivo'])
+    assert.equal(
+      withJoinedWordsApart(analyzeQuery(organization({ names: [name] })), count).names.length,
+      1,
+      name,
+    );
 });

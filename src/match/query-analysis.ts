@@ -104,6 +104,11 @@ export interface AnalyzedQuery {
    */
   readonly namesWithPlace?: readonly NameWithPlaceReading[];
   /**
+   * Organization queries: their names as written (without an e-mail address in them), for
+   * `withJoinedWordsApart`.
+   */
+  readonly writtenNames?: readonly string[];
+  /**
    * What the query's fields were read as when that needed a guess or failed, and the fields
    * the matcher does not use: for the response's `errors`.
    */
@@ -151,6 +156,24 @@ function personName(name: string): QueryName | undefined {
   };
 }
 
+/** An e-mail address in a name, bare or in angle brackets ("Ada Lovelace <ada@example.com>"). */
+const EMAIL_IN_NAME =
+  /<\s*([^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)\s*>|(?<![^\s("'<,;])([^\s<>@"'(),;]+@[^\s<>@"'(),;]+\.[^\s<>@"'(),;]+)/u;
+
+/**
+ * A name written with an e-mail address (a mail client's "Name <address>" pasted into the name
+ * column): the name without it, and the address. None when there is no address, or nothing
+ * else (a name that is only an address is left to be read as written).
+ */
+function nameAndEmail(written: string): { name: string; email: string } | undefined {
+  const found = EMAIL_IN_NAME.exec(written);
+  if (!found) return undefined;
+  const name = (written.slice(0, found.index) + written.slice(found.index + found[0].length))
+    .replace(/^[\s"'“”,;:(<-]+|[\s"'“”,;:)>-]+$/gu, '')
+    .trim();
+  return name === '' ? undefined : { name, email: found[1] ?? found[2] };
+}
+
 /** Whether `place` is a country's code or abbreviation in capitals ("FR", "UK", "USA", "U.S."). */
 function countryTag(place: string): boolean {
   return /^(?:[A-Z]{2,3}|(?:[A-Z]\.){2,3})$/.test(place) && countryCode(place) !== undefined;
@@ -162,22 +185,33 @@ function present(value: string | undefined): value is string {
 
 const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
 
-/**
- * Normalises every field of `query` once. Unparsable values are dropped (they give no evidence)
- * and named in `notes`, as are guesses (a phone number read in several countries) and the
- * fields matching does not use.
- */
-export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
+/** The names of a query read (see `AnalyzedQuery`), and the e-mail addresses written in them. */
+interface ReadNames {
+  readonly names: QueryName[];
+  readonly namesWithPlace: NameWithPlaceReading[];
+  /** Organization names as written, without an e-mail address (`writtenNames`). */
+  readonly written: string[];
+  readonly emailsInNames: string[];
+}
+
+/** Reads the names of `query`, adding to `notes` what needed a guess or failed. */
+function readNames(query: MatchQuery, notes: string[]): ReadNames {
   const isPerson = query.type === 'Person';
-  const notes: string[] = [];
-  const employer = present(query.employer) ? normalizeOrganizationName(query.employer) : undefined;
-  const school = present(query.school) ? normalizeOrganizationName(query.school) : undefined;
   const names: QueryName[] = [];
   const namesWithPlace: NameWithPlaceReading[] = [];
-  for (const name of query.names) {
+  const emailsInNames: string[] = [];
+  const written: string[] = [];
+  for (const asWritten of query.names) {
+    const withEmail = asWritten.includes('@') ? nameAndEmail(asWritten) : undefined;
+    if (withEmail) {
+      emailsInNames.push(withEmail.email);
+      notes.push(`name ${quote(asWritten)} holds an e-mail address: read as the name and the email`);
+    }
+    const name = withEmail?.name ?? asWritten;
     const read = isPerson ? personName(name) : organizationName(name);
     if (read) names.push(read);
     else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
+    if (read && !isPerson) written.push(name);
     const split = read && !isPerson ? splitTrailingPlace(name) : undefined;
     const bare = split ? organizationName(split.name) : undefined;
     if (split && bare) {
@@ -194,6 +228,20 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
       });
     }
   }
+  return { names, namesWithPlace, written, emailsInNames };
+}
+
+/**
+ * Normalises every field of `query` once. Unparsable values are dropped (they give no evidence)
+ * and named in `notes`, as are guesses (a phone number read in several countries) and the
+ * fields matching does not use.
+ */
+export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
+  const isPerson = query.type === 'Person';
+  const notes: string[] = [];
+  const employer = present(query.employer) ? normalizeOrganizationName(query.employer) : undefined;
+  const school = present(query.school) ? normalizeOrganizationName(query.school) : undefined;
+  const { names, namesWithPlace, written, emailsInNames } = readNames(query, notes);
   const urls: QueryUrl[] = [];
   // An organization's web address in the name column ("acme.com", "www.acme.co.uk"): it is the
   // organization's url too (the name is still compared as written).
@@ -212,6 +260,10 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
     const read = normalizeEmail(email);
     if (read) emails.push(read);
     else notes.push(`email ${quote(email)} is not an e-mail address (local@domain): not used`);
+  }
+  for (const email of emailsInNames) {
+    const read = normalizeEmail(email);
+    if (read && !emails.some((e) => e.address === read.address)) emails.push(read);
   }
   const location = present(query.location) ? parseLocation(query.location) : undefined;
   const phones: string[] = [];
@@ -246,6 +298,7 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
     ...(query.type === 'Person' && school?.key ? { schoolKey: school.key } : {}),
     ...(present(query.ip) ? { ip: query.ip.trim() } : {}),
     ...(namesWithPlace.length ? { namesWithPlace } : {}),
+    ...(written.length ? { writtenNames: written } : {}),
     notes,
   };
 }
@@ -273,4 +326,55 @@ export function withNamesWithoutPlace(
   }
   const { namesWithPlace: _, ...rest } = query;
   return { ...rest, names, notes, ...(location ? { location } : {}) };
+}
+
+/** Parts a joined word is set apart into are at least this long ("PL" of "PLRobotics"). */
+const JOINED_PART_MIN = 2;
+
+/**
+ * A word of an organization name that is not a word of the graph's names but two of them run
+ * together ("lebomivorobotics": "lebomivo robotics"), the two set apart; undefined otherwise.
+ * Of several ways to cut it, the one whose rarer half is the commonest.
+ */
+function apart(word: string, count: (word: string) => number): string | undefined {
+  if (word.length < 2 * JOINED_PART_MIN || count(word) > 0) return undefined;
+  let best: string | undefined;
+  let bestCount = 0;
+  for (let i = JOINED_PART_MIN; i <= word.length - JOINED_PART_MIN; i++) {
+    const left = word.slice(0, i);
+    const right = word.slice(i);
+    const least = Math.min(count(left), count(right));
+    if (least > bestCount) {
+      best = `${left} ${right}`;
+      bestCount = least;
+    }
+  }
+  return best;
+}
+
+/**
+ * `query` with each organization name that has words run together ("LebomivoRobotics",
+ * "LEBOMIVOROBOTICS": words the graph's names do not have, each two of their words joined) also
+ * read with them apart. `count` is how many of the graph's organization names have a word.
+ */
+export function withJoinedWordsApart(query: AnalyzedQuery, count: (word: string) => number): AnalyzedQuery {
+  if (!query.writtenNames) return query;
+  let names: QueryName[] | undefined;
+  let notes: string[] | undefined;
+  for (const written of query.writtenNames) {
+    let changed = false;
+    const words = textTokens(written).map((word) => {
+      const parts = apart(word, count);
+      if (parts) changed = true;
+      return parts ?? word;
+    });
+    const read = changed ? organizationName(words.join(' ')) : undefined;
+    if (!read) continue;
+    names ??= [...query.names];
+    notes ??= [...query.notes];
+    names.push(read);
+    notes.push(`name ${quote(written)} was also read with its joined words apart: ${quote(words.join(' '))}`);
+  }
+  const { writtenNames: _, ...rest } = query;
+  return names && notes ? { ...rest, names, notes } : rest;
 }

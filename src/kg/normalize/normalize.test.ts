@@ -524,3 +524,22 @@ test('words that are also property names of plain objects are ordinary words', (
   assert.equal(regionName('toString', 'AU'), 'tostring');
   assert.deepEqual(parseLocation('constructor hasOwnProperty').regions, []);
 });
+
+test('person names: dotted degrees read as the suffixes they are, dotted initials stay initials', () => {
+  const santos = { tokens: ['tom', 'hana', 'santos'], first: 'tom', last: 'santos', middles: ['hana'] };
+  for (const name of [
+    'Dr. Tom Hana Santos Ph.D.',
+    'Tom Hana Santos Ph. D.',
+    'Tom Hana Santos, M.Sc.',
+    'Tom Hana Santos, LL.M.',
+  ])
+    assert.deepEqual(normalizePersonName(name), santos, name);
+  // Runs of single letters are initials as often as degrees (B.A., M.D.): kept.
+  assert.deepEqual(normalizePersonName('B. A. Browne'), {
+    tokens: ['b', 'a', 'browne'],
+    first: 'b',
+    last: 'browne',
+    middles: ['a'],
+  });
+  assert.deepEqual(normalizePersonName('J.R.R. Tolkien').tokens, ['j', 'r', 'r', 'tolkien']);
+});

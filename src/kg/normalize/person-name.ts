@@ -5,7 +5,7 @@
  * and "Given M. Surname".
  */
 import { listField, readDataFile } from './data.ts';
-import { textTokens } from './text.ts';
+import { foldText, textTokens } from './text.ts';
 
 interface GivenNames {
   /** A form's first formal name: the one it is read and indexed as. */
@@ -141,7 +141,8 @@ function capitalisedSurname(name: string): number {
  * surname first; a single token is taken as a given name. Other word-order errors (a surname
  * written first in lower case) are not detected here; the scorer compares names order-free.
  */
-export function normalizePersonName(name: string): NormalizedPersonName {
+export function normalizePersonName(written: string): NormalizedPersonName {
+  const name = written.includes('.') ? withDottedSuffixesJoined(written) : written;
   const comma = name.indexOf(',');
   if (comma > 0) {
     const named = readCommaName(name, comma);
@@ -158,6 +159,24 @@ export function normalizePersonName(name: string): NormalizedPersonName {
     if (surname.length > 0 && given.length > 0) return surnameFirst(surname[surname.length - 1], given);
   }
   return split(withoutSuffixes(words(name)));
+}
+
+/**
+ * Letters of one or two, each followed by a dot, two or more in a row with a pair among them
+ * ("Ph.D.", "M. Sc.", "LL.M."); runs of single letters ("B. A.", "M.D.") are initials as often.
+ */
+const DOTTED_RUN = /(?<!\p{L})(?=(?:\p{L}\.\s?)*\p{L}{2}\.)(?:\p{L}{1,2}\.\s?){2,}/gu;
+
+/**
+ * `name` with the dotted spellings of suffixes joined ("Ph.D." → "PhD", "M.Sc." → "MSc"), so
+ * that they read as the suffixes they are rather than as a word and an initial; other dotted
+ * runs ("J.R.R.", "Dr. A.", "B. A. Browne") are kept.
+ */
+function withDottedSuffixesJoined(name: string): string {
+  return name.replace(DOTTED_RUN, (run) => {
+    const joined = run.replace(/[.\s]/g, '');
+    return isSuffix(foldText(joined)) ? `${joined}${/\s$/.test(run) ? ' ' : ''}` : run;
+  });
 }
 
 /** A name with a comma at `comma`: "Surname, Given", "Given Surname, Jr." or a name and a title. */

@@ -61,3 +61,16 @@ test('sortedDistinct gives the distinct tokens in code-unit order, like a Set th
     assert.deepEqual(sortedDistinct(tokens), [...new Set(tokens)].sort(), JSON.stringify(tokens));
   }
 });
+
+test('foldText reads Greek and Cyrillic look-alikes inside a Latin word as Latin letters', () => {
+  // Cyrillic о in "Tоm", Greek Α in "SΑS", Cyrillic Н starting "Нana".
+  assert.equal(foldText('T\u043em S\u0391S \u041dana'), 'tom sas hana');
+  // A word in one script is kept: Greek and Cyrillic names are not rewritten.
+  assert.equal(foldText('Σοφία Иван'), 'σοφια иван');
+});
+
+test('textTokens drops invisible characters and reads every apostrophe as one', () => {
+  assert.deepEqual(textTokens('Fek\u200bozepi\u00a0Capital\ufeff'), ['fekozepi', 'capital']);
+  for (const apostrophe of ["'", '’', '`', '´', 'ʼ'])
+    assert.deepEqual(textTokens(`Zoë O${apostrophe}Brien`), ['zoe', 'obrien'], apostrophe);
+});

@@ -2,6 +2,7 @@
  * Text folding shared by every normaliser: Unicode compatibility decomposition, accents and
  * special letters folded to ASCII, lowercased, and split into alphanumeric tokens.
  */
+import { listField, readDataFile } from './data.ts';
 
 // Letters that NFKD does not decompose into a base letter plus marks.
 const SPECIAL_LETTERS: Readonly<Record<string, string>> = Object.freeze({
@@ -19,17 +20,52 @@ const SPECIAL_LETTERS: Readonly<Record<string, string>> = Object.freeze({
   ŧ: 't',
 });
 const ASCII = /^[\x00-\x7f]*$/;
+/** Greek and Cyrillic letters (after lowercasing). */
+const GREEK_OR_CYRILLIC = /[\u0370-\u04ff\u0500-\u052f]/;
+let lookAlikes: ReadonlyMap<string, string> | undefined;
+/** Look-alike letter → Latin letter (`data/look-alike-letters.tsv`), read at first use. */
+function lookAlikeLetters(): ReadonlyMap<string, string> {
+  if (!lookAlikes) {
+    const map = new Map<string, string>();
+    for (const [latin, others] of readDataFile('look-alike-letters.tsv'))
+      for (const other of listField(others)) map.set(other, latin);
+    lookAlikes = map;
+  }
+  return lookAlikes;
+}
+/** A run of letters of any script (a word, as the look-alike rule sees it). */
+const WORD_RE = /\p{L}+/gu;
+/**
+ * `folded` with the Greek and Cyrillic look-alikes of Latin letters read as those letters, in
+ * words that also have a Latin letter ("tоm" with a Cyrillic о is "tom"); a word in one script
+ * is kept as written.
+ */
+function latinLookAlikes(folded: string): string {
+  const map = lookAlikeLetters();
+  return folded.replace(WORD_RE, (word) => {
+    if (!/[a-z]/.test(word) || !GREEK_OR_CYRILLIC.test(word)) return word;
+    let out = '';
+    for (const ch of word) out += map.get(ch) ?? ch;
+    return out;
+  });
+}
+const APOSTROPHES = /['’`´ʼ]/g;
 const SPECIAL_RE = new RegExp(`[${Object.keys(SPECIAL_LETTERS).join('')}]`, 'g');
 
-/** Lowercases, folds accents and special letters (`Ø` → `o`, `ß` → `ss`); keeps punctuation. */
+/**
+ * Lowercases, folds accents and special letters (`Ø` → `o`, `ß` → `ss`) and Greek or Cyrillic
+ * look-alikes inside a Latin word (`latinLookAlikes`); keeps punctuation.
+ */
 export function foldText(text: string): string {
   // Plain ASCII (most input) needs no decomposition: lowercasing is enough.
   if (ASCII.test(text)) return text.toLowerCase();
-  return text
+  const folded = text
     .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
+    // Marks, and invisible format characters (zero-width space and joiners, byte-order mark).
+    .replace(/[\p{M}\p{Cf}]+/gu, '')
     .toLowerCase()
     .replace(SPECIAL_RE, (ch) => SPECIAL_LETTERS[ch] ?? ch);
+  return GREEK_OR_CYRILLIC.test(folded) ? latinLookAlikes(folded) : folded;
 }
 
 /**
@@ -40,8 +76,9 @@ export function textTokens(text: string): string[] {
   // Plain ASCII (most input): the same rules in one scan, much cheaper than the Unicode property
   // class and the regular-expression passes (the import runs this several times per entity).
   if (ASCII.test(text)) return asciiTokens(text.toLowerCase());
-  return foldText(text)
-    .replace(/['’`´]/g, '')
+  // Apostrophes go before folding: NFKD spells the acute accent ´ as a space and a mark.
+  return foldText(text.replace(APOSTROPHES, ''))
+    .replace(/['’`]/g, '')
     .replace(/&/g, ' and ')
     .split(/[^\p{L}\p{N}]+/u)
     .filter((token) => token !== '');
