@@ -1036,6 +1036,24 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
     ]);
     return { query: personQuery({ name }), expected: p.id };
   },
+  'org-other-name': () => {
+    // A former or trading name after the name ("Lebomivo Robotics Ltd (formerly Kasibo
+    // Robotics)", "… dba …"), one the graph does not have.
+    const o = pick(uniqueStemOrgs);
+    const words = stemOf(o).split(' ');
+    const made = Array.from({ length: 3 }, () => pick(SYLLABLES)).join('');
+    if (nearAWord(made)) return undefined;
+    const other = [made[0].toUpperCase() + made.slice(1), ...words.slice(1)].join(' ');
+    const name = pick([
+      `${o.name} (formerly ${other})`,
+      `${o.name} (fka ${other})`,
+      `${o.name}, formerly ${other}`,
+      `${o.name} f/k/a ${other}`,
+      `${o.name} dba ${other}`,
+      `${o.name} (previously ${other})`,
+    ]);
+    return { query: orgQuery({ name }), expected: o.id };
+  },
 };
 
 /** Everyday shapes that test how queries are read, not the weights: `--training` leaves them out. */

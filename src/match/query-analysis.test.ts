@@ -127,3 +127,9 @@ test("an organization name's words run together are also read apart when the gra
       name,
     );
 });
+
+test("an organization's other name written after its name is read as a second name", () => {
+  const read = analyzeQuery(organization({ names: ['Lebomivo Robotics Ltd (formerly Kasibo Robotics)'] }));
+  assert.deepEqual(keys(read), ['lebomivo robotics', 'kasibo robotics']);
+  assert.ok(read.notes.some((note) => note.includes('two names of one organization')));
+});

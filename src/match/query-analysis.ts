@@ -10,6 +10,7 @@ import {
   normalizePersonName,
   parseLocation,
   readPhone,
+  splitOtherName,
   splitTrailingPlace,
   textTokens,
 } from '../kg/index.ts';
@@ -207,10 +208,18 @@ function readNames(query: MatchQuery, notes: string[]): ReadNames {
       emailsInNames.push(withEmail.email);
       notes.push(`name ${quote(asWritten)} holds an e-mail address: read as the name and the email`);
     }
-    const name = withEmail?.name ?? asWritten;
+    const withOther = isPerson ? undefined : splitOtherName(withEmail?.name ?? asWritten);
+    const name = withOther?.name ?? withEmail?.name ?? asWritten;
     const read = isPerson ? personName(name) : organizationName(name);
     if (read) names.push(read);
     else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
+    const other = withOther ? organizationName(withOther.other) : undefined;
+    if (withOther && other) {
+      names.push(other);
+      notes.push(
+        `name ${quote(asWritten)} was read as two names of one organization: ${quote(name)} and ${quote(withOther.other)}`,
+      );
+    }
     if (read && !isPerson) written.push(name);
     const split = read && !isPerson ? splitTrailingPlace(name) : undefined;
     const bare = split ? organizationName(split.name) : undefined;

@@ -13,10 +13,12 @@ export {
   isLegalSuffix,
   isOrganizationStopword,
   looksLikeAcronym,
+  type NameWithOtherName,
   type NameWithPlace,
   type NormalizedOrganizationName,
   normalizeOrganizationName,
   organizationAcronyms,
+  splitOtherName,
   splitTrailingPlace,
 } from './organization-name.ts';
 export {

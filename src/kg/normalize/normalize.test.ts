@@ -9,6 +9,7 @@ import {
   looksLikeAcronym,
   normalizeOrganizationName,
   organizationAcronyms,
+  splitOtherName,
   splitTrailingPlace,
 } from './organization-name.ts';
 import { canonicalGivenName, isGivenNameForm, normalizePersonName } from './person-name.ts';
@@ -542,4 +543,20 @@ test('person names: dotted degrees read as the suffixes they are, dotted initial
     middles: ['a'],
   });
   assert.deepEqual(normalizePersonName('J.R.R. Tolkien').tokens, ['j', 'r', 'r', 'tolkien']);
+});
+
+test('organization names: another name introduced by a word that says so is set apart', () => {
+  const cases: [string, string, string][] = [
+    ['Acme Robotics Ltd (formerly Acme Motion)', 'Acme Robotics Ltd', 'Acme Motion'],
+    ['Acme Holdings LLC dba Acme Robotics', 'Acme Holdings LLC', 'Acme Robotics'],
+    ['Acme Inc., f/k/a Foo Corp', 'Acme Inc.', 'Foo Corp'],
+    ['Acme GmbH (vormals Muster AG)', 'Acme GmbH', 'Muster AG'],
+    ['Acme (Ex-Foo)', 'Acme', 'Foo'],
+    ['Acme Inc. (F.K.A. Foo Ltd.)', 'Acme Inc.', 'Foo Ltd.'],
+  ];
+  for (const [written, name, other] of cases)
+    assert.deepEqual(splitOtherName(written), { name, other }, written);
+  // Words that say so only in parentheses ("now", "ex") are words of a name elsewhere.
+  for (const written of ['Ex Libris', 'Acme Now Foo', 'Indian School of Mines (ISM)', 'Acme (Berlin)'])
+    assert.equal(splitOtherName(written), undefined, written);
 });

@@ -342,6 +342,52 @@ export function splitTrailingPlace(name: string): NameWithPlace | undefined {
   return undefined;
 }
 
+/** An organization name written with another name of it: the name, and the other. */
+export interface NameWithOtherName {
+  readonly name: string;
+  readonly other: string;
+}
+
+function markerPattern(markers: readonly string[]): string {
+  // Longest first ("formerly known as" before "formerly"); spaces stand for `/`, `.` or space.
+  return [...markers]
+    .sort((a, b) => b.length - a.length)
+    .map((m) => m.split(' ').join('[\\s./]*'))
+    .join('|');
+}
+
+let otherNamePatterns: { apart: RegExp; anywhere: RegExp } | undefined;
+function otherNameReaders(): { apart: RegExp; anywhere: RegExp } {
+  if (!otherNamePatterns) {
+    const records = readDataFile('other-name-markers.tsv');
+    const of = (where: string) => records.filter(([w]) => w === where).flatMap(([, m]) => listField(m));
+    const anywhere = markerPattern(of('anywhere'));
+    const apart = markerPattern([...of('apart'), ...of('anywhere')]);
+    otherNamePatterns = {
+      apart: new RegExp(
+        `^(.*?\\S)\\s*[([]\\s*(?:${apart})\\.?(?:\\s*:)?[\\s-]+([^()[\\]]+?)\\s*[)\\]]$`,
+        'iu',
+      ),
+      anywhere: new RegExp(`^(.*?\\S)\\s*(?:,|\\s)\\s*(?:${anywhere})\\.?(?:\\s*:)?\\s+(\\S.*)$`, 'iu'),
+    };
+  }
+  return otherNamePatterns;
+}
+
+/**
+ * Another name written after an organization's name, introduced by a word that says so
+ * (`data/other-name-markers.tsv`): "Acme Robotics Ltd (formerly Acme Motion)", "Acme Holdings
+ * LLC dba Acme Robotics", "Acme GmbH (vormals Muster AG)". `undefined` when there is none.
+ */
+export function splitOtherName(name: string): NameWithOtherName | undefined {
+  const text = name.trim();
+  const { apart, anywhere } = otherNameReaders();
+  const found = (/[([]/.test(text) ? apart.exec(text) : null) ?? anywhere.exec(text);
+  if (!found) return undefined;
+  const other = found[2].trim();
+  return other === '' ? undefined : { name: found[1].replace(/[\s,;:-]+$/u, ''), other };
+}
+
 /**
  * Institutions whose names, followed by a place, name a campus or branch there ("Univ. of
  * Moncton, Edmundston", "COMSATS Institute of Information Technology, Lahore"): another
