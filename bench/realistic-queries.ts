@@ -1054,6 +1054,24 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
     ]);
     return { query: orgQuery({ name }), expected: o.id };
   },
+  'person-name-context': () => {
+    // The employer or the title written into the name column after the name ("Ada Hoffmann
+    // (Lebomivo Robotics)", "Ada Hoffmann - CTO", "Ada Hoffmann @ Lebomivo").
+    const p = pick(uniquePersons);
+    const job = p.employments?.find((e) => e.isCurrent);
+    const employer = org(job?.employer?.id);
+    if (!employer || !job?.title) return undefined;
+    const context = pick([employer.name ?? '', stemOf(employer), job.title]);
+    const name = pick([
+      `${fullName(p)} (${context})`,
+      `${fullName(p)} - ${context}`,
+      `${fullName(p)} – ${context}`,
+      `${fullName(p)} | ${context}`,
+      `${fullName(p)} @ ${stemOf(employer)}`,
+      `${fullName(p)} at ${stemOf(employer)}`,
+    ]);
+    return { query: personQuery({ name }), expected: p.id };
+  },
 };
 
 /** Everyday shapes that test how queries are read, not the weights: `--training` leaves them out. */

@@ -133,3 +133,24 @@ test("an organization's other name written after its name is read as a second na
   assert.deepEqual(keys(read), ['lebomivo robotics', 'kasibo robotics']);
   assert.ok(read.notes.some((note) => note.includes('two names of one organization')));
 });
+
+test("words about a person after the name are not read as the person's name", () => {
+  const person = { ...organization({}), type: 'Person' as const };
+  const tokensOf = (name: string) => analyzeQuery({ ...person, names: [name] }).names.map((n) => n.tokens);
+  // After a dash, a bar, "@" or "at": the name alone.
+  for (const name of [
+    'Ada Hoffmann - CTO',
+    'Ada Hoffmann | Lebomivo Robotics',
+    'Ada Hoffmann @ Lebomivo',
+    'Ada Hoffmann at Lebomivo',
+  ])
+    assert.deepEqual(tokensOf(name), [['ada', 'hoffmann']], name);
+  // In parentheses: the name alone first, then as written (they may be words of the name).
+  assert.deepEqual(tokensOf('Ada Hoffmann (Lebomivo Robotics)'), [
+    ['ada', 'hoffmann'],
+    ['ada', 'hoffmann', 'lebomivo', 'robotics'],
+  ]);
+  // One word before them is not taken for a whole name.
+  assert.deepEqual(tokensOf('Wakefield (numismatist)'), [['wakefield', 'numismatist']]);
+  assert.deepEqual(tokensOf('Hoffmann - CTO'), [['hoffmann', 'cto']]);
+});

@@ -175,6 +175,23 @@ function nameAndEmail(written: string): { name: string; email: string } | undefi
   return name === '' ? undefined : { name, email: found[1] ?? found[2] };
 }
 
+/** What a CRM's name column adds after a person's name: "(…)", or a dash, bar, at or slash. */
+const PERSON_CONTEXT = /^(.*?\S)\s+(?:[-\u2013\u2014|@/]|at)\s+(\S.*)$/u;
+
+/** A person's name with words in parentheses after it. */
+const PERSON_PARENTHESES = /^\s*(.*?\S)\s*\([^()]*\)\s*$/u;
+
+/**
+ * A person's name followed by words about the person (an employer, a title: "Ada Hoffmann
+ * (Lebomivo Robotics)", "Ada Hoffmann - CTO", "Ada Hoffmann @ Lebomivo"): the name and those
+ * words. None unless the name before them has two words or more.
+ */
+function personNameWithContext(written: string): { name: string; context: string } | undefined {
+  const found = PERSON_CONTEXT.exec(written.trim());
+  if (!found || !/\S\s+\S/.test(found[1])) return undefined;
+  return { name: found[1], context: found[2].trim() };
+}
+
 /** Whether `place` is a country's code or abbreviation in capitals ("FR", "UK", "USA", "U.S."). */
 function countryTag(place: string): boolean {
   return /^(?:[A-Z]{2,3}|(?:[A-Z]\.){2,3})$/.test(place) && countryCode(place) !== undefined;
@@ -209,7 +226,21 @@ function readNames(query: MatchQuery, notes: string[]): ReadNames {
       notes.push(`name ${quote(asWritten)} holds an e-mail address: read as the name and the email`);
     }
     const withOther = isPerson ? undefined : splitOtherName(withEmail?.name ?? asWritten);
-    const name = withOther?.name ?? withEmail?.name ?? asWritten;
+    const withContext = isPerson ? personNameWithContext(withEmail?.name ?? asWritten) : undefined;
+    if (withContext)
+      notes.push(
+        `name ${quote(asWritten)} was read as the name ${quote(withContext.name)} followed by ${quote(withContext.context)}: not compared`,
+      );
+    const name = withOther?.name ?? withContext?.name ?? withEmail?.name ?? asWritten;
+    // "Ada Hoffmann (Lebomivo Robotics)": also read without the words in parentheses, first
+    // (the given name and surname are read from the first name), as they may be a workplace or
+    // a title as well as words of the name.
+    const unbracketed = isPerson ? PERSON_PARENTHESES.exec(name)?.[1] : undefined;
+    const bareRead = unbracketed && /\S\s+\S/.test(unbracketed) ? personName(unbracketed) : undefined;
+    if (bareRead) {
+      names.push(bareRead);
+      notes.push(`name ${quote(name)} was also read without the words in parentheses`);
+    }
     const read = isPerson ? personName(name) : organizationName(name);
     if (read) names.push(read);
     else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
