@@ -126,6 +126,15 @@ test("an organization name's words run together are also read apart when the gra
       1,
       name,
     );
+  // A word too long to be two name words is not cut at all: no look-up per cut of a hostile word.
+  let lookups = 0;
+  const counting = (word: string) => {
+    lookups++;
+    return count(word);
+  };
+  const long = `lebomivo${'x'.repeat(1_500)}robotics`;
+  assert.equal(withJoinedWordsApart(analyzeQuery(organization({ names: [long] })), counting).names.length, 1);
+  assert.equal(lookups, 0);
 });
 
 test("an organization's other name written after its name is read as a second name", () => {

@@ -370,6 +370,11 @@ export function withNamesWithoutPlace(
 
 /** Parts a joined word is set apart into are at least this long ("PL" of "PLRobotics"). */
 const JOINED_PART_MIN = 2;
+/**
+ * A longer word is not tried as two joined: two name words of 24 letters are already rare, and
+ * each cut costs two look-ups, so a hostile 1,500-letter word would cost thousands per query.
+ */
+const JOINED_WORD_MAX = 48;
 
 /**
  * A word of an organization name that is not a word of the graph's names but two of them run
@@ -377,7 +382,7 @@ const JOINED_PART_MIN = 2;
  * Of several ways to cut it, the one whose rarer half is the commonest.
  */
 function apart(word: string, count: (word: string) => number): string | undefined {
-  if (word.length < 2 * JOINED_PART_MIN || count(word) > 0) return undefined;
+  if (word.length < 2 * JOINED_PART_MIN || word.length > JOINED_WORD_MAX || count(word) > 0) return undefined;
   let best: string | undefined;
   let bestCount = 0;
   for (let i = JOINED_PART_MIN; i <= word.length - JOINED_PART_MIN; i++) {
