@@ -21,7 +21,7 @@ import {
 import { BatchReads } from './batch-reads.ts';
 import { Enhancer, matchedCount } from './enhance-service.ts';
 import { matchSummary } from './response.ts';
-import type { AnswerTask, AnswerThreadData, EncodedAnswer } from './enhance-threads.ts';
+import type { AnswerTask, AnswerTaskText, AnswerThreadData, EncodedAnswer } from './enhance-threads.ts';
 import { openThreadEnhancer } from './thread-enhancer.ts';
 
 const data = workerData as AnswerThreadData;
@@ -45,19 +45,23 @@ function answerWith(enhancer: Enhancer, { kind, request, queryCtx }: AnswerTask,
 if (data.batch) {
   const reads = new BatchReads(matcher, storage.entities);
   const enhancer = new Enhancer(reads.deps);
-  serveTaskBatches((tasks: readonly AnswerTask[], answerEach) => {
+  serveTaskBatches((texts: readonly AnswerTaskText[], answerEach) => {
+    const tasks = texts.map((text) => JSON.parse(text) as AnswerTask);
     // A lone request reads as it always did: nothing to share.
-    if (tasks.length === 1) return storage.readSnapshot(() => answerEach((task) => answerWith(alone, task)));
+    if (tasks.length === 1)
+      return storage.readSnapshot(() => answerEach((_, i) => answerWith(alone, tasks[i])));
     storage.readSnapshot(() => {
       // Combine asks other searches (size 1, then the employer's): read for itself.
       reads.prepare(tasks.flatMap((task) => (task.kind === 'enhance' ? [task.request] : [])));
       try {
-        answerEach((task) => answerWith(enhancer, task, tasks.length));
+        answerEach((_, i) => answerWith(enhancer, tasks[i], tasks.length));
       } finally {
         reads.clear();
       }
     });
   });
 } else {
-  serveTasks((task: AnswerTask) => storage.readSnapshot(() => answerWith(alone, task)));
+  serveTasks((text: AnswerTaskText) =>
+    storage.readSnapshot(() => answerWith(alone, JSON.parse(text) as AnswerTask)),
+  );
 }

@@ -264,9 +264,10 @@ export function parseEnhanceQuery(
     if (!known.has(name)) warnings.push(`Unknown parameter '${name}' was ignored`);
   }
 
-  const lists = Object.fromEntries(
-    LIST_FIELDS.map((name) => [name, stringList(name, input[name])]),
-  ) as Record<(typeof LIST_FIELDS)[number], string[]>;
+  // Plain loops (no entries arrays, closures or spreads): this runs on the main thread for
+  // every enhance request and in the bulk workers for every record (bench/NOTES.md, issue 30).
+  const lists = {} as Record<(typeof LIST_FIELDS)[number], string[]>;
+  for (const name of LIST_FIELDS) lists[name] = stringList(name, input[name]);
   const scalars: Record<string, string | undefined> = {};
   for (const name of SCALAR_FIELDS) scalars[name] = scalarString(name, input[name]);
 
@@ -298,22 +299,23 @@ export function parseEnhanceQuery(
     );
   }
 
-  const query: EnhanceQuery = {
-    // Only an id record of a bulk job may omit its type (checked above): the entity decides it.
-    ...(type !== undefined ? { type } : {}),
-    ...(scalars.id !== undefined ? { id: scalars.id } : {}),
-    name: lists.name,
-    url: lists.url,
-    email: lists.email,
-    ...Object.fromEntries(
-      SCALAR_FIELDS.filter((n) => n !== 'id' && scalars[n] !== undefined).map((n) => [n, scalars[n]]),
-    ),
-  };
+  // Keys in this order: type, id, name, url, email, then the other scalars as SCALAR_FIELDS lists them.
+  const query: Record<string, unknown> = {};
+  // Only an id record of a bulk job may omit its type (checked above): the entity decides it.
+  if (type !== undefined) query.type = type;
+  if (scalars.id !== undefined) query.id = scalars.id;
+  query.name = lists.name;
+  query.url = lists.url;
+  query.email = lists.email;
+  for (const name of SCALAR_FIELDS) {
+    const value = scalars[name];
+    if (name !== 'id' && value !== undefined) query[name] = value;
+  }
   const parsedOptions =
     source === 'bulk-record'
       ? { size: 1, refresh: false, search: 'OFF' as const, nonCanonicalFacts: false }
       : parseEnhanceOptions(input, options.maxSize);
-  return { query, options: parsedOptions, warnings };
+  return { query: query as unknown as EnhanceQuery, options: parsedOptions, warnings };
 }
 
 /** The query as echoed in `request_ctx.query`: absent and empty fields omitted. */

@@ -81,7 +81,8 @@ export function serveTasks<T, R>(answer: (task: T) => R, afterReply?: () => void
  * (reads made together): the tasks that have arrived by the time the thread is free go to
  * `answerBatch` together. Nothing waits for a batch to fill: a lone task goes at once, and tasks
  * that arrive while a batch is answered make the next one. `answerBatch` prepares what it
- * likes, then calls `answerEach(answer)`, which answers the tasks in order (a task's error is
+ * likes, then calls `answerEach(answer)`, which answers the tasks in order (`answer(task, index)`, the index in
+ * `tasks`; a task's error is
  * its own reply). A throw of `answerBatch` is the reply of every task it did not answer.
  *
  * The replies of a batch go back together, in one message, once all are made: the pool's thread
@@ -90,7 +91,7 @@ export function serveTasks<T, R>(answer: (task: T) => R, afterReply?: () => void
  * all made after its shared reads anyway, which take most of its time.
  */
 export function serveTaskBatches<T, R>(
-  answerBatch: (tasks: readonly T[], answerEach: (answer: (task: T) => R) => void) => void,
+  answerBatch: (tasks: readonly T[], answerEach: (answer: (task: T, index: number) => R) => void) => void,
 ): void {
   if (!parentPort) throw new Error('serveTaskBatches runs in a worker thread');
   const port = parentPort;
@@ -111,7 +112,8 @@ export function serveTaskBatches<T, R>(
       answerBatch(
         batch.map((message) => message.task),
         (answer) => {
-          for (let i = replies.length; i < batch.length; i++) replies.push(replyOf(batch[i], answer));
+          for (let i = replies.length; i < batch.length; i++)
+            replies.push(replyOf(batch[i], (task) => answer(task, i)));
         },
       );
     } catch (error) {
