@@ -81,9 +81,9 @@ export function serveTasks<T, R>(answer: (task: T) => R, afterReply?: () => void
  * (reads made together): the tasks that have arrived by the time the thread is free go to
  * `answerBatch` together. Nothing waits for a batch to fill: a lone task goes at once, and tasks
  * that arrive while a batch is answered make the next one. `answerBatch` prepares what it
- * likes, then calls `answerEach(answer)`, which answers the tasks in order (`answer(task, index)`, the index in
- * `tasks`; a task's error is
- * its own reply). A throw of `answerBatch` is the reply of every task it did not answer.
+ * likes, then calls `answerEach(answer)`, which answers the tasks in order (`answer(task, index)`,
+ * the index in `tasks`; a task's error is its own reply). A throw of `answerBatch` is the reply of
+ * every task it did not answer.
  *
  * The replies of a batch go back together, in one message, once all are made: the pool's thread
  * is woken once and takes them in one turn, so what it does after each (an enhance answer's
