@@ -147,6 +147,21 @@ test('a generic organisational word one side lacks is left out, as a legal form 
     Math.abs(both.nameEvidence - plain.nameEvidence - cap) < 1e-9,
     `${both.nameEvidence - plain.nameEvidence}`,
   );
+  // In an institution's name a generic word tells two apart: "Babapazo International
+  // University" is not the Babapazo University, and the word is not capped there.
+  const university = org('ORG-3', 'Babapazo University');
+  const international = compare('Babapazo International University', university);
+  assert.equal(international.nameKeyEqual, 0);
+  assert.equal(international.nameUnmatchedQueryWords, 1);
+  assert.ok(
+    international.nameMissedQuery > 0.9,
+    `"international" is missed: ${international.nameMissedQuery}`,
+  );
+  assert.equal(compare('Babapazo University', org('ORG-4', 'Babapazo Global University')).nameKeyEqual, 0);
+  assert.equal(
+    compare('Babapazo Internationale Hochschule', org('ORG-5', 'Babapazo Hochschule')).nameKeyEqual,
+    0,
+  );
 });
 
 test('person features: nicknames, swapped order, typos, e-mail and place evidence', () => {
@@ -560,4 +575,20 @@ test('a given name equal to the queried one only in formal form (Ivan, João) co
   const unaccented = namedFeatures('Joao Julia Lopez', 'João Julia Lopez');
   assert.equal(unaccented.nameCoverQuery, 1);
   assert.equal(unaccented.nameJaroWinkler, 1);
+});
+
+test('a given-name variant (given-name-variants.tsv) compares as a nickname with its formal name', () => {
+  const luke = namedFeatures('Luke Anna Berg', 'Lucas Anna Berg');
+  assert.equal(luke.givenNameConflict, 0);
+  assert.equal(luke.nameKeyEqual, 1);
+  assert.equal(luke.firstNameSimilarity, 0.95);
+  assert.ok(luke.nameJaroWinkler >= 0.95 * 0.999);
+  assert.ok(luke.nameCoverQuery > 0.9);
+  assert.equal(namedFeatures('Luke Anna Berg', 'Łukasz Anna Berg').nameKeyEqual, 1);
+  assert.equal(namedFeatures('Sophia Amir Ivanova', 'Sofia Amir Ivanova').nameKeyEqual, 1);
+  assert.equal(namedFeatures('Sophie Amir Ivanova', 'Sofia Amir Ivanova').firstNameSimilarity, 0.95);
+  // Another name is no variant of it.
+  const other = namedFeatures('Luke Anna Berg', 'Paul Anna Berg');
+  assert.equal(other.givenNameConflict, 1);
+  assert.equal(other.nameKeyEqual, 0);
 });

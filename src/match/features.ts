@@ -4,12 +4,15 @@
  * hurts; presence indicators let the model learn what a field's absence means.
  */
 import {
+  areGivenNameVariants,
   canonicalGivenName,
+  hasGivenNameVariants,
   isGivenNameForm,
   comparePlaces,
   entityPlaces,
   foldText,
   isGenericOrganizationWord,
+  isInstitutionWord,
   isOrganizationStopword,
   type ParsedLocation,
   type PlaceComparison,
@@ -144,7 +147,8 @@ interface NameComparison {
  * the largest IDF share (0–1) of a token left unmatched: a rare word that the other side lacks
  * is strong evidence of a different entity. A generic organisational word (`group`, `holdings`,
  * `international`) weighs at most `genericIdf(vocabulary)`: it says what kind of organization,
- * not which, whatever its frequency in this graph.
+ * not which, whatever its frequency in this graph; not in an institution's name, where it tells
+ * two apart (`isInstitutionWord`: "Florida International University", the University of Florida).
  */
 function compareTokens(
   query: readonly string[],
@@ -161,9 +165,17 @@ function compareTokens(
   let unmatchedQuery = 0;
   const genericCap = queryWeights.genericCap;
   let dropped = false;
+  // Generic words are words like any other in an institution's name (`isInstitutionWord`),
+  // looked at only when the names hold one.
+  let designators: boolean | undefined;
+  const designator = (token: string) => {
+    if (!isGenericOrganizationWord(token)) return false;
+    designators ??= !query.some(isInstitutionWord) && !candidate.some(isInstitutionWord);
+    return designators;
+  };
   for (let i = 0; i < query.length; i++) {
     let w = queryWeights.idf[i];
-    if (isGenericOrganizationWord(query[i])) {
+    if (designator(query[i])) {
       // Left out when the other side lacks it, as a legal form is ("Acme Group", "Acme SA").
       if (matchQ[i] < 0.6) {
         dropped = true;
@@ -185,7 +197,7 @@ function compareTokens(
   let unmatchedCandidate = 0;
   for (let i = 0; i < candidate.length; i++) {
     let w = vocabulary.idf(candidate[i]);
-    if (isGenericOrganizationWord(candidate[i])) {
+    if (designator(candidate[i])) {
       if (matchC[i] < 0.6) {
         dropped = true;
         continue;
@@ -553,19 +565,51 @@ interface PersonWords {
   /** The words as written (`tokens` is this array itself when no word has another formal form). */
   readonly written: readonly string[];
   readonly initials: string;
+  /** Some word is listed in `given-name-variants.tsv` (Luke, Sofia): only then are pairs looked up. */
+  readonly variants: boolean;
 }
 
 function personWords(written: readonly string[]): PersonWords {
   const tokens: string[] = [];
   let initials = '';
   let same = true;
+  let variants = false;
   for (let i = 0; i < written.length; i++) {
     const formal = canonicalGivenName(written[i]);
     same &&= formal === written[i];
+    variants ||= hasGivenNameVariants(written[i]) || hasGivenNameVariants(formal);
     tokens.push(formal);
     initials += written[i][0] ?? '';
   }
-  return { tokens: same ? written : tokens, written, initials };
+  return { tokens: same ? written : tokens, written, initials, variants };
+}
+
+/** Whether two given-name words are variants of each other, as written or in formal form. */
+function variantWords(a: PersonWords, i: number, b: PersonWords, j: number): boolean {
+  return areGivenNameVariants(a.written[i], b.written[j]) || areGivenNameVariants(a.tokens[i], b.tokens[j]);
+}
+
+/**
+ * `query` with each word that is a variant of one of `candidate`'s (`given-name-variants.tsv`)
+ * written as that word, or `query` itself when none is: "Luke Anna Berg" read as Lucas Anna
+ * Berg's, so that the name's key and spelling compare as a nickname's do with its formal name.
+ */
+function respeltAsCandidate(query: PersonWords, candidate: PersonWords): PersonWords {
+  if (!query.variants || !candidate.variants) return query;
+  let tokens: string[] | undefined;
+  let written: string[] | undefined;
+  for (let i = 0; i < query.tokens.length; i++) {
+    for (let j = 0; j < candidate.tokens.length; j++) {
+      if (!variantWords(query, i, candidate, j)) continue;
+      tokens ??= [...query.tokens];
+      written ??= [...query.written];
+      tokens[i] = candidate.tokens[j];
+      written[i] = candidate.written[j];
+      break;
+    }
+  }
+  if (!tokens || !written) return query;
+  return { tokens, written, initials: query.initials, variants: true };
 }
 
 /**
@@ -580,6 +624,8 @@ function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: num
   const x = a.tokens[i];
   const y = b.tokens[j];
   if (x === y) return a.written[i] === b.written[j] ? 1 : EQUIVALENT_NAME_SIMILARITY;
+  // A variant (Luke for Lucas, Sophia for Sofia) compares as a nickname with its formal name.
+  if (a.variants && b.variants && variantWords(a, i, b, j)) return EQUIVALENT_NAME_SIMILARITY;
   if (x.length === 1 || y.length === 1) {
     // A middle initial stands for a middle name: "Julia J. Tanaka" is not Julia Tanaka by her
     // given name's J.
@@ -841,9 +887,23 @@ function givenNameWordSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   const ca = canonicalGivenName(a);
   const cb = canonicalGivenName(b);
-  if (ca === cb || isGivenNameForm(a, b) || isGivenNameForm(b, a)) return 0.95;
+  if (isGivenNameEquivalent(a, b, ca, cb)) return EQUIVALENT_NAME_SIMILARITY;
   if ((a.length === 1 && b.startsWith(a)) || (b.length === 1 && a.startsWith(b))) return 0.6;
   return Math.max(nameWordSimilarity(a, b), nameWordSimilarity(ca, cb) * 0.95);
+}
+
+/**
+ * Whether given names `a` and `b` (`ca`, `cb` their formal forms) are one name written another
+ * way: one formal name, a nickname of a name it is listed under, or variants of each other.
+ */
+function isGivenNameEquivalent(a: string, b: string, ca: string, cb: string): boolean {
+  return (
+    ca === cb ||
+    isGivenNameForm(a, b) ||
+    isGivenNameForm(b, a) ||
+    areGivenNameVariants(a, b) ||
+    areGivenNameVariants(ca, cb)
+  );
 }
 
 /**
@@ -1068,11 +1128,18 @@ export function personFeatures(
         best.query.tokens.length === 2 && c.tokens.length >= 3
           ? [c.tokens[0], c.tokens[c.tokens.length - 1]]
           : c.tokens;
+      // A variant of a candidate's word (Luke for Lucas) is read as that word for the key and
+      // the spelling, as a nickname is read as its formal name.
+      const respelt = respeltAsCandidate(best.queryWords, best.candidateWords);
+      const key = respelt === best.queryWords ? best.query.key : sortedKey(respelt.tokens);
       f.nameKeyEqual =
-        best.query.key === sortedKey(c.tokens) || (whole !== c.tokens && best.query.key === sortedKey(whole))
-          ? 1
-          : 0;
+        key === sortedKey(c.tokens) || (whole !== c.tokens && key === sortedKey(whole)) ? 1 : 0;
       f.nameJaroWinkler = personSpelling(best.queryWords, best.candidateWords);
+      if (respelt !== best.queryWords)
+        f.nameJaroWinkler = Math.max(
+          f.nameJaroWinkler,
+          wholeSpelling(respelt.written, best.candidateWords.written) * EQUIVALENT_NAME_SIMILARITY,
+        );
       f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
       f.nameOneEdit = oneWordOneEdit(best.query.tokens, c.tokens) ? 1 : 0;
     }

@@ -10,6 +10,7 @@ export { isFreeMailDomain, isRoleMailbox, type NormalizedEmail, normalizeEmail }
 export {
   canonicalOrganizationToken,
   isGenericOrganizationWord,
+  isInstitutionWord,
   isLegalSuffix,
   isOrganizationStopword,
   looksLikeAcronym,
@@ -22,7 +23,9 @@ export {
   splitTrailingPlace,
 } from './organization-name.ts';
 export {
+  areGivenNameVariants,
   canonicalGivenName,
+  hasGivenNameVariants,
   isGivenNameForm,
   isPersonNameNoise,
   type NormalizedPersonName,

@@ -12,7 +12,13 @@ import {
   splitOtherName,
   splitTrailingPlace,
 } from './organization-name.ts';
-import { canonicalGivenName, isGivenNameForm, normalizePersonName } from './person-name.ts';
+import {
+  areGivenNameVariants,
+  canonicalGivenName,
+  hasGivenNameVariants,
+  isGivenNameForm,
+  normalizePersonName,
+} from './person-name.ts';
 import {
   type CountryCode,
   getCountries,
@@ -239,6 +245,13 @@ test('person names: titles and ordinals dropped, comma order read, nicknames res
   assert.ok(isGivenNameForm('lukas', 'lukasz'));
   // Luke is a name of its own here (the persons set's "Lueku Gibson" is a Luke's typo).
   assert.equal(canonicalGivenName('luke'), 'luke');
+  // Variants (given-name-variants.tsv) are each other's both ways, but never read as each other.
+  assert.ok(areGivenNameVariants('luke', 'lucas') && areGivenNameVariants('lucas', 'luke'));
+  assert.ok(areGivenNameVariants('luke', 'lukasz') && areGivenNameVariants('sophia', 'sofia'));
+  assert.equal(areGivenNameVariants('lucas', 'lukasz'), false);
+  assert.equal(areGivenNameVariants('luke', 'luke'), false);
+  assert.equal(canonicalGivenName('sofia'), 'sofia');
+  assert.ok(hasGivenNameVariants('davey') && !hasGivenNameVariants('grace'));
   assert.equal(canonicalGivenName('julie'), 'julia');
   assert.equal(canonicalGivenName('rafa'), 'rafael');
   assert.equal(canonicalGivenName('raphael'), 'rafael');

@@ -408,6 +408,48 @@ const CAMPUS_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * True when `token` (canonical) says the name is an institution's (`university`, `college`,
+ * `institute`…): there a generic organisational word distinguishes ("Florida International
+ * University" is not the University of Florida), it does not merely designate.
+ */
+export function isInstitutionWord(token: string): boolean {
+  return CAMPUS_WORDS.has(token) || INSTITUTION_WORDS.has(token);
+}
+
+/** Words of institutions' names beside `CAMPUS_WORDS`: plurals and other languages' (folded). */
+const INSTITUTION_WORDS: ReadonlySet<string> = new Set([
+  'universities',
+  'colleges',
+  'institutes',
+  'institution',
+  'institutions',
+  'schools',
+  'academies',
+  'universitas',
+  'universidad',
+  'universidade',
+  'universita',
+  'universitat',
+  'universite',
+  'universiteit',
+  'uniwersytet',
+  'hochschule',
+  'fachhochschule',
+  'fh',
+  'ecole',
+  'escuela',
+  'escola',
+  'instituto',
+  'institut',
+  'istituto',
+  'colegio',
+  'akademie',
+  'academia',
+  'politecnico',
+  'polytechnique',
+]);
+
+/**
  * Whether `rest` is still a name once `place` is taken off it (not an institution's, see
  * `CAMPUS_WORDS`), and `place` is no legal form.
  */

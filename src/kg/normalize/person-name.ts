@@ -74,6 +74,38 @@ export function isGivenNameForm(form: string, formal: string): boolean {
   return GIVEN_NAMES.readings.get(form)?.has(formal) ?? false;
 }
 
+/**
+ * Given names written for one another that are not nicknames (`data/given-name-variants.tsv`):
+ * each name to the names it is a variant of, both ways. Never a reading: the index keeps each.
+ */
+function loadGivenNameVariants(): ReadonlyMap<string, ReadonlySet<string>> {
+  const variants = new Map<string, Set<string>>();
+  const add = (a: string, b: string) => {
+    const set = variants.get(a) ?? new Set<string>();
+    set.add(b);
+    variants.set(a, set);
+  };
+  for (const [name, forms] of readDataFile('given-name-variants.tsv')) {
+    for (const form of listField(forms)) {
+      add(name, form);
+      add(form, name);
+    }
+  }
+  return variants;
+}
+
+const GIVEN_NAME_VARIANTS = loadGivenNameVariants();
+
+/** Whether `word` (folded) is listed in `given-name-variants.tsv` (a check before pairing). */
+export function hasGivenNameVariants(word: string): boolean {
+  return GIVEN_NAME_VARIANTS.has(word);
+}
+
+/** Whether two folded given names are variants of each other (Luke and Lucas, Sophia and Sofia). */
+export function areGivenNameVariants(a: string, b: string): boolean {
+  return GIVEN_NAME_VARIANTS.get(a)?.has(b) ?? false;
+}
+
 /** A normalised person name. */
 export interface NormalizedPersonName {
   /** Folded tokens, given name first, titles, particles and suffixes removed. */
