@@ -249,10 +249,12 @@ export function retrieveCandidates(
 function personNameLimit(query: AnalyzedQuery, lookups: readonly Lookup[]): number {
   const unknownDomain =
     query.domainOrganizations?.length === 0 && query.emails.some((email) => !email.freeMail && !email.role);
-  const workplace =
-    unknownDomain ||
-    lookups.some((lookup) => lookup.discriminating === true && !lookup.key.startsWith(KEY.emailDomain));
-  return workplace ? NAME_CROWD_LIMIT : NAME_LIMIT;
+  return unknownDomain || lookups.some(isWorkplaceLookup) ? NAME_CROWD_LIMIT : NAME_LIMIT;
+}
+
+/** A discriminating lookup of where the person works, worked or studied (not of a mail domain). */
+function isWorkplaceLookup(lookup: Lookup): boolean {
+  return lookup.discriminating === true && !lookup.key.startsWith(KEY.emailDomain);
 }
 
 /**
@@ -374,10 +376,7 @@ export function retrieveByLookups(
       const refs = postings.get(lookup.key) ?? [];
       const n = Math.min(refs.length, lookup.limit);
       // A workplace only a few people have (an employer, a school): each of them may be the one.
-      const few =
-        lookup.discriminating === true &&
-        n <= limits.maxDiscriminated &&
-        !lookup.key.startsWith(KEY.emailDomain);
+      const few = n <= limits.maxDiscriminated && isWorkplaceLookup(lookup);
       for (let i = 0; i < n; i++) scores.offer(refs[i], lookup.weight, lookup.discriminating === true, few);
     }
     scores.endGroup();
