@@ -214,61 +214,77 @@ interface ReadNames {
 
 /** Reads the names of `query`, adding to `notes` what needed a guess or failed. */
 function readNames(query: MatchQuery, notes: string[]): ReadNames {
-  const isPerson = query.type === 'Person';
-  const names: QueryName[] = [];
-  const namesWithPlace: NameWithPlaceReading[] = [];
-  const emailsInNames: string[] = [];
-  const written: string[] = [];
+  const read: ReadNames = { names: [], namesWithPlace: [], written: [], emailsInNames: [] };
   for (const asWritten of query.names) {
     const withEmail = asWritten.includes('@') ? nameAndEmail(asWritten) : undefined;
     if (withEmail) {
-      emailsInNames.push(withEmail.email);
+      read.emailsInNames.push(withEmail.email);
       notes.push(`name ${quote(asWritten)} holds an e-mail address: read as the name and the email`);
     }
-    const withOther = isPerson ? undefined : splitOtherName(withEmail?.name ?? asWritten);
-    const withContext = isPerson ? personNameWithContext(withEmail?.name ?? asWritten) : undefined;
-    if (withContext)
-      notes.push(
-        `name ${quote(asWritten)} was read as the name ${quote(withContext.name)} followed by ${quote(withContext.context)}: not compared`,
-      );
-    const name = withOther?.name ?? withContext?.name ?? withEmail?.name ?? asWritten;
-    // "Ada Hoffmann (Lebomivo Robotics)": also read without the words in parentheses, first
-    // (the given name and surname are read from the first name), as they may be a workplace or
-    // a title as well as words of the name.
-    const unbracketed = isPerson ? PERSON_PARENTHESES.exec(name)?.[1] : undefined;
-    const bareRead = unbracketed && /\S\s+\S/.test(unbracketed) ? personName(unbracketed) : undefined;
-    if (bareRead) {
-      names.push(bareRead);
-      notes.push(`name ${quote(name)} was also read without the words in parentheses`);
-    }
-    const read = isPerson ? personName(name) : organizationName(name);
-    if (read) names.push(read);
-    else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
-    const other = withOther ? organizationName(withOther.other) : undefined;
-    if (withOther && other) {
-      names.push(other);
-      notes.push(
-        `name ${quote(asWritten)} was read as two names of one organization: ${quote(name)} and ${quote(withOther.other)}`,
-      );
-    }
-    if (read && !isPerson) written.push(name);
-    const split = read && !isPerson ? splitTrailingPlace(name) : undefined;
-    const bare = split ? organizationName(split.name) : undefined;
-    if (split && bare) {
-      namesWithPlace.push({
-        written: name,
-        name: bare,
-        place: split.place,
-        // A country's code in capitals after a name ("… SA FR", "… Ltd UK") is a tag, not a
-        // word of it, though acronyms spell the same letters.
-        placeWords: countryTag(split.place) ? [] : normalizeOrganizationName(split.place).tokens,
-        // A city written bare after a name may be a word of it; a country, or any place set
-        // apart, is where the organization is.
-        locates: split.setApart || countryCode(split.place) !== undefined,
-      });
-    }
+    const text = withEmail?.name ?? asWritten;
+    if (query.type === 'Person') readPersonName(asWritten, text, notes, read);
+    else readOrganizationName(asWritten, text, notes, read);
   }
-  return { names, namesWithPlace, written, emailsInNames };
+  return read;
+}
+
+/** A person's name (`text`: `asWritten` without an e-mail address in it) into `into.names`. */
+function readPersonName(asWritten: string, text: string, notes: string[], into: ReadNames): void {
+  const withContext = personNameWithContext(text);
+  if (withContext)
+    notes.push(
+      `name ${quote(asWritten)} was read as the name ${quote(withContext.name)} followed by ${quote(withContext.context)}: not compared`,
+    );
+  const name = withContext?.name ?? text;
+  // "Ada Hoffmann (Lebomivo Robotics)": also read without the words in parentheses, first
+  // (the given name and surname are read from the first name), as they may be a workplace or
+  // a title as well as words of the name.
+  const unbracketed = PERSON_PARENTHESES.exec(name)?.[1];
+  const bareRead = unbracketed && /\S\s+\S/.test(unbracketed) ? personName(unbracketed) : undefined;
+  if (bareRead) {
+    into.names.push(bareRead);
+    notes.push(`name ${quote(name)} was also read without the words in parentheses`);
+  }
+  const read = personName(name);
+  if (read) into.names.push(read);
+  else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
+}
+
+/**
+ * An organization's name (`text`: `asWritten` without an e-mail address in it) into `into`: its
+ * names (and another name written after it), the name as written, and its reading without a
+ * place written after it.
+ */
+function readOrganizationName(asWritten: string, text: string, notes: string[], into: ReadNames): void {
+  const withOther = splitOtherName(text);
+  const name = withOther?.name ?? text;
+  const read = organizationName(name);
+  if (read) into.names.push(read);
+  else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
+  const other = withOther ? organizationName(withOther.other) : undefined;
+  if (withOther && other) {
+    into.names.push(other);
+    notes.push(
+      `name ${quote(asWritten)} was read as two names of one organization: ${quote(name)} and ${quote(withOther.other)}`,
+    );
+  }
+  if (!read) return;
+  into.written.push(name);
+  const split = splitTrailingPlace(name);
+  const bare = split ? organizationName(split.name) : undefined;
+  if (split && bare) {
+    into.namesWithPlace.push({
+      written: name,
+      name: bare,
+      place: split.place,
+      // A country's code in capitals after a name ("… SA FR", "… Ltd UK") is a tag, not a
+      // word of it, though acronyms spell the same letters.
+      placeWords: countryTag(split.place) ? [] : normalizeOrganizationName(split.place).tokens,
+      // A city written bare after a name may be a word of it; a country, or any place set
+      // apart, is where the organization is.
+      locates: split.setApart || countryCode(split.place) !== undefined,
+    });
+  }
 }
 
 /**
@@ -420,6 +436,7 @@ export function withJoinedWordsApart(query: AnalyzedQuery, count: (word: string)
     names.push(read);
     notes.push(`name ${quote(written)} was also read with its joined words apart: ${quote(words.join(' '))}`);
   }
+  if (!names || !notes) return query;
   const { writtenNames: _, ...rest } = query;
-  return names && notes ? { ...rest, names, notes } : rest;
+  return { ...rest, names, notes };
 }
