@@ -641,9 +641,9 @@ function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: num
  * Each query word's similarity with the candidate word it is paired with, and (in `closest`,
  * when given, an empty array) that word's position (-1 when none is similar at all). Words pair
  * one to one: a candidate word stands for one query word at most, so "Omar O. Hoffmann" does
- * not find both its Omar and its O. in Hugo Omar Hoffmann's one Omar. Each query word takes its most similar
- * word; only when two take the same one are the pairs chosen for the largest total (earlier
- * query words first among equal totals).
+ * not find both its Omar and its O. in Hugo Omar Hoffmann's one Omar. Each query word takes its
+ * most similar word; only when two take the same one are the pairs chosen for the largest total
+ * (earlier query words first among equal totals).
  */
 function personMatches(query: PersonWords, candidate: PersonWords, closest?: number[]): number[] {
   const n = query.tokens.length;
