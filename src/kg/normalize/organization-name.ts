@@ -455,8 +455,7 @@ const INSTITUTION_WORDS: ReadonlySet<string> = new Set([
  */
 function keepsAName(rest: string, place: string): boolean {
   const placeWords = textTokens(joinDottedInitials(place));
-  if (placeWords.some((word) => LEGAL_WORDS.has(word) || LEGAL.byPhrase.has(word) || LEGAL.leading.has(word)))
-    return false;
+  if (placeWords.some((word) => isLegalSuffix(word) || LEGAL.leading.has(word))) return false;
   const written = textTokens(rest);
   const last = written[written.length - 1];
   if (last === undefined || STOPWORDS.has(canonicalOrganizationToken(last))) return false;
