@@ -413,11 +413,12 @@ const CAMPUS_WORDS: ReadonlySet<string> = new Set([
  * University" is not the University of Florida), it does not merely designate.
  */
 export function isInstitutionWord(token: string): boolean {
-  return CAMPUS_WORDS.has(token) || INSTITUTION_WORDS.has(token);
+  return INSTITUTION_WORDS.has(token);
 }
 
-/** Words of institutions' names beside `CAMPUS_WORDS`: plurals and other languages' (folded). */
+/** Words of institutions' names: `CAMPUS_WORDS`, their plurals and other languages' (folded). */
 const INSTITUTION_WORDS: ReadonlySet<string> = new Set([
+  ...CAMPUS_WORDS,
   'universities',
   'colleges',
   'institutes',
