@@ -21,7 +21,7 @@ const SPECIAL_LETTERS: Readonly<Record<string, string>> = Object.freeze({
 });
 const ASCII = /^[\x00-\x7f]*$/;
 /** Greek and Cyrillic letters (after lowercasing). */
-const GREEK_OR_CYRILLIC = /[\u0370-\u04ff\u0500-\u052f]/;
+const GREEK_OR_CYRILLIC = /[\u0370-\u052f]/;
 let lookAlikes: ReadonlyMap<string, string> | undefined;
 /** Look-alike letter → Latin letter (`data/look-alike-letters.tsv`), read at first use. */
 function lookAlikeLetters(): ReadonlyMap<string, string> {
