@@ -395,6 +395,7 @@ test('phones: an extension after a dash is dropped when the number before it is 
   assert.equal(normalizePhone('+44 7400 120009 – 38'), '+447400120009');
   // A dash inside a whole number is punctuation, not an extension.
   assert.equal(normalizePhone('+49 30 1234567-0'), '+493012345670');
+  assert.equal(normalizePhone('+1 415-555-0100'), '+14155550100');
   assert.equal(normalizePhone('+33 6 12 34 44 59'), '+33612344459');
 });
 
