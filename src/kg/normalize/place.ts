@@ -33,6 +33,8 @@ function placeKey(text: string): string {
 interface CountryTables {
   /** Folded name or alias → ISO code. */
   readonly byName: ReadonlyMap<string, string>;
+  /** The ISO codes libphonenumber knows (`getCountries`, an array built per call), as a set. */
+  readonly codes: ReadonlySet<string>;
 }
 
 interface RegionTables {
@@ -75,7 +77,7 @@ function countries(): CountryTables {
   }
   // Aliases win: they are written for the spellings the tables get wrong or lack.
   for (const [, name, , code] of aliases('country')) byName.set(placeKey(name), code);
-  countryTables = { byName };
+  countryTables = { byName, codes: new Set(getCountries()) };
   return countryTables;
 }
 
@@ -155,7 +157,7 @@ function lookUpCountry(name: string): string | undefined {
   if (direct) return direct;
   if (/^[a-z]{2}$/.test(key) && name.trim() === name.trim().toUpperCase()) {
     const upper = key.toUpperCase();
-    if ((getCountries() as string[]).includes(upper)) return upper;
+    if (countries().codes.has(upper)) return upper;
   }
   return undefined;
 }
@@ -220,7 +222,7 @@ export function isPlaceName(text: string, anyLevel = false): boolean {
   const capitals = trimmed === trimmed.toUpperCase();
   // Two letters are a country only in capitals ("UK", "DE"; "us" is a word).
   if (countries().byName.has(key) && (key.length > 2 || capitals)) return true;
-  if (/^[A-Z]{2}$/.test(trimmed) && (getCountries() as string[]).includes(trimmed)) return true;
+  if (/^[A-Z]{2}$/.test(trimmed) && countries().codes.has(trimmed)) return true;
   if (cities().byName.has(key)) return true;
   // A division of two words or more is a place wherever it stands ("New York", "New South Wales").
   return (anyLevel || key.includes(' ')) && regions().byName.has(key);
@@ -292,7 +294,7 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
   // A country written as its ISO code in capitals ("CH", "IN"; "CA" is also California).
   if (!country && /^[A-Z]{2}$/.test(text.trim())) {
     const code = text.trim();
-    if ((getCountries() as string[]).includes(code)) {
+    if (countries().codes.has(code)) {
       country = code;
       tokens = [];
     }
