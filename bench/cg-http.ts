@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
-import { freePort, MAIN, quarryCli } from './support/server.ts';
+import { freePort, MAIN, quarryCli, waitForHealthz } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';
 
 const { values } = parseArgs({
@@ -65,15 +65,7 @@ const child = spawn(
   },
 );
 const url = `http://127.0.0.1:${port}`;
-for (;;) {
-  if (child.exitCode !== null) throw new Error('server exited');
-  try {
-    if ((await fetch(`${url}/healthz`)).status === 200) break;
-  } catch {
-    // not listening yet
-  }
-  await new Promise((r) => setTimeout(r, 500));
-}
+await waitForHealthz(child, url, { timeoutMs: Infinity, pollMs: 500 });
 console.log('up');
 async function drive(list: string[], count: number, offset: number): Promise<void> {
   let next = 0;

@@ -84,6 +84,29 @@ export function quarryCli(args: string[], dataDir: string, env: Record<string, s
 }
 
 /**
+ * Polls `url`'s `/healthz` every `pollMs` until it answers 200; throws when `child` exits first
+ * or when `timeoutMs` passes (`Infinity`: no limit, for a server run under valgrind).
+ */
+export async function waitForHealthz(
+  child: ChildProcess,
+  url: string,
+  { timeoutMs = 120_000, pollMs = 100 }: { timeoutMs?: number; pollMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become healthy in ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+/**
  * Starts `quarry serve` on a free port over `dataDir` and waits for `/healthz`. Node options for
  * the server alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it) come from
  * `QUARRY_BENCH_SERVER_NODE_ARGS` (space-separated); its output goes to `options.logFile` or
@@ -111,18 +134,7 @@ export async function startServer(
     },
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${url}/healthz`);
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not become healthy in 120 s');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForHealthz(child, url);
   const pid = child.pid!;
   return {
     url,
