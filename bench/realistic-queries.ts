@@ -688,6 +688,9 @@ const orgsByStem = countBy(orgs, (o) => key(stemOf(o)));
 const uniqueStemOrgs = orgs.filter((o) => orgsByStem.get(key(stemOf(o)))?.length === 1);
 /** Persons whose first, middle and last name no one else shares. */
 const middlePersons = uniquePersons.filter((p) => middle(p));
+/** A person's surname, first initial and current employer ("J. Smith" at one workplace). */
+const initialEmployerKey = (p: Entity) => `${key(last(p))}|${fold(first(p))[0]}|${employerOf(p)}`;
+const personsByInitialEmployer = countBy(persons, initialEmployerKey);
 
 /** Generic organisational words, as written after a name (src/kg/normalize/data/generic-organization-words.txt). */
 const GENERIC_WORDS = [
@@ -736,10 +739,7 @@ const MORE_KINDS: Record<string, Kind> = {
     const employer = org(employerOf(p));
     if (!employer) return undefined;
     const initial = fold(first(p))[0];
-    const fits = persons.filter(
-      (x) => key(last(x)) === key(last(p)) && fold(first(x))[0] === initial && employerOf(x) === employer.id,
-    );
-    if (fits.length !== 1) return undefined;
+    if (personsByInitialEmployer.get(initialEmployerKey(p))?.length !== 1) return undefined;
     return {
       query: personQuery({ name: `${initial}. ${last(p)}`, employer: employer.name }),
       expected: p.id,
