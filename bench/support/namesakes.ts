@@ -72,9 +72,7 @@ function hasNamesake(
   keys: readonly string[],
   query: AnalyzedQuery,
 ): boolean {
-  const lookups = namesakeLookups(keys, query);
-  for (const refs of store.refsForKeys(lookups, 2).values()) if (refs.some((r) => r !== ref)) return true;
-  return false;
+  return othersBehind(store, ref, namesakeLookups(keys, query), 2).length > 0;
 }
 
 /**
