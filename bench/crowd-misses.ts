@@ -85,14 +85,7 @@ for (const { query, expected } of queries) {
       right: 0,
       resolvable: 0,
       resolvableRight: 0,
-      unresolvable: 0,
-      'same title': 0,
-      'free-mail': 0,
-      'same phone': 0,
-      cut: 0,
-      'not found': 0,
-      tied: 0,
-      outranked: 0,
+      ...(Object.fromEntries(classes.map((c) => [c, 0])) as Record<Class, number>),
     };
     table.set(shape, row);
   }
