@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { createMatcher, type MatchQuery } from '../src/match/index.ts';
 import { DEFAULT_LIMITS } from '../src/match/retrieval.ts';
-import { unresolvable } from './support/namesakes.ts';
+import { UNRESOLVABLE, unresolvable } from './support/namesakes.ts';
 import { queryShape } from './support/queries.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 
@@ -56,16 +56,7 @@ const queries = readFileSync(values['queries-in'], 'utf8')
   .slice(0, Number(values.count))
   .map((line) => JSON.parse(line) as BenchQuery);
 
-const classes = [
-  'unresolvable',
-  'same title',
-  'free-mail',
-  'same phone',
-  'cut',
-  'not found',
-  'tied',
-  'outranked',
-] as const;
+const classes = [...UNRESOLVABLE, 'cut', 'not found', 'tied', 'outranked'] as const;
 type Class = (typeof classes)[number];
 const table = new Map<
   string,

@@ -32,7 +32,7 @@ import { generateQuery } from '../src/match/training/query-generator.ts';
 import { Random } from '../src/random.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { writeSyntheticGraph } from './support/match-graph.ts';
-import { type Unresolvable, unresolvable } from './support/namesakes.ts';
+import { type Unresolvable, UNRESOLVABLE, unresolvable } from './support/namesakes.ts';
 import { warmPageCache } from './support/page-cache.ts';
 import { queryShape } from './support/queries.ts';
 import { FIGURES, printFigure, printTarget } from './support/targets.ts';
@@ -239,12 +239,7 @@ console.log(
 );
 // After the timed loop: which Person queries no matcher can resolve (bench/support/namesakes.ts).
 const resolvable = { queries: 0, right: 0 };
-const ties: Record<Unresolvable, number> = {
-  unresolvable: 0,
-  'same title': 0,
-  'free-mail': 0,
-  'same phone': 0,
-};
+const ties = Object.fromEntries(UNRESOLVABLE.map((c) => [c, 0])) as Record<Unresolvable, number>;
 for (const { query, expected, right } of personAnswers) {
   const tie = unresolvable(storage.entities, query, expected);
   if (tie) ties[tie]++;

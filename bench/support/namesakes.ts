@@ -36,8 +36,9 @@ import { queryPlaces } from '../../src/match/retrieval.ts';
 import type { EntityStore } from '../../src/storage/index.ts';
 import { queryShape } from './queries.ts';
 
-/** Why a Person query cannot be resolved, or `undefined` when its fields single the entity out. */
-export type Unresolvable = 'unresolvable' | 'same title' | 'free-mail' | 'same phone';
+/** Why a Person query cannot be resolved (`unresolvable` answers one, or `undefined`). */
+export const UNRESOLVABLE = ['unresolvable', 'same title', 'free-mail', 'same phone'] as const;
+export type Unresolvable = (typeof UNRESOLVABLE)[number];
 
 /** The query's places as the matcher reads its location (`c:`/`r:`/`k:` and the place). */
 function placesOf(query: AnalyzedQuery): string[] {
