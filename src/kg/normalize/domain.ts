@@ -23,6 +23,9 @@ export function normalizeDomain(url: string): NormalizedDomain | undefined {
   if (trimmed === '' || /\s/.test(trimmed)) return undefined;
   // A bare host (the usual stored form) needs no URL parsing.
   if (BARE_HOST.test(trimmed)) return fromHostname(trimmed);
+  // "<https://acme.com>" (a mail client's or Markdown's link), "(acme.com)", quoted: the marks
+  // around a URL are no part of it.
+  if (WRAPPED.test(trimmed)) return normalizeDomain(trimmed.slice(1, -1));
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//.test(trimmed) ? trimmed : `http://${trimmed}`;
   let hostname: string;
   try {
@@ -34,6 +37,8 @@ export function normalizeDomain(url: string): NormalizedDomain | undefined {
 }
 
 const BARE_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)+\.?$/;
+/** A URL between angle brackets, parentheses, brackets or quotes. */
+const WRAPPED = /^(?:<.*>|\(.*\)|\[.*\]|".*"|'.*')$/;
 // Bounded: a cache, not a copy of every host ever seen; for hosts of three labels or more (two
 // need no lookup, `TWO_LABELS`). Its size was chosen when every host went through it: 100k
 // entries held the hosts of a 100k-organization graph, whose people's e-mail domains then hit

@@ -289,6 +289,10 @@ test('domains: scheme, www, port, path dropped; registrable domain is public-suf
   assert.equal(normalizeDomain('not a url'), undefined);
   assert.equal(normalizeDomain('localhost'), undefined);
   assert.equal(normalizeDomain(''), undefined);
+  // Marks around a URL (a plain-text e-mail's "<https://…>", quotes, parentheses) are no part of it.
+  for (const url of ['<https://www.acme.com/>', '(acme.com)', '"www.acme.com"', '[https://acme.com]'])
+    assert.deepEqual(normalizeDomain(url), { host: 'acme.com', registrable: 'acme.com' }, url);
+  assert.equal(normalizeDomain('<>'), undefined);
 });
 
 test('a web address is told from a name with dots', () => {
@@ -412,6 +416,22 @@ test('phones without + and without a location are read every plausible way', () 
   assert.ok(national.numbers.includes('+16502530000'), national.numbers.join());
   // Too few digits for any reading: no number, nothing guessed.
   assert.deepEqual(readPhone('12-34'), { numbers: [] });
+});
+
+test('a label before a phone number is no part of it; several numbers in one field are each read', () => {
+  // Left on, the label hid the `+`: the number was guessed in several countries.
+  for (const phone of ['Tel: +49 1512 3450986', 'tel:+49 1512 3450986', 'Phone: +49 1512 3450986 ext. 12'])
+    assert.deepEqual(readPhone(phone), { numbers: ['+4915123450986'] }, phone);
+  assert.deepEqual(readPhone('T: +44 (0)20 7946 0018 ext 5'), { numbers: ['+442079460018'] });
+  assert.deepEqual(readPhone('+49 30 1234567 / +49 171 2345678'), {
+    numbers: ['+49301234567', '+491712345678'],
+  });
+  assert.deepEqual(readPhone('Tel. +49 30 1234567; Fax +49 30 1234568'), {
+    numbers: ['+49301234567', '+49301234568'],
+  });
+  // An area code set apart by a slash, or a short number after one, is not a second number.
+  assert.deepEqual(readPhone('030 / 1234567', 'DE'), { numbers: ['+49301234567'] });
+  assert.equal(readPhone('+49 30 1234567 / 12').numbers.length, 1);
 });
 
 /** The readings of a number without `+` by parsing it in every guessed country (no pre-test). */

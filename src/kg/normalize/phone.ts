@@ -119,7 +119,12 @@ export const GUESSED_COUNTRIES: readonly CountryCode[] = [
  * exact key: a number valid in several countries matches at most the entities that have it).
  */
 export function readPhone(phone: string, regionHint?: string): PhoneReading {
-  const trimmed = phone.trim();
+  const several = /[;,|/]|\sor\s/.test(phone) ? severalNumbers(phone) : undefined;
+  if (several) return readSeveral(several, regionHint);
+  // "Tel.: +49 …", "Phone: …", "tel:+1-…": a label is no part of the number (left on, a `+`
+  // after it went unseen and the number was guessed in several countries).
+  const trimmed = phone.trim().replace(PHONE_LABEL, '');
+  if (trimmed !== phone.trim()) return readPhone(trimmed, regionHint);
   const digits = trimmed.replace(/\D/g, '');
   if (/^(\+|00)/.test(trimmed) || (regionHint && /^[A-Z]{2}$/.test(regionHint)) || digits.length < 6) {
     const one = normalizePhone(phone, regionHint);
@@ -149,6 +154,38 @@ export function readPhone(phone: string, regionHint?: string): PhoneReading {
     return { numbers: fallback ? [fallback] : [], guessedCountries: [] };
   }
   return { numbers: readings, guessedCountries: countries };
+}
+
+/** A word (and a dot or colon) before a number: "Tel.:", "Phone", "T:", "tel:" (RFC 3966). */
+const PHONE_LABEL = /^\p{L}[\p{L}.]*\s*:?\s*(?=[+(\d])/u;
+
+/** What separates numbers written in one field: ";", ",", "|", " / " or " or ". */
+const NUMBER_SEPARATOR = /\s*[;,|]\s*|\s+\/\s+|\s+or\s+/iu;
+
+/**
+ * The numbers of a field holding several ("+49 30 1234567 / +49 30 7654321": the office and a
+ * mobile), each with 7 digits or more; undefined unless there are two or more ("030 / 1234567",
+ * an area code set apart, is one number).
+ */
+function severalNumbers(phone: string): string[] | undefined {
+  const parts = phone.split(NUMBER_SEPARATOR);
+  if (parts.length < 2 || parts.some((part) => digitCount(part) < 7)) return undefined;
+  return parts;
+}
+
+/** Each of `numbers` read (`readPhone`), their readings together. */
+function readSeveral(numbers: readonly string[], regionHint: string | undefined): PhoneReading {
+  const all: string[] = [];
+  let guessed: string[] | undefined;
+  for (const number of numbers) {
+    const reading = readPhone(number, regionHint);
+    for (const n of reading.numbers) if (!all.includes(n)) all.push(n);
+    if (reading.guessedCountries) {
+      guessed ??= [];
+      for (const c of reading.guessedCountries) if (!guessed.includes(c)) guessed.push(c);
+    }
+  }
+  return guessed ? { numbers: all, guessedCountries: guessed } : { numbers: all };
 }
 
 /** A guessed country and a cheap test of whether `digits` can be a valid number of it. */
