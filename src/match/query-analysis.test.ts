@@ -163,3 +163,72 @@ test("words about a person after the name are not read as the person's name", ()
   assert.deepEqual(tokensOf('Wakefield (numismatist)'), [['wakefield', 'numismatist']]);
   assert.deepEqual(tokensOf('Hoffmann - CTO'), [['hoffmann', 'cto']]);
 });
+
+test("an organization's stock listing or department is read apart from its name", () => {
+  const listed = analyzeQuery(organization({ names: ['Lebomivo Robotics Inc (NYSE: LEB)'] }));
+  assert.deepEqual(keys(listed), ['lebomivo robotics']);
+  assert.ok(listed.notes.some((note) => note.includes('stock listing')));
+  // A department's words may be the name's ("Acme – Logistics"): also read with them, after.
+  const department = analyzeQuery(organization({ names: ['Lebomivo Robotics Ltd – Sales'] }));
+  assert.deepEqual(keys(department), ['lebomivo robotics', 'lebomivo robotics sales']);
+  assert.deepEqual(keys(analyzeQuery(organization({ names: ['Accounts Payable, Lebomivo GmbH'] }))), [
+    'lebomivo',
+    'accounts lebomivo payable',
+  ]);
+});
+
+test('a place between an organization name and its legal form is read as a place after the name', () => {
+  const read = withNamesWithoutPlace(
+    analyzeQuery(organization({ names: ['Lebomivo Robotics Germany GmbH'] })),
+    noNameWords,
+  );
+  assert.deepEqual(keys(read), ['germany lebomivo robotics', 'lebomivo robotics']);
+  assert.equal(read.location?.country, 'DE');
+  assert.deepEqual(read.names[1].legalForms, ['gmbh']);
+  // Nothing but the place before the legal form: no such reading.
+  assert.equal(analyzeQuery(organization({ names: ['Germany GmbH'] })).namesWithPlace, undefined);
+});
+
+test("a person's pronouns and birth name are read apart from the name, first", () => {
+  const person = { ...organization({}), type: 'Person' as const };
+  const read = (name: string) => analyzeQuery({ ...person, names: [name] }).names;
+  for (const name of ['Ada Hoffmann (she/her)', 'Ada Hoffmann she/her', 'Ada Hoffmann née Berg']) {
+    assert.deepEqual(read(name)[0].tokens, ['ada', 'hoffmann'], name);
+    assert.equal(read(name)[0].last, 'hoffmann', name);
+  }
+  // Words in parentheses inside the name (a birth name, a nickname).
+  assert.deepEqual(read('Ada Sofia (Berg) Hoffmann')[0].tokens, ['ada', 'sofia', 'hoffmann']);
+});
+
+test('initials written together before a surname are also read apart', () => {
+  const person = { ...organization({}), type: 'Person' as const };
+  const read = analyzeQuery({ ...person, names: ["AJ O'Brien"] }).names;
+  // As written first (two capitals may be a surname written first, "HO Chen"), then as initials.
+  assert.equal(read.length, 2);
+  assert.deepEqual(read[1].tokens, ['a', 'j', 'obrien']);
+  assert.equal(read[1].first, 'a');
+  assert.equal(analyzeQuery({ ...person, names: ['Ada Hoffmann'] }).names.length, 1);
+  assert.equal(analyzeQuery({ ...person, names: ['AJ HOFFMANN'] }).names.length, 1);
+});
+
+test("a person's title written as a profile headline is read as the title and the workplace", () => {
+  const person = { ...organization({}), type: 'Person' as const, names: ['Ada Hoffmann'] };
+  const at = analyzeQuery({ ...person, title: 'Sales Director at Lebomivo Robotics | MBA' });
+  assert.deepEqual(at.titleTokens, ['sales', 'director']);
+  assert.equal(at.employerKey, 'lebomivo robotics');
+  // After a comma or a dash, a workplace only when it carries a legal form.
+  const comma = analyzeQuery({ ...person, title: 'Designer, Lebomivo Robotics GmbH' });
+  assert.deepEqual(comma.titleTokens, ['designer']);
+  assert.equal(comma.employerKey, 'lebomivo robotics');
+  const title = analyzeQuery({ ...person, title: 'Director, Sales and Marketing' });
+  assert.deepEqual(title.titleTokens, ['director']);
+  assert.equal(title.employerKey, undefined);
+  // A workplace given as the employer is kept.
+  const given = analyzeQuery({ ...person, title: 'CTO @ Kasibo', employer: 'Lebomivo Robotics' });
+  assert.equal(given.employerKey, 'lebomivo robotics');
+  assert.deepEqual(analyzeQuery({ ...person, title: 'Chief Technology Officer' }).titleTokens, [
+    'chief',
+    'technology',
+    'officer',
+  ]);
+});

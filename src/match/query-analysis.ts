@@ -10,9 +10,12 @@ import {
   normalizePersonName,
   parseLocation,
   readPhone,
+  splitBirthName,
+  splitOrganizationAddition,
   splitOtherName,
   splitTrailingPlace,
   textTokens,
+  withoutPronouns,
 } from '../kg/index.ts';
 import { hostLookupKeys } from './profile.ts';
 
@@ -178,8 +181,30 @@ function nameAndEmail(written: string): { name: string; email: string } | undefi
 /** What a CRM's name column adds after a person's name: "(…)", or a dash, bar, at or slash. */
 const PERSON_CONTEXT = /^(.*?\S)\s+(?:[-\u2013\u2014|@/]|at)\s+(\S.*)$/u;
 
-/** A person's name with words in parentheses after it. */
-const PERSON_PARENTHESES = /^\s*(.*?\S)\s*\([^()]*\)\s*$/u;
+/** Words in parentheses in a person's name, after it or inside it ("Ada (Berg) Hoffmann"). */
+const PERSON_PARENTHESES = /\s*\([^()]*\)\s*/gu;
+
+/**
+ * A person's name as written without what is no part of it, or undefined when nothing is:
+ * pronouns ("(she/her)"), a birth name ("née Berg") and words in parentheses, after the name or
+ * inside it (a workplace, a title, a birth name or a nickname: "Ada (Berg) Hoffmann").
+ */
+function bareName(name: string): string | undefined {
+  let bare = name.includes('/') ? (withoutPronouns(name) ?? name) : name;
+  bare = splitBirthName(bare)?.name ?? bare;
+  if (bare.includes('(')) bare = bare.replace(PERSON_PARENTHESES, ' ').trim();
+  return bare !== name && /\S\s+\S/.test(bare) ? bare : undefined;
+}
+
+/**
+ * Initials written together before a surname, in capitals ("AJ Hoffmann"): the name with them
+ * apart ("A J Hoffmann"); undefined otherwise. Two or three capitals before one capitalised
+ * word also read as a surname written first ("HO Chen"), so this is a second reading.
+ */
+function initialsApart(name: string): string | undefined {
+  const found = /^\s*(\p{Lu}{2,3})\s+(\p{Lu}[\p{L}'’-]*\p{Ll}[\p{L}'’-]*)\s*$/u.exec(name);
+  return found ? `${[...found[1]].join(' ')} ${found[2]}` : undefined;
+}
 
 /**
  * A person's name followed by words about the person (an employer, a title: "Ada Hoffmann
@@ -190,6 +215,32 @@ function personNameWithContext(written: string): { name: string; context: string
   const found = PERSON_CONTEXT.exec(written.trim());
   if (!found || !/\S\s+\S/.test(found[1])) return undefined;
   return { name: found[1], context: found[2].trim() };
+}
+
+/**
+ * A profile's headline: "CTO at Acme", "CTO @ Acme | Speaker", "CTO | Acme GmbH", "CTO, Acme
+ * GmbH", "CTO – Acme".
+ */
+const HEADLINE = /^(.*?\S)\s*(\sat\s|@|\s[|\u2022\u00b7\u2013\u2014-]\s|,\s)\s*(.*)$/iu;
+/** Where a headline's workplace ends: at a bar, a bullet or a comma. */
+const HEADLINE_PART_END = /\s*[|\u2022\u00b7,]/u;
+
+/**
+ * A person's title written as a profile headline (issue 22: "Sales Director at Acme Robotics |
+ * MBA"): the title before the first mark, and the workplace after "at" or "@", or after a
+ * comma or a dash when it carries a legal form ("Designer, Acme GmbH"; "Director, Sales" is a
+ * title); undefined when the title has no such mark.
+ */
+function readHeadline(title: string): { title: string; employer?: string } | undefined {
+  const found = HEADLINE.exec(title.trim());
+  if (!found) return undefined;
+  const after = found[3].split(HEADLINE_PART_END)[0].trim();
+  const at = /at|@/i.test(found[2]);
+  const employer =
+    at || (/[,\u2013\u2014-]/u.test(found[2]) && normalizeOrganizationName(after).legalForms.length > 0)
+      ? after
+      : '';
+  return employer ? { title: found[1], employer } : { title: found[1] };
 }
 
 /** Whether `place` is a country's code or abbreviation in capitals ("FR", "UK", "USA", "U.S."). */
@@ -236,26 +287,63 @@ function readPersonName(asWritten: string, text: string, notes: string[], into: 
       `name ${quote(asWritten)} was read as the name ${quote(withContext.name)} followed by ${quote(withContext.context)}: not compared`,
     );
   const name = withContext?.name ?? text;
-  // "Ada Hoffmann (Lebomivo Robotics)": also read without the words in parentheses, first
-  // (the given name and surname are read from the first name), as they may be a workplace or
-  // a title as well as words of the name.
-  const unbracketed = PERSON_PARENTHESES.exec(name)?.[1];
-  const bareRead = unbracketed && /\S\s+\S/.test(unbracketed) ? personName(unbracketed) : undefined;
-  if (bareRead) {
+  // "Ada Hoffmann (Lebomivo Robotics)", "Ada Hoffmann née Berg": also read without what may
+  // not be the name, first (the given name and surname are read from the first name), as words
+  // in parentheses may be a workplace or a title as well as words of the name.
+  const bare = bareName(name);
+  const bareRead = bare ? personName(bare) : undefined;
+  if (bare && bareRead) {
     into.names.push(bareRead);
-    notes.push(`name ${quote(name)} was also read without the words in parentheses`);
+    notes.push(`name ${quote(name)} was also read as ${quote(bare)}`);
   }
   const read = personName(name);
   if (read) into.names.push(read);
   else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
+  const initials = initialsApart(bare ?? name);
+  const initialsRead = initials ? personName(initials) : undefined;
+  if (initials && initialsRead) {
+    into.names.push(initialsRead);
+    notes.push(`name ${quote(name)} was also read with initials: ${quote(initials)}`);
+  }
 }
 
 /**
- * An organization's name (`text`: `asWritten` without an e-mail address in it) into `into`: its
+ * A place written between an organization's name and its legal form ("Acme Robotics Canada
+ * Inc", "Acme Germany GmbH": a subsidiary named for its country): the name with its legal form
+ * and without the place; undefined when the name ends in no legal form or none is before it.
+ */
+function placeBeforeLegalForm(name: string): ReturnType<typeof splitTrailingPlace> {
+  const whole = normalizeOrganizationName(name);
+  if (whole.legalForms.length === 0) return undefined;
+  const words = name.trim().split(/\s+/);
+  const same = whole.tokens.join(' ');
+  // The longest run of trailing words that is only the legal form ("Pty Ltd", not "Ltd").
+  for (let n = Math.min(3, words.length - 2); n >= 1; n--) {
+    if (normalizeOrganizationName(words.slice(0, -n).join(' ')).tokens.join(' ') !== same) continue;
+    const split = splitTrailingPlace(words.slice(0, -n).join(' '));
+    return split ? { ...split, name: `${split.name} ${words.slice(-n).join(' ')}` } : undefined;
+  }
+  return undefined;
+}
+
+/** Marks that set a listing or a department apart from an organization's name. */
+const ADDITION_MARKS = /[-\u2013\u2014,(/|[:]/u;
+
+/**
+ * An organization's name (`written`: `asWritten` without an e-mail address in it) into `into`: its
  * names (and another name written after it), the name as written, and its reading without a
  * place written after it.
  */
-function readOrganizationName(asWritten: string, text: string, notes: string[], into: ReadNames): void {
+function readOrganizationName(asWritten: string, written: string, notes: string[], into: ReadNames): void {
+  // "Acme Robotics Inc (NYSE: ACR)", "Acme Robotics – Sales": read without the listing or the
+  // department (a department's words may be the name's too, "Acme – Logistics": read with them
+  // as well, after).
+  const addition = ADDITION_MARKS.test(written) ? splitOrganizationAddition(written) : undefined;
+  if (addition)
+    notes.push(
+      `name ${quote(asWritten)} was read as the name ${quote(addition.name)} and its ${addition.kind === 'listing' ? 'stock listing' : 'department'} ${quote(addition.addition)}`,
+    );
+  const text = addition?.name ?? written;
   const withOther = splitOtherName(text);
   const name = withOther?.name ?? text;
   const read = organizationName(name);
@@ -268,9 +356,11 @@ function readOrganizationName(asWritten: string, text: string, notes: string[], 
       `name ${quote(asWritten)} was read as two names of one organization: ${quote(name)} and ${quote(withOther.other)}`,
     );
   }
+  const whole = addition?.kind === 'department' ? organizationName(written) : undefined;
+  if (whole) into.names.push(whole);
   if (!read) return;
   into.written.push(name);
-  const split = splitTrailingPlace(name);
+  const split = splitTrailingPlace(name) ?? placeBeforeLegalForm(name);
   const bare = split ? organizationName(split.name) : undefined;
   if (split && bare) {
     into.namesWithPlace.push({
@@ -295,7 +385,13 @@ function readOrganizationName(asWritten: string, text: string, notes: string[], 
 export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
   const isPerson = query.type === 'Person';
   const notes: string[] = [];
-  const employer = present(query.employer) ? normalizeOrganizationName(query.employer) : undefined;
+  const headline = isPerson && present(query.title) ? readHeadline(query.title) : undefined;
+  if (headline?.employer && !present(query.employer))
+    notes.push(
+      `title ${quote(query.title ?? '')} was read as the title ${quote(headline.title)} at ${quote(headline.employer)}`,
+    );
+  const employerText = present(query.employer) ? query.employer : headline?.employer;
+  const employer = employerText ? normalizeOrganizationName(employerText) : undefined;
   const school = present(query.school) ? normalizeOrganizationName(query.school) : undefined;
   const { names, namesWithPlace, written, emailsInNames } = readNames(query, notes);
   const urls: QueryUrl[] = [];
@@ -347,7 +443,7 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
     ...(location && (location.tokens.length || location.country || location.places.length)
       ? { location }
       : {}),
-    titleTokens: present(query.title) ? textTokens(query.title) : [],
+    titleTokens: present(query.title) ? textTokens(headline?.title ?? query.title) : [],
     employerTokens: employer?.significant ?? [],
     ...(query.type === 'Person' && employer?.key ? { employerKey: employer.key } : {}),
     schoolTokens: school?.significant ?? [],

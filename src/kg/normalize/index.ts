@@ -46,3 +46,9 @@ export {
   regionName,
 } from './place.ts';
 export { foldText, sortedDistinct, textTokens } from './text.ts';
+export {
+  type NameAddition,
+  splitBirthName,
+  splitOrganizationAddition,
+  withoutPronouns,
+} from './name-additions.ts';
