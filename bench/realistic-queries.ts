@@ -984,6 +984,9 @@ function smudge(text: string): string {
   return random.chance(0.5) ? `${mark}${text}` : `${text}${mark}`;
 }
 
+/** Birth names written with a person's name (this file's own; some are the graph's surnames). */
+const BIRTH_NAMES = ['Berg', 'Novak', 'Kim', 'Rossi', 'Jensen', 'Weber', 'Lindqvist', 'Moreno'];
+
 const EVERYDAY_KINDS: Record<string, Kind> = {
   'org-joined-words': () => {
     // "LebomivoRobotics", "LEBOMIVOROBOTICS", "Lebomivo-Robotics": the name's words run
@@ -1071,6 +1074,147 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
       `${fullName(p)} at ${stemOf(employer)}`,
     ]);
     return { query: personQuery({ name }), expected: p.id };
+  },
+  // --- fourth round (branch shapes4): shapes that failed when written ---
+  'org-stock-listing': () => {
+    // The stock exchange and ticker after the name ("Lebomivo Robotics Inc (NYSE: LEB)").
+    const o = pick(uniqueOrgs);
+    const ticker = slug(wordOf(o))
+      .slice(0, 2 + random.int(3))
+      .toUpperCase();
+    const exchange = pick(['NYSE', 'NASDAQ', 'LSE', 'XETRA', 'TSX', 'ASX', 'Euronext', 'SIX']);
+    const name = pick([
+      `${o.name} (${exchange}: ${ticker})`,
+      `${o.name} (${exchange}:${ticker})`,
+      `${o.name} - ${exchange}:${ticker}`,
+      `${o.name}, ${exchange}: ${ticker}`,
+      `${o.name} [${exchange}: ${ticker}]`,
+    ]);
+    return { query: orgQuery({ name }), expected: o.id };
+  },
+  'org-department': () => {
+    // A department after the name, or before it with a comma ("Lebomivo Robotics – Sales").
+    const o = pick(uniqueOrgs);
+    const department = pick([
+      'Sales',
+      'Marketing Department',
+      'HR',
+      'Human Resources',
+      'Accounts Payable',
+      'Purchasing Dept.',
+      'R&D',
+      'Legal Dept',
+      'IT Department',
+      'Finance',
+      'Customer Service',
+      'Procurement',
+    ]);
+    const name = pick([
+      `${o.name} – ${department}`,
+      `${o.name} - ${department}`,
+      `${o.name}, ${department}`,
+      `${o.name} (${department})`,
+      `${department}, ${o.name}`,
+      `${o.name} / ${department}`,
+    ]);
+    return { query: orgQuery({ name }), expected: o.id };
+  },
+  'org-place-before-legal': () => {
+    // A subsidiary's name: the country or city between the name and the legal form
+    // ("Lebomivo Robotics Germany GmbH", "Lebomivo Robotics Deutschland GmbH").
+    const o = pick(uniqueOrgs);
+    const legal = legalOf(o);
+    if (!legal) return undefined;
+    const country = countryOf(o);
+    const place = random.int(4) === 0 ? cityOf(o) : pick(COUNTRY_SPELLINGS[country] ?? [country]);
+    return { query: orgQuery({ name: `${stemOf(o)} ${place} ${legal}` }), expected: o.id };
+  },
+  'org-url-wrapped': () => {
+    // The site between angle brackets (a plain-text e-mail's link), parentheses or quotes.
+    const o = pick(orgs);
+    const d = domainOf(o) ?? '';
+    const url = pick([`<https://www.${d}/>`, `<http://${d}>`, `(${d})`, `"www.${d}"`, `[https://${d}]`]);
+    return { query: orgQuery({ url }), expected: o.id };
+  },
+  'org-phone-labelled': () => {
+    // A label with an extension, or a second number in the field ("… / +49 …", "…; …").
+    const o = pick(orgs);
+    const parsed = ownPhoneParsed(o);
+    if (!parsed) return undefined;
+    const own = parsed.formatInternational();
+    const digits = String(parsed.nationalNumber);
+    const otherDigits = `+${parsed.countryCallingCode}${digits.slice(0, -3)}${String(random.int(1000)).padStart(3, '0')}`;
+    const other = parsePhoneNumberFromString(otherDigits);
+    if (!other || phoneHolders.has(otherDigits)) return undefined;
+    const ext = String(1 + random.int(999));
+    const phone = pick([
+      `Tel: ${own} ext. ${ext}`,
+      `Phone: ${own} x${ext}`,
+      `T: ${own} ext ${ext}`,
+      `${own} / ${other.formatInternational()}`,
+      `${own}; ${other.formatInternational()}`,
+      `Tel. ${own} / Fax ${other.formatInternational()}`,
+    ]);
+    return { query: orgQuery({ phone }), expected: o.id };
+  },
+  'person-pronouns': () => {
+    // Pronouns after the name, as profiles and signatures write them ("Ada Hoffmann (she/her)").
+    const p = pick(uniquePersons);
+    const pronouns = pick(['she/her', 'he/him', 'they/them', 'she/they', 'he/him/his', 'she/her/hers']);
+    const name = pick([
+      `${fullName(p)} (${pronouns})`,
+      `${fullName(p)} ${pronouns}`,
+      `${fullName(p)} [${pronouns}]`,
+      `${fullName(p)} | ${pronouns}`,
+      `${fullName(p)}, ${pronouns}`,
+    ]);
+    return { query: personQuery({ name }), expected: p.id };
+  },
+  'person-birth-name': () => {
+    // A birth (maiden) name written with the name ("Ada Hoffmann née Berg", "Ada (Berg)
+    // Hoffmann").
+    const p = pick(middlePersons);
+    const born = pick(BIRTH_NAMES.filter((s) => s !== last(p)));
+    const name = pick([
+      `${fullName(p)} née ${born}`,
+      `${fullName(p)} nee ${born}`,
+      `${fullName(p)} geb. ${born}`,
+      `${first(p)} ${middle(p)} (${born}) ${last(p)}`,
+      `${fullName(p)} (née ${born})`,
+    ]);
+    return { query: personQuery({ name }), expected: p.id };
+  },
+  'person-initials-joined': () => {
+    // Initials written together before the surname, with the employer ("AJ Hoffmann").
+    const p = pick(middlePersons);
+    const employer = org(employerOf(p));
+    if (!employer || personsByInitialEmployer.get(initialEmployerKey(p))?.length !== 1) return undefined;
+    const initials = `${fold(first(p))[0]}${fold(middle(p) ?? '')[0]}`.toUpperCase();
+    return {
+      query: personQuery({ name: `${initials} ${last(p)}`, employer: employer.name }),
+      expected: p.id,
+    };
+  },
+  'person-headline': () => {
+    // A profile's headline as the title ("Designer at Lebomivo Robotics | Speaker"), with the
+    // city: among namesakes, the only one with that title there.
+    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
+    const p = pick(group);
+    const job = p.employments?.find((e) => e.isCurrent);
+    const employer = org(job?.employer?.id);
+    const city = p.location?.city?.name;
+    const fits = group.filter(
+      (x) => x.employments?.find((e) => e.isCurrent)?.title === job?.title && x.location?.city?.name === city,
+    );
+    if (!job?.title || !employer || fits.length !== 1) return undefined;
+    const title = pick([
+      `${job.title} at ${stemOf(employer)}`,
+      `${job.title} @ ${stemOf(employer)} | ${pick(['Speaker', 'Mentor', 'MBA', 'Investor'])}`,
+      `${job.title} | ${employer.name}`,
+      `🚀 ${job.title} – ${stemOf(employer)}`,
+      `${job.title}, ${employer.name}`,
+    ]);
+    return { query: personQuery({ name: `${first(p)} ${last(p)}`, title, location: city }), expected: p.id };
   },
 };
 
