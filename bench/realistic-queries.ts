@@ -1216,6 +1216,83 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
     ]);
     return { query: personQuery({ name: `${first(p)} ${last(p)}`, title, location: city }), expected: p.id };
   },
+  'org-name-with-registration': () => {
+    // A register's or tax number after the name, as invoices write it ("Acme GmbH (HRB
+    // 123456)", "Acme Ltd, Company No. 01234567").
+    const o = pick(uniqueOrgs);
+    const n = String(10000000 + random.int(89999999));
+    const name = pick([
+      `${o.name} (HRB ${n.slice(0, 6)})`,
+      `${o.name} (Company No. ${n})`,
+      `${o.name} - VAT GB${n}9`,
+      `${o.name}, Reg. No. ${n}`,
+      `${o.name} (CNPJ ${n}/0001-00)`,
+      `${o.name} (ABN ${n}123)`,
+    ]);
+    return { query: orgQuery({ name }), expected: o.id };
+  },
+  'org-name-with-parent': () => {
+    // The organization it belongs to after the name ("Acme Robotics SA, a Kasibo company"):
+    // another organization of the graph, which is not meant.
+    const o = pick(uniqueOrgs);
+    const parent = pick(uniqueOrgs);
+    if (parent.id === o.id) return undefined;
+    const name = pick([
+      `${o.name}, a ${stemOf(parent)} company`,
+      `${o.name} (subsidiary of ${parent.name})`,
+      `${o.name} (part of ${stemOf(parent)} Group)`,
+      `${o.name} – a division of ${parent.name}`,
+    ]);
+    return { query: orgQuery({ name }), expected: o.id };
+  },
+  'org-care-of': () => {
+    // An addressee line's words before the name ("c/o Acme Ltd", "Attn: Accounts Payable, …").
+    const o = pick(uniqueOrgs);
+    const name = pick([
+      `c/o ${o.name}`,
+      `C/O ${o.name}`,
+      `Attn: Accounts Payable, ${o.name}`,
+      `Attn. ${o.name}`,
+      `FAO: ${o.name}`,
+    ]);
+    return { query: orgQuery({ name }), expected: o.id };
+  },
+  'org-name-is-email': () => {
+    // A contact address in the name column, and nothing else.
+    const o = pick(orgs);
+    return { query: orgQuery({ name: `${pick(ROLES)}@${domainOf(o)}` }), expected: o.id };
+  },
+  'person-name-is-email': () => {
+    // The person's own address in the name column, and nothing else.
+    const p = pick(persons);
+    const email = p.emailAddresses?.[0]?.contactString;
+    if (
+      !email ||
+      persons.filter((x) => x.emailAddresses?.some((e) => e.contactString === email)).length !== 1
+    )
+      return undefined;
+    return { query: personQuery({ name: pick([email, `<${email}>`, `mailto:${email}`]) }), expected: p.id };
+  },
+  'person-email-obfuscated': () => {
+    // The address as a web page writes it against harvesters ("ada(at)lebomivo.example"): among
+    // namesakes, the address tells them apart.
+    const p = pick(persons);
+    const email = p.emailAddresses?.[0]?.contactString;
+    if (
+      !email ||
+      persons.filter((x) => x.emailAddresses?.some((e) => e.contactString === email)).length !== 1
+    )
+      return undefined;
+    const [local, domain] = email.split('@');
+    const written = pick([
+      `${local}(at)${domain}`,
+      `${local} [at] ${domain}`,
+      `${local} at ${domain.replace('.', ' dot ')}`,
+      `${local}[at]${domain.replace('.', '[dot]')}`,
+      `${local} (at) ${domain}`,
+    ]);
+    return { query: personQuery({ name: `${first(p)} ${last(p)}`, email: written }), expected: p.id };
+  },
 };
 
 /** Everyday shapes that test how queries are read, not the weights: `--training` leaves them out. */

@@ -98,8 +98,9 @@ test('an e-mail address written in a name is read as the email, and the name wit
   // The same address given as the email too is read once.
   const both = analyzeQuery({ ...person, names: ['Ada <ada@x.example>'], emails: ['ada@x.example'] });
   assert.equal(both.emails.length, 1);
-  // A name that is only an address is left as written.
-  assert.equal(analyzeQuery({ ...person, names: ['ada@x.example'] }).emails.length, 0);
+  // A name that is only an address is the email, and no name.
+  const alone = analyzeQuery({ ...person, names: ['ada@x.example'] });
+  assert.deepEqual([alone.names.length, alone.emails.length], [0, 1]);
 });
 
 test("an organization name's words run together are also read apart when the graph has both", () => {
@@ -231,4 +232,32 @@ test("a person's title written as a profile headline is read as the title and th
     'technology',
     'officer',
   ]);
+});
+
+test('a name that is only an e-mail address is read as the email', () => {
+  for (const type of ['Person', 'Organization'] as const) {
+    const read = analyzeQuery({ ...organization({}), type, names: ['<ada.hoffmann@lebomivo.example>'] });
+    assert.deepEqual(read.names, []);
+    assert.deepEqual(
+      read.emails.map((e) => e.address),
+      ['ada.hoffmann@lebomivo.example'],
+    );
+  }
+});
+
+test('an e-mail address written against harvesters is read as the address', () => {
+  const person = { ...organization({}), type: 'Person' as const, names: ['Ada Hoffmann'] };
+  for (const email of [
+    'ada.hoffmann(at)lebomivo.example',
+    'ada.hoffmann [at] lebomivo [dot] example',
+    'ada.hoffmann at lebomivo dot example',
+  ]) {
+    const read = analyzeQuery({ ...person, emails: [email] });
+    assert.deepEqual(
+      read.emails.map((e) => e.address),
+      ['ada.hoffmann@lebomivo.example'],
+      email,
+    );
+  }
+  assert.deepEqual(analyzeQuery({ ...person, emails: ['meet me at noon'] }).emails, []);
 });

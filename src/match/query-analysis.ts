@@ -1,5 +1,5 @@
 /** A query normalised once, in every form the retrieval and the features compare. */
-import type { EntityType, NormalizedEmail, ParsedLocation } from '../kg/index.ts';
+import type { EntityType, NameAddition, NormalizedEmail, ParsedLocation } from '../kg/index.ts';
 import {
   canonicalGivenName,
   countryCode,
@@ -164,6 +164,9 @@ function personName(name: string): QueryName | undefined {
 const EMAIL_IN_NAME =
   /<\s*([^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)\s*>|(?<![^\s("'<,;])([^\s<>@"'(),;]+@[^\s<>@"'(),;]+\.[^\s<>@"'(),;]+)/u;
 
+/** A name that is only an e-mail address, bare, in angle brackets or with "mailto:". */
+const EMAIL_ALONE = /^\s*<?\s*(?:mailto:)?([^\s<>@"'(),;]+@[^\s<>@"'(),;]+\.[^\s<>@"'(),;]+?)\s*>?\s*$/iu;
+
 /**
  * A name written with an e-mail address (a mail client's "Name <address>" pasted into the name
  * column): the name without it, and the address. None when there is no address, or nothing
@@ -217,6 +220,20 @@ function personNameWithContext(written: string): { name: string; context: string
   return { name: found[1], context: found[2].trim() };
 }
 
+/** "(at)", "[at]", " at " and "(dot)", "[dot]", " dot " as a web page writes an address against harvesters. */
+const OBFUSCATED_AT = /\s*[([{]\s*at\s*[)\]}]\s*|\s+at\s+/iu;
+const OBFUSCATED_DOT = /\s*[([{]\s*dot\s*[)\]}]\s*|\s+dot\s+/giu;
+
+/**
+ * An e-mail address written against harvesters ("ada.hoffmann(at)lebomivo.example", "ada [at]
+ * lebomivo [dot] example"): the address; undefined when `text` is not written so.
+ */
+function deobfuscatedEmail(text: string): string | undefined {
+  if (!OBFUSCATED_AT.test(text)) return undefined;
+  const address = text.trim().replace(OBFUSCATED_AT, '@').replace(OBFUSCATED_DOT, '.');
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(address) ? address : undefined;
+}
+
 /**
  * A profile's headline: "CTO at Acme", "CTO @ Acme | Speaker", "CTO | Acme GmbH", "CTO, Acme
  * GmbH", "CTO – Acme".
@@ -267,6 +284,13 @@ interface ReadNames {
 function readNames(query: MatchQuery, notes: string[]): ReadNames {
   const read: ReadNames = { names: [], namesWithPlace: [], written: [], emailsInNames: [] };
   for (const asWritten of query.names) {
+    const alone = asWritten.includes('@') ? EMAIL_ALONE.exec(asWritten)?.[1] : undefined;
+    if (alone) {
+      // "ada.hoffmann@lebomivo.example" in the name column: the query's email, not a name.
+      read.emailsInNames.push(alone);
+      notes.push(`name ${quote(asWritten)} is an e-mail address: read as the email`);
+      continue;
+    }
     const withEmail = asWritten.includes('@') ? nameAndEmail(asWritten) : undefined;
     if (withEmail) {
       read.emailsInNames.push(withEmail.email);
@@ -326,8 +350,17 @@ function placeBeforeLegalForm(name: string): ReturnType<typeof splitTrailingPlac
   return undefined;
 }
 
-/** Marks that set a listing or a department apart from an organization's name. */
-const ADDITION_MARKS = /[-\u2013\u2014,(/|[:]/u;
+/** Marks that set what is written with an organization's name apart (`splitOrganizationAddition`). */
+const ADDITION_MARKS = /[-\u2013\u2014,(/|[:]|^\s*(?:attn|attention|z\.?\s?hd|fao|for)\b/iu;
+
+/** What each kind of `NameAddition` is called in a note. */
+const ADDITION_NAMES: Readonly<Record<NameAddition['kind'], string>> = {
+  listing: 'stock listing',
+  registration: 'registration number',
+  parent: 'parent organization',
+  department: 'department',
+  'care-of': 'addressee line',
+};
 
 /**
  * An organization's name (`written`: `asWritten` without an e-mail address in it) into `into`: its
@@ -341,7 +374,7 @@ function readOrganizationName(asWritten: string, written: string, notes: string[
   const addition = ADDITION_MARKS.test(written) ? splitOrganizationAddition(written) : undefined;
   if (addition)
     notes.push(
-      `name ${quote(asWritten)} was read as the name ${quote(addition.name)} and its ${addition.kind === 'listing' ? 'stock listing' : 'department'} ${quote(addition.addition)}`,
+      `name ${quote(asWritten)} was read as the name ${quote(addition.name)} and its ${ADDITION_NAMES[addition.kind]} ${quote(addition.addition)}`,
     );
   const text = addition?.name ?? written;
   const withOther = splitOtherName(text);
@@ -409,7 +442,9 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
   }
   const emails: NormalizedEmail[] = [];
   for (const email of query.emails) {
-    const read = normalizeEmail(email);
+    const plain = email.includes('@') ? undefined : deobfuscatedEmail(email);
+    const read = normalizeEmail(plain ?? email);
+    if (read && plain) notes.push(`email ${quote(email)} was read as ${quote(plain)}`);
     if (read) emails.push(read);
     else notes.push(`email ${quote(email)} is not an e-mail address (local@domain): not used`);
   }

@@ -3,17 +3,13 @@ import { test } from 'node:test';
 import { splitBirthName, splitOrganizationAddition, withoutPronouns } from './name-additions.ts';
 
 test('a stock listing after an organization name is split off', () => {
-  for (const [written, name] of [
-    ['Acme Robotics Inc (NYSE: ACR)', 'Acme Robotics Inc'],
-    ['Acme Foods [NASDAQ:ACF]', 'Acme Foods'],
-    ['Acme Labs Ltd - LSE:ACL', 'Acme Labs Ltd'],
-    ['Acme AG, XETRA: AC1', 'Acme AG'],
+  for (const [written, name, listing] of [
+    ['Acme Robotics Inc (NYSE: ACR)', 'Acme Robotics Inc', '(NYSE: ACR)'],
+    ['Acme Foods [NASDAQ:ACF]', 'Acme Foods', '[NASDAQ:ACF]'],
+    ['Acme Labs Ltd - LSE:ACL', 'Acme Labs Ltd', 'LSE:ACL'],
+    ['Acme AG, XETRA: AC1', 'Acme AG', 'XETRA: AC1'],
   ])
-    assert.deepEqual(splitOrganizationAddition(written), {
-      name,
-      addition: written.slice(name.length).trim(),
-      kind: 'listing',
-    });
+    assert.deepEqual(splitOrganizationAddition(written), { name, addition: listing, kind: 'listing' });
   // A ticker in parentheses without its exchange is left alone (it may be an acronym of the name).
   assert.equal(splitOrganizationAddition('Acme Robotics (ACR)'), undefined);
 });
@@ -57,4 +53,34 @@ test("a birth name after a person's name is split off; a date or a surname Born 
   assert.deepEqual(splitBirthName('Ada Hoffmann geb. Berg'), { name: 'Ada Hoffmann', birthName: 'Berg' });
   assert.equal(splitBirthName('Arthur Young (rugby union, born 1855)'), undefined);
   assert.equal(splitBirthName('Max Born'), undefined);
+});
+
+test("a register's number, a parent organization or an addressee line is split off an organization name", () => {
+  const split = (name: string) => {
+    const found = splitOrganizationAddition(name);
+    return found && [found.name, found.kind];
+  };
+  assert.deepEqual(split('Acme Software SA (HRB 203730)'), ['Acme Software SA', 'registration']);
+  assert.deepEqual(split('Acme Networks Inc, Reg. No. 99195721'), ['Acme Networks Inc', 'registration']);
+  assert.deepEqual(split('Acme Ltd - VAT GB123456789'), ['Acme Ltd', 'registration']);
+  assert.deepEqual(split('Acme Networks SAS, a Kasibo Motors company'), ['Acme Networks SAS', 'parent']);
+  assert.deepEqual(split('Acme Motors GmbH (subsidiary of Kasibo Inc)'), ['Acme Motors GmbH', 'parent']);
+  assert.deepEqual(split('c/o Acme Dynamics Inc'), ['Acme Dynamics Inc', 'care-of']);
+  assert.deepEqual(split('Attn. Acme Motors GmbH'), ['Acme Motors GmbH', 'care-of']);
+  // After an addressee line, a department before the name is read too.
+  assert.deepEqual(splitOrganizationAddition('Attn: Accounts Payable, Acme Ltd'), {
+    name: 'Acme Ltd',
+    addition: 'Attn: Accounts Payable',
+    kind: 'department',
+  });
+  // Names that only start or end like one: a register's marker needs a number, "Attention"
+  // needs a colon or a dot, "Co" is no "c/o".
+  for (const name of [
+    'Acme Vat Co',
+    'Attention Deficit Inc',
+    'Co Acme Ltd',
+    'Part of Life Ltd',
+    'The Company',
+  ])
+    assert.equal(splitOrganizationAddition(name), undefined, name);
 });

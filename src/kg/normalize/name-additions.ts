@@ -9,6 +9,9 @@ import { textTokens } from './text.ts';
 
 interface Additions {
   readonly listing: RegExp;
+  readonly registration: RegExp;
+  readonly parent: RegExp;
+  readonly careOf: RegExp;
   readonly departmentWords: ReadonlySet<string>;
   readonly pronoun: RegExp;
   readonly birthName: RegExp;
@@ -25,10 +28,39 @@ function tables(): Additions {
       .map((w) => w.split(' ').join('\\s+'))
       .join('|');
   const pronouns = alternatives(of('pronoun'));
+  // A marker's words apart by a space, a dot or a slash ("reg. no", "z. hd.").
+  const markers = (kind: string, withSlash = true) =>
+    [...of(kind)]
+      .filter((m) => withSlash || !m.includes('/'))
+      .sort((a, b) => b.length - a.length)
+      .map((m) => m.split(' ').join('[\\s./]*'))
+      .join('|');
+  // Markers with a slash ("c/o"), the slash kept and spaces allowed around it.
+  const slashed = (kind: string) =>
+    of(kind)
+      .filter((m) => m.includes('/'))
+      .map((m) => m.split('/').join('\\s*/\\s*'))
+      .join('|');
   additions = {
     // "(NYSE: ACR)", "[NASDAQ:ACR]", "- LSE: ACR", ", NYSE:ACR": an exchange, a colon, a ticker.
     listing: new RegExp(
       `^(.*?\\S)\\s*(?:[([]\\s*(?:${alternatives(of('exchange'))})\\s*:\\s*[\\p{L}\\d.]{1,8}\\s*[)\\]]|(?:,|\\s[-\\u2013\\u2014|]|\\s)\\s*(?:${alternatives(of('exchange'))})\\s*:\\s*[\\p{L}\\d.]{1,8})$`,
+      'iu',
+    ),
+    // "(HRB 12345)", ", Company No. 01234567", "- VAT: GB123456789": a marker and a number.
+    registration: new RegExp(
+      `^(.*?\\S)\\s*(?:[([]\\s*(?:${markers('registration')})\\.?\\s*:?\\s*[^()[\\]]*\\d[^()[\\]]*[)\\]]|(?:,|\\s[-\\u2013\\u2014|])\\s*(?:${markers('registration')})\\.?\\s*:?\\s*[^,]*\\d[^,]*)$`,
+      'iu',
+    ),
+    // "(subsidiary of Kasibo Inc)", "– a division of Kasibo", ", a Kasibo company".
+    parent: new RegExp(
+      `^(.*?\\S)\\s*(?:[([]\\s*(?:${markers('parent')})\\s+[^()[\\]]+[)\\]]|(?:,|\\s[-\\u2013\\u2014])\\s*(?:${markers('parent')})\\s+.+|,\\s*an?\\s+\\S.*\\s+company)$`,
+      'iu',
+    ),
+    // "c/o Acme", "Attn: Acme", "Attn. Accounts Payable, Acme": a marker with a slash stands
+    // alone; one of words ends in a colon or a dot ("Attention Deficit Inc" is a name).
+    careOf: new RegExp(
+      `^\\s*(?:(?:${slashed('care-of')})|(?:${markers('care-of', false)})\\s*[.:])\\s*(\\S.*)$`,
       'iu',
     ),
     departmentWords: new Set([...of('department'), ...of('department-word')]),
@@ -50,8 +82,12 @@ function tables(): Additions {
 export interface NameAddition {
   readonly name: string;
   readonly addition: string;
-  /** `listing`: a stock exchange and ticker; `department`: a department or function. */
-  readonly kind: 'listing' | 'department';
+  /**
+   * `listing`: a stock exchange and ticker; `registration`: a register's or tax number;
+   * `parent`: the organization it belongs to; `department`: a department or function;
+   * `care-of`: an addressee line's words before the name ("c/o", "Attn:").
+   */
+  readonly kind: 'listing' | 'registration' | 'parent' | 'department' | 'care-of';
 }
 
 /** What sets a department apart from the name after it: a dash, comma, slash, bar or "(…)". */
@@ -70,14 +106,39 @@ function isName(text: string, words: ReadonlySet<string>): boolean {
 }
 
 /**
- * `name` without a stock listing ("Acme Robotics Inc (NYSE: ACR)") or a department written
- * after it, or before it with a comma ("Acme Robotics – Sales", "Acme GmbH (IT Department)",
- * "Accounts Payable, Acme GmbH"); undefined when it has neither or nothing would be left.
+ * `name` without what is written with it (`NameAddition`'s kinds): a stock listing, a register's
+ * or tax number, the organization it belongs to, a department after it or before it with a
+ * comma, an addressee line's words before it ("Acme Robotics Inc (NYSE: ACR)", "Acme GmbH (HRB
+ * 12345)", "Acme SA, a Kasibo company", "Acme Robotics – Sales", "Accounts Payable, Acme GmbH",
+ * "c/o Acme Ltd"); undefined when it has none or nothing would be left.
  */
 export function splitOrganizationAddition(name: string): NameAddition | undefined {
-  const { listing, departmentWords } = tables();
-  const listed = listing.exec(name);
-  if (listed) return { name: listed[1], addition: name.slice(listed[1].length).trim(), kind: 'listing' };
+  const { careOf } = tables();
+  const addressed = careOf.exec(name);
+  if (!addressed) return splitAfterName(name);
+  const marker = name.slice(0, name.length - addressed[1].length).trim();
+  const inner = splitAfterName(addressed[1]);
+  return inner
+    ? { ...inner, addition: `${marker} ${inner.addition}` }
+    : { name: addressed[1].trim(), addition: marker, kind: 'care-of' };
+}
+
+/** `splitOrganizationAddition` after an addressee line's words. */
+function splitAfterName(name: string): NameAddition | undefined {
+  const { listing, registration, parent, departmentWords } = tables();
+  for (const [pattern, kind] of [
+    [listing, 'listing'],
+    [registration, 'registration'],
+    [parent, 'parent'],
+  ] as const) {
+    const found = pattern.exec(name);
+    if (found && isName(found[1], departmentWords))
+      return {
+        name: found[1].replace(/[\s,;:-]+$/u, ''),
+        addition: name.slice(found[1].length).replace(/^[\s,;:\u2013\u2014-]+/u, ''),
+        kind,
+      };
+  }
   const after = DEPARTMENT_AFTER.exec(name);
   const department = after ? (after[2] ?? after[3]) : undefined;
   if (after && department && isDepartment(department, departmentWords) && isName(after[1], departmentWords))
