@@ -71,7 +71,7 @@ function tables(): Additions {
     ),
     // "née Berg", "geb. Berg": a word or two of letters after the marker ("born 1855" is a date).
     birthName: new RegExp(
-      `^(.*?\\S)\\s*,?\\s+(?:${alternatives(of('birth-name').map((w) => w.replace('e', '[eé]')))})\\.?\\s+(\\p{L}[\\p{L}'’-]*(?:\\s+\\p{L}[\\p{L}'’-]*)?)$`,
+      `^(.*?\\S)\\s*,?\\s+(?:${alternatives(of('birth-name'))})\\.?\\s+(\\p{L}[\\p{L}'’-]*(?:\\s+\\p{L}[\\p{L}'’-]*)?)$`,
       'iu',
     ),
   };
