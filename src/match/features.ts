@@ -1008,32 +1008,34 @@ function placeEvidence(location: ParsedLocation, profile: PersonProfile, places:
 /** A location's place words (`placeTokens`). */
 const placeWords = oncePer((location: ParsedLocation): readonly string[] => placeTokens(location.tokens));
 
+/** How a query name's given name and surname compare with a person's (`givenAndSurname`). */
+interface GivenAndSurname {
+  readonly first: number;
+  readonly last: number;
+  readonly givenConflict: boolean;
+  readonly surnameConflict: boolean;
+}
+
 /**
- * The given name and surname of query name `q` against the person's, straight or crossed
- * (surname written first), whichever agrees better; both parts on both sides, one differing
- * beyond a typo, is a likely namesake (a conflict).
+ * The given name and surname of query name `q` (its given name `given`) against the person's,
+ * straight or crossed (surname written first), whichever agrees better; both parts on both
+ * sides, one differing beyond a typo, is a likely namesake (a conflict).
  */
-function givenAndSurnameFeatures(q: QueryName, profile: PersonProfile, f: FeatureVector): void {
+function givenAndSurname(q: QueryName, given: string, profile: PersonProfile): GivenAndSurname {
   const first = profile.f === undefined ? undefined : nameWordForms(profile.f, 'first');
   const last = profile.l === undefined ? undefined : nameWordForms(profile.l, 'last');
-  if (q.first !== undefined) {
-    const givenStraight = first ? givenNameSimilarity(q.first, first) : 0;
-    const surnameStraight = last && q.last ? surnameSimilarity(q.last, last) : 0;
-    const givenCrossed = first && q.last ? givenNameSimilarity(q.last, first) : 0;
-    const surnameCrossed = last ? surnameSimilarity(q.first, last) : 0;
-    if (givenStraight + surnameStraight >= surnameCrossed + givenCrossed) {
-      f.firstNameSimilarity = givenStraight;
-      f.lastNameSimilarity = surnameStraight;
-    } else {
-      f.firstNameSimilarity = givenCrossed;
-      f.lastNameSimilarity = surnameCrossed;
-    }
-    // Both sides have both parts, and one part differs beyond a typo: likely a namesake.
-    if (q.last && first && last) {
-      if (f.firstNameSimilarity < 0.5) f.givenNameConflict = 1;
-      if (f.lastNameSimilarity < 0.5) f.surnameConflict = 1;
-    }
-  }
+  const givenStraight = first ? givenNameSimilarity(given, first) : 0;
+  const surnameStraight = last && q.last ? surnameSimilarity(q.last, last) : 0;
+  const givenCrossed = first && q.last ? givenNameSimilarity(q.last, first) : 0;
+  const surnameCrossed = last ? surnameSimilarity(given, last) : 0;
+  const straight = givenStraight + surnameStraight >= surnameCrossed + givenCrossed;
+  const out = {
+    first: straight ? givenStraight : givenCrossed,
+    last: straight ? surnameStraight : surnameCrossed,
+  };
+  // Both sides have both parts, and one part differs beyond a typo: likely a namesake.
+  const both = Boolean(q.last && first && last);
+  return { ...out, givenConflict: both && out.first < 0.5, surnameConflict: both && out.last < 0.5 };
 }
 
 /**
@@ -1097,6 +1099,147 @@ function titleFeatures(asked: readonly string[], profile: PersonProfile, f: Feat
   if (titles.length + pastTitles.length === 0) f.titleMissing = 1;
 }
 
+/** A Person candidate's name features (`personNameFeatures`), as the vector takes them. */
+interface PersonNameFeatures {
+  readonly middleNameMatch: number;
+  readonly middleNameConflict: number;
+  readonly nameCoverQuery: number;
+  readonly nameCoverCandidate: number;
+  readonly nameBoth: number;
+  readonly nameMissedQuery: number;
+  readonly nameMissedCandidate: number;
+  readonly nameEvidence: number;
+  readonly nameKeyEqual: number;
+  readonly nameJaroWinkler: number;
+  readonly singleTokenName: number;
+  readonly nameOneEdit: number;
+}
+
+/**
+ * What one query's Person candidates with the same names (or the same given name and surname)
+ * share: their name features depend on the query and those names alone. On a 1M + 1M graph a
+ * query's candidates are mostly a crowd of namesakes: 78% of them have the names of an earlier
+ * candidate of the same query (40% on 20k + 20k), so each distinct name is compared once.
+ */
+interface PersonMemo {
+  readonly vocabulary: Vocabulary;
+  readonly placeVocabulary: Vocabulary | undefined;
+  /** By the candidate's names (joined by U+0001, in no name); `null`: it has none. */
+  readonly names: Map<string, PersonNameFeatures | null>;
+  /** By the candidate's given name and surname. */
+  readonly parts: Map<string, GivenAndSurname>;
+  /** By what the candidate's place features depend on (`placesKey`). */
+  readonly places: Map<string, PersonPlaceFeatures>;
+}
+
+const personMemos = new WeakMap<AnalyzedQuery, PersonMemo>();
+
+/** `query`'s memo of features compared with these vocabularies (a new one for others). */
+function personMemo(
+  query: AnalyzedQuery,
+  vocabulary: Vocabulary,
+  placeVocabulary: Vocabulary | undefined,
+): PersonMemo {
+  let memo = personMemos.get(query);
+  if (memo?.vocabulary !== vocabulary || memo.placeVocabulary !== placeVocabulary) {
+    memo = { vocabulary, placeVocabulary, names: new Map(), parts: new Map(), places: new Map() };
+    personMemos.set(query, memo);
+  }
+  return memo;
+}
+
+/** A Person candidate's place features (`personPlaceFeatures`), as the vector takes them. */
+interface PersonPlaceFeatures {
+  readonly locationCover: number;
+  readonly locationEvidence: number;
+  readonly locationMissing: number;
+  readonly countryMatch: number;
+  readonly countryConflict: number;
+  readonly placeConflict: number;
+  readonly locationConflict: number;
+  readonly postcodeMatch: number;
+  readonly regionMatch: number;
+}
+
+/**
+ * What a person's place features depend on: country, other countries, regions, cities and
+ * street words (an absent list reads as an empty one, as the comparisons read it), joined by
+ * control characters no normalised word holds.
+ */
+function placesKey(profile: PersonProfile): string {
+  const other = 'oc' in profile ? (profile.oc as readonly string[] | undefined) : undefined;
+  return `${profile.c ?? ''}\u0001${other?.join('\u0002') ?? ''}\u0001${profile.r?.join('\u0002') ?? ''}\u0001${
+    profile.ci?.join('\u0002') ?? ''
+  }\u0001${profile.ad?.join('\u0002') ?? ''}`;
+}
+
+/** How a query's `location` compares with a person's places (`places`: the place vocabulary). */
+function personPlaceFeatures(
+  location: ParsedLocation,
+  profile: PersonProfile,
+  places: Vocabulary | undefined,
+): PersonPlaceFeatures {
+  const loc = locationFeatures(location, profile);
+  const hasPlaces = (profile.ci?.length ?? 0) + (profile.ad?.length ?? 0) + (profile.r?.length ?? 0) > 0;
+  const resolved = (location.places.length ?? 0) > 0;
+  return {
+    locationCover: loc.cover,
+    locationEvidence: places ? placeEvidence(location, profile, places) : 0,
+    locationMissing: !hasPlaces && !profile.c ? 1 : 0,
+    countryMatch: loc.places.country ? 1 : 0,
+    countryConflict: loc.places.countryConflict ? 1 : 0,
+    // Elsewhere in the hierarchy ("Sydney" for someone in Melbourne), unless the words name the
+    // person's own place or postcode.
+    placeConflict: loc.places.conflict && loc.cover < 0.5 && !loc.postcode ? 1 : 0,
+    // Words that name no known place and none of the person's (a misspelt or unknown village).
+    locationConflict: hasPlaces && !resolved && loc.cover < 0.3 && !loc.regionMatch && !loc.postcode ? 1 : 0,
+    postcodeMatch: loc.postcode,
+    regionMatch: loc.regionMatch,
+  };
+}
+
+/** How `query`'s names compare with a person's `names` (`null` when it has none). */
+function personNameFeatures(
+  query: AnalyzedQuery,
+  names: readonly string[],
+  vocabulary: Vocabulary,
+): PersonNameFeatures | null {
+  const best = bestPersonName(canonicalNames(query), names, vocabulary);
+  if (!best) return null;
+  const c = best.comparison;
+  const middle = middleNames(best.queryWords, best.candidateWords);
+  // A query without the middle name the candidate has ("Julia Brown" for Julia João Brown)
+  // compares whole as the candidate without it.
+  const whole =
+    best.query.tokens.length === 2 && c.tokens.length >= 3
+      ? [c.tokens[0], c.tokens[c.tokens.length - 1]]
+      : c.tokens;
+  // A variant of a candidate's word (Luke for Lucas) is read as that word for the key and the
+  // spelling, as a nickname is read as its formal name.
+  const respelt = respeltAsCandidate(best.queryWords, best.candidateWords);
+  const key = respelt === best.queryWords ? best.query.key : sortedKey(respelt.tokens);
+  let spelling = personSpelling(best.queryWords, best.candidateWords);
+  if (respelt !== best.queryWords)
+    spelling = Math.max(
+      spelling,
+      wholeSpelling(respelt.written, best.candidateWords.written) * EQUIVALENT_NAME_SIMILARITY,
+    );
+  return {
+    middleNameMatch: middle.match,
+    middleNameConflict: middle.conflict,
+    nameCoverQuery: c.coverQuery,
+    nameCoverCandidate: c.coverCandidate,
+    nameBoth: c.coverQuery * c.coverCandidate,
+    nameMissedQuery: c.missedQuery,
+    nameMissedCandidate: c.missedCandidate,
+    nameEvidence: c.evidence,
+    nameKeyEqual: key === sortedKey(c.tokens) || (whole !== c.tokens && key === sortedKey(whole)) ? 1 : 0,
+    nameJaroWinkler: spelling,
+    singleTokenName: best.query.tokens.length === 1 ? 1 : 0,
+    nameOneEdit: oneWordOneEdit(best.query.tokens, c.tokens) ? 1 : 0,
+  };
+}
+
 /**
  * Compares `query` with a person's profile. `places` (the person place vocabulary) weighs
  * place words by rarity: "London" says less than "Keynsham".
@@ -1110,60 +1253,60 @@ export function personFeatures(
   const f = zeroVector(PERSON_TEMPLATE);
   if (query.names.length > 0) {
     f.hasName = 1;
-    const best = bestPersonName(canonicalNames(query), profile.n, vocabulary);
-    if (best) {
-      const c = best.comparison;
-      const middle = middleNames(best.queryWords, best.candidateWords);
-      f.middleNameMatch = middle.match;
-      f.middleNameConflict = middle.conflict;
-      f.nameCoverQuery = c.coverQuery;
-      f.nameCoverCandidate = c.coverCandidate;
-      f.nameBoth = c.coverQuery * c.coverCandidate;
-      f.nameMissedQuery = c.missedQuery;
-      f.nameMissedCandidate = c.missedCandidate;
-      f.nameEvidence = c.evidence;
-      // A query without the middle name the candidate has ("Julia Brown" for Julia João
-      // Brown) compares whole as the candidate without it.
-      const whole =
-        best.query.tokens.length === 2 && c.tokens.length >= 3
-          ? [c.tokens[0], c.tokens[c.tokens.length - 1]]
-          : c.tokens;
-      // A variant of a candidate's word (Luke for Lucas) is read as that word for the key and
-      // the spelling, as a nickname is read as its formal name.
-      const respelt = respeltAsCandidate(best.queryWords, best.candidateWords);
-      const key = respelt === best.queryWords ? best.query.key : sortedKey(respelt.tokens);
-      f.nameKeyEqual =
-        key === sortedKey(c.tokens) || (whole !== c.tokens && key === sortedKey(whole)) ? 1 : 0;
-      f.nameJaroWinkler = personSpelling(best.queryWords, best.candidateWords);
-      if (respelt !== best.queryWords)
-        f.nameJaroWinkler = Math.max(
-          f.nameJaroWinkler,
-          wholeSpelling(respelt.written, best.candidateWords.written) * EQUIVALENT_NAME_SIMILARITY,
-        );
-      f.singleTokenName = best.query.tokens.length === 1 ? 1 : 0;
-      f.nameOneEdit = oneWordOneEdit(best.query.tokens, c.tokens) ? 1 : 0;
+    const memo = personMemo(query, vocabulary, places);
+    const key = profile.n.join('\u0001');
+    let name = memo.names.get(key);
+    if (name === undefined) {
+      name = personNameFeatures(query, profile.n, vocabulary);
+      memo.names.set(key, name);
     }
-    givenAndSurnameFeatures(query.names[0], profile, f);
+    if (name !== null) {
+      f.middleNameMatch = name.middleNameMatch;
+      f.middleNameConflict = name.middleNameConflict;
+      f.nameCoverQuery = name.nameCoverQuery;
+      f.nameCoverCandidate = name.nameCoverCandidate;
+      f.nameBoth = name.nameBoth;
+      f.nameMissedQuery = name.nameMissedQuery;
+      f.nameMissedCandidate = name.nameMissedCandidate;
+      f.nameEvidence = name.nameEvidence;
+      f.nameKeyEqual = name.nameKeyEqual;
+      f.nameJaroWinkler = name.nameJaroWinkler;
+      f.singleTokenName = name.singleTokenName;
+      f.nameOneEdit = name.nameOneEdit;
+    }
+    const q = query.names[0];
+    if (q.first !== undefined) {
+      const partsKey = `${profile.f ?? '\u0002'}\u0001${profile.l ?? '\u0002'}`;
+      let parts = memo.parts.get(partsKey);
+      if (parts === undefined) {
+        parts = givenAndSurname(q, q.first, profile);
+        memo.parts.set(partsKey, parts);
+      }
+      f.firstNameSimilarity = parts.first;
+      f.lastNameSimilarity = parts.last;
+      if (parts.givenConflict) f.givenNameConflict = 1;
+      if (parts.surnameConflict) f.surnameConflict = 1;
+    }
   }
   if (query.emails.length > 0) emailFeatures(query, profile, f);
   if (query.location) {
     f.hasLocation = 1;
-    const loc = locationFeatures(query.location, profile);
-    f.locationCover = loc.cover;
-    if (places) f.locationEvidence = placeEvidence(query.location, profile, places);
-    const hasPlaces = (profile.ci?.length ?? 0) + (profile.ad?.length ?? 0) + (profile.r?.length ?? 0) > 0;
-    if (!hasPlaces && !profile.c) f.locationMissing = 1;
-    const resolved = (query.location.places.length ?? 0) > 0;
-    f.countryMatch = loc.places.country ? 1 : 0;
-    f.countryConflict = loc.places.countryConflict ? 1 : 0;
-    // Elsewhere in the hierarchy ("Sydney" for someone in Melbourne), unless the words name the
-    // person's own place or postcode.
-    f.placeConflict = loc.places.conflict && loc.cover < 0.5 && !loc.postcode ? 1 : 0;
-    // Words that name no known place and none of the person's (a misspelt or unknown village).
-    if (hasPlaces && !resolved && loc.cover < 0.3 && !loc.regionMatch && !loc.postcode)
-      f.locationConflict = 1;
-    f.postcodeMatch = loc.postcode;
-    f.regionMatch = loc.regionMatch;
+    const memo = personMemo(query, vocabulary, places);
+    const key = placesKey(profile);
+    let place = memo.places.get(key);
+    if (place === undefined) {
+      place = personPlaceFeatures(query.location, profile, places);
+      memo.places.set(key, place);
+    }
+    f.locationCover = place.locationCover;
+    if (places) f.locationEvidence = place.locationEvidence;
+    f.locationMissing = place.locationMissing;
+    f.countryMatch = place.countryMatch;
+    f.countryConflict = place.countryConflict;
+    f.placeConflict = place.placeConflict;
+    f.locationConflict = place.locationConflict;
+    f.postcodeMatch = place.postcodeMatch;
+    f.regionMatch = place.regionMatch;
   }
   if (query.titleTokens.length > 0) titleFeatures(query.titleTokens, profile, f);
   if (query.employerTokens.length > 0) {
