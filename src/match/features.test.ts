@@ -592,3 +592,45 @@ test('a given-name variant (given-name-variants.tsv) compares as a nickname with
   assert.equal(other.givenNameConflict, 1);
   assert.equal(other.nameKeyEqual, 0);
 });
+
+test("one query's candidates that share names or places are compared as each would be alone", () => {
+  // A crowd of namesakes: features shared per query (names, given name and surname, places)
+  // must not carry one candidate's other fields over to the next.
+  const person = (id: string, name: string, city: string, extra: Partial<Entity> = {}) =>
+    indexEntity({ id, type: 'Person', name, location: { city: { name: city } }, ...extra })
+      .profile as PersonProfile;
+  const lee = person('PER-1', 'John Lee', 'Leeds');
+  const profiles: PersonProfile[] = [
+    lee,
+    person('PER-2', 'John Lee', 'Bristol'),
+    // The same names, another given name and surname as the graph splits them.
+    { ...lee, f: 'lee', l: 'john' },
+    { ...lee, f: undefined, l: undefined },
+    // The same places, other names; then other streets.
+    person('PER-3', 'John Smith', 'Leeds'),
+    { ...lee, ci: undefined, ad: ['12', 'leeds', 'road'] },
+    { ...lee, ci: undefined, r: ['england'] },
+    person('PER-4', 'Lee John', 'Leeds'),
+  ];
+  const asked = query({ type: 'Person', names: ['Jon Lee'], location: 'Leeds', title: 'chemist' });
+  const shared = analyzeQuery(asked);
+  const seen = new Set<string>();
+  for (const profile of profiles) {
+    const together = personFeatures(shared, profile, vocabulary, vocabulary);
+    const alone = personFeatures(analyzeQuery(asked), profile, vocabulary, vocabulary);
+    assert.deepEqual(together, alone);
+    seen.add(JSON.stringify(alone));
+  }
+  // The candidates differ in what is compared: a memo keyed too coarsely would give some the same.
+  assert.equal(seen.size, profiles.length);
+  // Another vocabulary for the same query object compares afresh.
+  const other = new Vocabulary(new Map([['john', 1]]), 10);
+  assert.deepEqual(
+    personFeatures(shared, lee, other, vocabulary),
+    personFeatures(analyzeQuery(asked), lee, other, vocabulary),
+  );
+  assert.notDeepEqual(
+    personFeatures(shared, lee, other, vocabulary),
+    personFeatures(shared, lee, vocabulary, vocabulary),
+  );
+});
