@@ -56,3 +56,36 @@ test('an empty table and a table rebuilt from its shared data answer the same', 
   // The buffers are shared, not copied.
   assert.ok(again.data.chars.buffer instanceof SharedArrayBuffer);
 });
+
+test("a lookup that a slot's tag turns away is no term: every one-edit variant of 20,000 terms answers as a Map does", () => {
+  // Slots hold a tag of the term's hash beside its index; a table of many terms fills the
+  // slots well, so variants meet many other terms' slots on their way to an empty one.
+  const words = new Map<string, number>();
+  let seed = 7;
+  const random = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  while (words.size < 20_000) {
+    let word = '';
+    const length = 4 + Math.floor(random() * 6);
+    for (let i = 0; i < length; i++) word += 'abcdefghij'[Math.floor(random() * 10)];
+    words.set(word, words.size + 1);
+  }
+  const table = TermTable.build(words);
+  let found = 0;
+  let absent = 0;
+  for (const word of [...words.keys()].slice(0, 2000)) {
+    for (let i = 0; i < word.length; i++) {
+      for (const letter of 'abcdefghijk') {
+        const variant = word.slice(0, i) + letter + word.slice(i + 1);
+        const expected = words.get(variant);
+        assert.equal(table.get(variant), expected, variant);
+        if (expected === undefined) absent++;
+        else found++;
+      }
+    }
+  }
+  // Both kinds of answer were asked for many times.
+  assert.ok(found > 1000 && absent > 1000, `${found} found, ${absent} absent`);
+});

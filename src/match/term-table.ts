@@ -5,8 +5,8 @@
  *
  * Layout (all in `SharedArrayBuffer`s, so posting the table to another thread copies nothing):
  * the terms' UTF-16 code units end to end (`chars`) with `offsets` (n + 1 entries) and `counts`;
- * an open-addressing hash index (`slots`: term index + 1, 0 = empty) over a mixed polynomial
- * hash of the code units (`polynomialHash`). Terms are stored in order of (first code unit,
+ * an open-addressing hash index (`slots`: term index + 1 and a tag of the term's hash above it,
+ * `slotEntry`; 0 = empty) over a mixed polynomial hash of the code units (`polynomialHash`). Terms are stored in order of (first code unit,
  * length), and `buckets` lists, per such pair, the range of terms it holds, for scans of terms
  * "of about this length with this initial".
  */
@@ -47,6 +47,23 @@ function mixHash(h: number): number {
   return h >>> 0;
 }
 
+/**
+ * Bits of a slot entry that hold a term's index + 1 in a table of `size` terms; the bits above
+ * them (up to 31) hold a tag of the term's hash. A lookup compares the tags first: most of
+ * `Vocabulary.neighbours`' hundreds of variants per token are no term, and a slot holding
+ * another term was told apart only by reading that term's offsets, a cache miss in a table of
+ * millions of terms (its `#findNeighbours` was ~5% of a 1M + 1M query). A table too large for
+ * a tag (2^30 terms) still works: its tags are 0.
+ */
+function indexBits(size: number): number {
+  return Math.max(1, Math.ceil(Math.log2(size + 2)));
+}
+
+/** The slot entry of the term at `index` with mixed hash `mixed`. */
+function slotEntry(index: number, mixed: number, bits: number): number {
+  return bits >= 31 ? index + 1 : (index + 1) | ((mixed >>> (bits + 1)) << bits);
+}
+
 function sharedArray<T extends Uint16Array | Uint32Array | Int32Array>(
   Kind: { new (buffer: SharedArrayBuffer): T; readonly BYTES_PER_ELEMENT: number },
   length: number,
@@ -59,6 +76,9 @@ const bucketKey = (first: number, length: number) => first * 65_536 + Math.min(l
 export class TermTable {
   readonly data: TermTableData;
   readonly #mask: number;
+  /** `indexBits` of the table: below them a slot entry's index + 1, above them its tag. */
+  readonly #indexBits: number;
+  readonly #indexMask: number;
   readonly #buckets: Map<number, readonly [number, number]>;
   /** `get`'s buffer for the code units of the term looked up. */
   #scratch = new Uint16Array(64);
@@ -87,6 +107,7 @@ export class TermTable {
     let capacity = 16;
     while (capacity < terms.length * 2) capacity *= 2;
     const slots = sharedArray(Int32Array, capacity);
+    const bits = indexBits(terms.length);
     const buckets: number[] = [];
     let at = 0;
     for (let i = 0; i < terms.length; i++) {
@@ -95,9 +116,10 @@ export class TermTable {
       for (let j = 0; j < term.length; j++) chars[at + j] = term.charCodeAt(j);
       at += term.length;
       counts[i] = termCounts[i];
-      let slot = mixHash(polynomialHash(chars, offsets[i], term.length)) & (capacity - 1);
+      const mixed = mixHash(polynomialHash(chars, offsets[i], term.length));
+      let slot = mixed & (capacity - 1);
       while (slots[slot] !== 0) slot = (slot + 1) & (capacity - 1);
-      slots[slot] = i + 1;
+      slots[slot] = slotEntry(i, mixed, bits);
       const first = term.charCodeAt(0);
       const last = buckets.length - 4;
       if (last >= 0 && buckets[last] === first && buckets[last + 1] === term.length)
@@ -113,6 +135,8 @@ export class TermTable {
   constructor(data: TermTableData) {
     this.data = data;
     this.#mask = data.slots.length - 1;
+    this.#indexBits = indexBits(data.offsets.length - 1);
+    this.#indexMask = this.#indexBits >= 31 ? 0x7fffffff : 2 ** this.#indexBits - 1;
     this.#buckets = new Map();
     const b = data.buckets;
     for (let i = 0; i + 3 < b.length; i += 4)
@@ -144,11 +168,19 @@ export class TermTable {
   /** `getCodes`, given the code units' `polynomialHash` (computed from a related term's). */
   getHashed(codes: Uint16Array, length: number, hash: number): number | undefined {
     const { slots, offsets, chars, counts } = this.data;
-    let slot = mixHash(hash) & this.#mask;
+    const mixed = mixHash(hash);
+    const indexMask = this.#indexMask;
+    // The entry this term would have at its index: equal above `indexMask` (the tag) or not it.
+    const tag = slotEntry(0, mixed, this.#indexBits) & ~indexMask;
+    let slot = mixed & this.#mask;
     for (;;) {
       const entry = slots[slot];
       if (entry === 0) return undefined;
-      const index = entry - 1;
+      if ((entry & ~indexMask) !== tag) {
+        slot = (slot + 1) & this.#mask;
+        continue;
+      }
+      const index = (entry & indexMask) - 1;
       const start = offsets[index];
       if (offsets[index + 1] - start === length) {
         let same = true;
