@@ -371,6 +371,15 @@ export function retrieveByLookups(
   // group of several lookups), summed over the groups in their order.
   const scores = scratchScores(postings, lookups);
   for (const members of Map.groupBy(lookups, (lookup) => lookup.group).values()) {
+    if (members.length === 1) {
+      // Most groups (~92%) are one lookup: its weight is each of its refs' best, added at once.
+      const [lookup] = members;
+      const refs = postings.get(lookup.key) ?? [];
+      const n = Math.min(refs.length, lookup.limit);
+      const few = n <= limits.maxDiscriminated && isWorkplaceLookup(lookup);
+      scores.addGroup(refs, n, lookup.weight, lookup.discriminating === true, few);
+      continue;
+    }
     scores.startGroup();
     for (const lookup of members) {
       const refs = postings.get(lookup.key) ?? [];
@@ -456,6 +465,32 @@ class RefScores {
       this.#inGroup[this.#inGroupCount++] = slot;
     }
     if (this.#groupWeights[slot] < weight) this.#groupWeights[slot] = weight;
+  }
+
+  /**
+   * A group of one lookup, its first `n` `refs` at `weight`: what `startGroup`, `offer` of each
+   * and `endGroup` give, without the group's own bests. A ref repeated next to itself (a source
+   * may list a key's refs so, in ref order) counts once, as the group's best does.
+   */
+  addGroup(refs: readonly number[], n: number, weight: number, discriminating: boolean, few: boolean): void {
+    if (!(weight > 0)) return;
+    const epoch = this.#epoch;
+    for (let i = 0; i < n; i++) {
+      const ref = refs[i];
+      if (i > 0 && ref === refs[i - 1]) continue;
+      const slot = this.#slotOf(ref);
+      if (discriminating) this.#discriminated[slot] = epoch;
+      if (few) this.#fewAtWorkplace[slot] = epoch;
+      if (this.#scored[slot] === epoch) {
+        this.#esscores[slot] += weight;
+        this.#groupCounts[slot]++;
+      } else {
+        this.#scored[slot] = epoch;
+        this.#esscores[slot] = 0 + weight;
+        this.#groupCounts[slot] = 1;
+        this.#scoredSlots[this.#scoredCount++] = slot;
+      }
+    }
   }
 
   /** Adds the group's best weights to the esscores (refs whose best stayed 0 get none). */
