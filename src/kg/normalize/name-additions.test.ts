@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { splitBirthName, splitOrganizationAddition, withoutPronouns } from './name-additions.ts';
+import {
+  MAX_NAME_WITH_ADDITION,
+  splitBirthName,
+  splitOrganizationAddition,
+  withoutPronouns,
+} from './name-additions.ts';
 
 test('a stock listing after an organization name is split off', () => {
   for (const [written, name, listing] of [
@@ -83,4 +88,20 @@ test("a register's number, a parent organization or an addressee line is split o
     'The Company',
   ])
     assert.equal(splitOrganizationAddition(name), undefined, name);
+});
+
+test('a name longer than MAX_NAME_WITH_ADDITION is read as written (its patterns never run over a long field)', () => {
+  const padded = (name: string) =>
+    `${'Acme '.repeat(Math.ceil((MAX_NAME_WITH_ADDITION - name.length) / 5) + 1)}${name}`;
+  for (const [name, read] of [
+    ['Robotics Inc (NYSE: ACR)', splitOrganizationAddition],
+    ['Robotics Ltd – Sales', splitOrganizationAddition],
+    ['Ada Hoffmann (she/her)', withoutPronouns],
+    ['Ada Hoffmann née Berg', splitBirthName],
+  ] as const) {
+    assert.notEqual(read(name), undefined, name);
+    const long = padded(name);
+    assert.ok(long.length > MAX_NAME_WITH_ADDITION);
+    assert.equal(read(long), undefined, long);
+  }
 });
