@@ -21,7 +21,7 @@ import {
 import { BatchReads } from './batch-reads.ts';
 import { Enhancer, matchedCount } from './enhance-service.ts';
 import { matchSummary } from './response.ts';
-import type { AnswerTask, AnswerTaskText, AnswerThreadData, EncodedAnswer } from './enhance-threads.ts';
+import type { AnswerTask, AnswerTaskText, AnswerThreadData, AnswerTuple } from './enhance-threads.ts';
 import { openThreadEnhancer } from './thread-enhancer.ts';
 
 const data = workerData as AnswerThreadData;
@@ -31,15 +31,11 @@ const { storage, enhancer: alone, matcher } = openThreadEnhancer(data);
 const heap = new HeapTrimmer(WORKER_HEAP_TRIM);
 setInterval(() => heap.maybeTrim(), 1000).unref();
 
-function answerWith(enhancer: Enhancer, { kind, request, queryCtx }: AnswerTask, batched = 1): EncodedAnswer {
+function answerWith(enhancer: Enhancer, { kind, request, queryCtx }: AnswerTask, batched = 1): AnswerTuple {
   const response =
     kind === 'combine' ? enhancer.combine(request, queryCtx) : enhancer.enhance(request, queryCtx);
-  return {
-    json: JSON.stringify(response),
-    matched: matchedCount(response),
-    summary: matchSummary(response),
-    batched,
-  };
+  const { candidates, bestScore } = matchSummary(response);
+  return [JSON.stringify(response), matchedCount(response), candidates, bestScore, batched];
 }
 
 if (data.batch) {

@@ -43,6 +43,24 @@ export interface EncodedAnswer {
   readonly batched: number;
 }
 
+/**
+ * An `EncodedAnswer` as a thread posts it: `[json, matched, candidates, bestScore, batched]`. An
+ * array has no property names for the structured clone to write and read back (four objects'
+ * nine keys per answer before); the main thread builds the `EncodedAnswer` from it.
+ */
+export type AnswerTuple = readonly [
+  json: string,
+  matched: number,
+  candidates: number,
+  bestScore: number | undefined,
+  batched: number,
+];
+
+/** The `EncodedAnswer` a thread's `AnswerTuple` stands for. */
+function decodeAnswer([json, matched, candidates, bestScore, batched]: AnswerTuple): EncodedAnswer {
+  return { json, matched, summary: { candidates, bestScore }, batched };
+}
+
 /** What an answering thread is started with. */
 export interface AnswerThreadData {
   readonly store: StoreLocator;
@@ -109,24 +127,27 @@ export function createEnhanceThreads(options: {
   readonly niceness?: number;
 }): EnhanceThreads {
   // Tasks travel as JSON text (`AnswerTaskText`), not as objects for the structured clone.
-  let pool: WorkerPool<AnswerTaskText, EncodedAnswer> | undefined;
+  let pool: WorkerPool<AnswerTaskText, EncodedAnswer, AnswerTuple> | undefined;
   let closed = false;
   const { vocabularies } = options;
   const batch = options.batch ?? true;
   const spawn = () =>
-    new WorkerPool<AnswerTaskText, EncodedAnswer>({
-      size: options.threads,
-      script: new URL('./enhance-thread.ts', import.meta.url),
-      workerData: {
-        store: options.store,
-        cacheMiB: options.cacheMiB ?? 32,
-        batch,
-        niceness: options.niceness ?? (batch ? BATCHING_THREAD_NICENESS : 0),
-      } satisfies AnswerThreadData,
-      ...(vocabularies ? { workerDataAtStart: () => ({ vocabularies: vocabularies() }) } : {}),
-      tasksPerWorker: batch ? TASKS_PER_BATCHING_THREAD : TASKS_PER_THREAD,
-      onCrash: options.onCrash,
-    });
+    new WorkerPool<AnswerTaskText, EncodedAnswer, AnswerTuple>(
+      {
+        size: options.threads,
+        script: new URL('./enhance-thread.ts', import.meta.url),
+        workerData: {
+          store: options.store,
+          cacheMiB: options.cacheMiB ?? 32,
+          batch,
+          niceness: options.niceness ?? (batch ? BATCHING_THREAD_NICENESS : 0),
+        } satisfies AnswerThreadData,
+        ...(vocabularies ? { workerDataAtStart: () => ({ vocabularies: vocabularies() }) } : {}),
+        tasksPerWorker: batch ? TASKS_PER_BATCHING_THREAD : TASKS_PER_THREAD,
+        onCrash: options.onCrash,
+      },
+      decodeAnswer,
+    );
   return {
     start() {
       if (!closed) pool ??= spawn();

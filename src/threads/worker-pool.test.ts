@@ -93,3 +93,21 @@ test('serveTaskBatches answers the tasks queued together as one batch, each on i
     await pool.close();
   }
 });
+
+test('a pool with decode resolves each task with what decode makes of its reply; errors stay errors', async () => {
+  const batches = new URL('../../test/fixtures/batch-worker.ts', import.meta.url);
+  const pool = new WorkerPool<number, string, { value: number; batch: number }>(
+    { size: 1, script: batches, tasksPerWorker: 8 },
+    (sent) => `value ${sent.value}`,
+  );
+  try {
+    const outcomes = await Promise.allSettled([1, 13, 3].map((n) => pool.run(n)));
+    assert.deepEqual(
+      outcomes.map((o) => (o.status === 'fulfilled' ? o.value : 'failed')),
+      ['value 2', 'failed', 'value 6'],
+    );
+    assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /unlucky task/);
+  } finally {
+    await pool.close();
+  }
+});

@@ -23,7 +23,7 @@ export class WorkerTaskError extends Error {
 export interface WorkerPoolOptions {
   /** Number of threads. */
   readonly size: number;
-  /** The worker module; it answers `{id, task}` messages with `{id, ok, result | error}` (or an array). */
+  /** The worker module; it answers `[id, task]` messages with `{id, ok, result | error}` (or an array). */
   readonly script: URL;
   readonly workerData?: unknown;
   /** Called at each thread's start, its result merged over `workerData` (state that changes). */
@@ -57,14 +57,23 @@ interface Slot<R> {
   idleTimer?: NodeJS.Timeout;
 }
 
-/** Message protocol between the pool and its worker threads. */
-export type WorkerRequest<T> = { id: number; task: T };
+/**
+ * Message protocol between the pool and its worker threads. A task goes as the pair `[id, task]`:
+ * no property names for the structured clone to write and read back.
+ */
+export type WorkerRequest<T> = readonly [id: number, task: T];
 export type WorkerReply<R> =
   | { id: number; ok: true; result: R }
   | { id: number; ok: false; error: string; code?: string; outcome?: ErrorOutcome };
+/**
+ * A reply within a batch's message (`serveTaskBatches`): an answer as the pair `[id, result]`,
+ * an error as its `WorkerReply`. A pair has no property names for the structured clone to write
+ * and read back (an object's keys are strings in the message, internalised again on arrival).
+ */
+export type BatchReply<R> = readonly [id: number, result: R] | WorkerReply<R>;
 
 /**
- * The worker side of the protocol: answers each `{id, task}` the pool posts with `answer(task)`
+ * The worker side of the protocol: answers each `[id, task]` the pool posts with `answer(task)`
  * (or the error it throws), then calls `afterReply` while the reply is on its way.
  */
 export function serveTasks<T, R>(answer: (task: T) => R, afterReply?: () => void): void {
@@ -99,7 +108,7 @@ export function serveTaskBatches<T, R>(
   const run = () => {
     const batch = queued;
     queued = [];
-    const replies: WorkerReply<R>[] = [];
+    const replies: BatchReply<R>[] = [];
     const failAll = (error: unknown) => {
       for (let i = replies.length; i < batch.length; i++)
         replies.push(
@@ -110,10 +119,9 @@ export function serveTaskBatches<T, R>(
     };
     try {
       answerBatch(
-        batch.map((message) => message.task),
+        batch.map((message) => message[1]),
         (answer) => {
-          for (let i = replies.length; i < batch.length; i++)
-            replies.push(replyOf(batch[i], (task) => answer(task, i)));
+          for (let i = replies.length; i < batch.length; i++) replies.push(batchReplyOf(batch[i], answer, i));
         },
       );
     } catch (error) {
@@ -129,21 +137,40 @@ export function serveTaskBatches<T, R>(
   });
 }
 
+/** A batch's reply to `message` (the `index`th task of its batch): `[id, result]` or the error. */
+function batchReplyOf<T, R>(
+  message: WorkerRequest<T>,
+  answer: (task: T, index: number) => R,
+  index: number,
+): BatchReply<R> {
+  try {
+    return [message[0], answer(message[1], index)];
+  } catch (error) {
+    return replyOf(message, () => {
+      throw error;
+    });
+  }
+}
+
 /** The reply to `message`: `answer(task)`, or the error it throws (with its registered outcome). */
 function replyOf<T, R>(message: WorkerRequest<T>, answer: (task: T) => R): WorkerReply<R> {
   try {
-    return { id: message.id, ok: true, result: answer(message.task) };
+    return { id: message[0], ok: true, result: answer(message[1]) };
   } catch (error) {
     const outcome = outcomeOf(error);
     const code = outcome ? (error as { code?: unknown }).code : undefined;
     return {
-      id: message.id,
+      id: message[0],
       ok: false,
       error: (error as Error).stack ?? String(error),
       ...(outcome ? { outcome } : {}),
       ...(typeof code === 'string' ? { code } : {}),
     };
   }
+}
+
+function isPair<R>(reply: BatchReply<R>): reply is readonly [number, R] {
+  return Array.isArray(reply);
 }
 
 /**
@@ -162,18 +189,24 @@ function replyOf<T, R>(message: WorkerRequest<T>, answer: (task: T) => R): Worke
  * later), a hook that runs after a reply is posted (`serveTasks`' `afterReply`: heap trimming
  * between bulk batches), and idle threads that never keep a CLI command or a test alive.
  */
-export class WorkerPool<T, R> {
+export class WorkerPool<T, R, W = R> {
   readonly #options: WorkerPoolOptions;
+  readonly #decode: ((sent: W) => R) | undefined;
   readonly #slots: Slot<R>[] = [];
   readonly #queue: { task: T; pending: Pending<R> }[] = [];
   #nextId = 1;
   #closed = false;
 
-  constructor(options: WorkerPoolOptions) {
+  /**
+   * `decode` turns what a thread sends (`W`) into the result a task resolves with (`R`), as the
+   * reply is taken (no promise of its own per task); it must not throw. Default: as sent.
+   */
+  constructor(options: WorkerPoolOptions, decode?: (sent: W) => R) {
     if (!Number.isInteger(options.size) || options.size < 1) {
       throw new RangeError(`worker pool size must be a positive integer, got ${options.size}`);
     }
     this.#options = options;
+    this.#decode = decode;
     for (let i = 0; i < options.size; i++) this.#slots.push(this.#spawn());
   }
 
@@ -230,7 +263,7 @@ export class WorkerPool<T, R> {
       best.worker ??= this.#start(best);
       // Busy threads keep the process alive; idle ones do not (see #start).
       best.worker.ref();
-      best.worker.postMessage({ id, task } satisfies WorkerRequest<T>);
+      best.worker.postMessage([id, task] satisfies WorkerRequest<T>);
     }
   }
 
@@ -239,6 +272,10 @@ export class WorkerPool<T, R> {
     slot.worker = this.#start(slot);
     this.#retireWhenIdle(slot, slot.worker);
     return slot;
+  }
+
+  #resultOf(sent: W): R {
+    return this.#decode ? this.#decode(sent) : (sent as unknown as R);
   }
 
   /** Starts the thread of `slot`. */
@@ -250,16 +287,18 @@ export class WorkerPool<T, R> {
       workerData: workerDataAtStart ? { ...(workerData as object), ...workerDataAtStart() } : workerData,
       ...(this.#options.resourceLimits ? { resourceLimits: this.#options.resourceLimits } : {}),
     });
-    worker.on('message', (message: WorkerReply<R> | WorkerReply<R>[]) => {
+    worker.on('message', (message: WorkerReply<W> | BatchReply<W>[]) => {
       // A batch's replies come as one array (`serveTaskBatches`), a lone task's as itself.
       const replies = Array.isArray(message) ? message : [message];
       let settled = false;
       for (const reply of replies) {
-        const pending = slot.pending.get(reply.id);
+        const id = isPair(reply) ? reply[0] : reply.id;
+        const pending = slot.pending.get(id);
         if (!pending) continue;
         settled = true;
-        slot.pending.delete(reply.id);
-        if (reply.ok) pending.resolve(reply.result);
+        slot.pending.delete(id);
+        if (isPair(reply)) pending.resolve(this.#resultOf(reply[1]));
+        else if (reply.ok) pending.resolve(this.#resultOf(reply.result));
         else pending.reject(new WorkerTaskError(reply.error, reply));
       }
       if (!settled) return;
