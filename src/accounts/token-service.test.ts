@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Storage, TokenStore } from '../storage/index.ts';
 import { openTempSqliteStorage } from '../../test/support/temp-sqlite.ts';
+import { InvalidTokenError } from '../errors.ts';
 import { TokenService } from './token-service.ts';
 
 let storage: Storage;
@@ -51,4 +52,20 @@ test('recent look-ups are bounded by bytes: tokens with long labels evict, ordin
   await tokens.authenticate(huge.secret);
   await tokens.authenticate(huge.secret);
   assert.equal(lookups(), 17);
+});
+
+test('recentlyAuthenticated gives the token of a recent look-up at once, and nothing it could not vouch for', async () => {
+  const { store, lookups } = counting(storage.tokens);
+  const tokens = new TokenService(store);
+  const created = await tokens.create({ credits: 7 });
+  assert.equal(tokens.recentlyAuthenticated(created.secret), undefined, 'never looked up: not known');
+  const record = await tokens.authenticate(created.secret);
+  assert.deepEqual(tokens.recentlyAuthenticated(created.secret), record);
+  // The same secret with the spaces `authenticate` trims.
+  assert.deepEqual(tokens.recentlyAuthenticated(` ${created.secret} `), record);
+  assert.equal(lookups(), 1, 'no store read for a recent token');
+  for (const secret of [undefined, '', '   ', 'f'.repeat(32)]) {
+    assert.equal(tokens.recentlyAuthenticated(secret), undefined, String(secret));
+  }
+  await assert.rejects(tokens.authenticate('f'.repeat(32)), InvalidTokenError);
 });

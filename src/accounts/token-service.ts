@@ -66,13 +66,29 @@ export class TokenService {
   async authenticate(secret: string | undefined): Promise<TokenRecord> {
     if (secret === undefined || secret.trim() === '') throw new MissingTokenError();
     const hash = hashSecret(secret.trim());
-    const cached = this.#cache.get(hash);
-    // Five seconds: long enough to absorb bursts, short enough that revocation takes effect.
-    if (cached && Date.now() - cached.at < 5_000) return cached.record;
+    const cached = this.#recent(hash);
+    if (cached) return cached;
     const record = await this.#store.findBySecretHash(hash);
     if (!record) throw new InvalidTokenError();
     this.#cache.set(hash, { record, at: Date.now() });
     return record;
+  }
+
+  /**
+   * The token `authenticate` would resolve `secret` to, when it was looked up recently (no
+   * store read, no promise: the request path's common case); `undefined` otherwise, including
+   * for a missing secret (`authenticate` then gives the 401).
+   */
+  recentlyAuthenticated(secret: string | undefined): TokenRecord | undefined {
+    if (secret === undefined) return undefined;
+    const trimmed = secret.trim();
+    return trimmed === '' ? undefined : this.#recent(hashSecret(trimmed));
+  }
+
+  #recent(hash: string): TokenRecord | undefined {
+    const cached = this.#cache.get(hash);
+    // Five seconds: long enough to absorb bursts, short enough that revocation takes effect.
+    return cached && Date.now() - cached.at < 5_000 ? cached.record : undefined;
   }
 
   /** Finds a token by secret without throwing. */

@@ -77,7 +77,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installUnreadBodyGuard(app);
   installJsonBodyParser(app);
   installBodyIdleTimeout(app, deps.config.timeouts.bodyIdleMs);
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: no promise per request for what is synchronous.
+  app.addHook('onResponse', (request, reply, done) => {
     // Read once: Fastify builds the whole `routeOptions` object at each read.
     const pattern = request.routeOptions.url;
     const elapsed = reply.elapsedTime;
@@ -92,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     );
     // The route's pattern, never the URL: a label per job id or 404 path would grow unbounded.
     deps.metrics.requestAnswered(request.method, pattern ?? 'unmatched', reply.statusCode, elapsed / 1000);
+    done();
   });
 
   await app.register(swagger, {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyInstance } from 'fastify';
+import type { ConnectionError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const MESSAGES: Readonly<Record<number, string>> = {
   400: 'Malformed HTTP request',
@@ -63,34 +63,41 @@ export function answerClientError(error: ConnectionError, socket: Socket): void 
  */
 export function installBodyIdleTimeout(app: FastifyInstance, idleMs: number): void {
   if (idleMs <= 0) return;
-  app.addHook('onRequest', async (request, reply) => {
-    const raw = request.raw;
-    // Without a body there is nothing to wait for. `complete` may still be false here (Node
-    // marks a bodiless request complete just after routing it), and a socket timeout left
-    // armed on a request nobody reads to its end destroys the connection: a GET answered
-    // after `idleMs` (a download with wait=60, a slow page to extract) was cut unanswered.
-    const length = raw.headers['content-length'];
-    const hasBody =
-      raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-    if (raw.complete || !hasBody) return;
-    const socket = raw.socket;
-    // Requests injected in tests have no real socket.
-    if (typeof socket?.setTimeout !== 'function') return;
-    const onIdle = () => {
-      if (raw.complete) return;
-      request.log.info({ idleMs }, 'request body stalled: answered 408');
-      if (!reply.raw.headersSent) socket.write(clientErrorAnswer(408, `${request.method} ${request.url}`));
-      socket.destroySoon();
-    };
-    // While the body is incomplete the request stream gets the socket's 'timeout' (and so
-    // Node does not destroy the socket before the 408 is written).
-    socket.setTimeout(idleMs);
-    raw.on('timeout', onIdle);
-    raw.once('end', () => socket.setTimeout(0));
-    reply.raw.once('finish', () => raw.removeListener('timeout', onIdle));
+  // Callback hooks, not async ones: no promise per request for what is synchronous.
+  app.addHook('onRequest', (request, reply, done) => {
+    watchBodyIdle(request, reply, idleMs);
+    done();
   });
   // The body has been read once the handler runs (a route that ignores it has none to read).
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     if (request.raw.complete) request.raw.socket?.setTimeout?.(0);
+    done();
   });
+}
+
+/** `installBodyIdleTimeout`'s watch of one request's body. */
+function watchBodyIdle(request: FastifyRequest, reply: FastifyReply, idleMs: number): void {
+  const raw = request.raw;
+  // Without a body there is nothing to wait for. `complete` may still be false here (Node
+  // marks a bodiless request complete just after routing it), and a socket timeout left
+  // armed on a request nobody reads to its end destroys the connection: a GET answered
+  // after `idleMs` (a download with wait=60, a slow page to extract) was cut unanswered.
+  const length = raw.headers['content-length'];
+  const hasBody = raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  if (raw.complete || !hasBody) return;
+  const socket = raw.socket;
+  // Requests injected in tests have no real socket.
+  if (typeof socket?.setTimeout !== 'function') return;
+  const onIdle = () => {
+    if (raw.complete) return;
+    request.log.info({ idleMs }, 'request body stalled: answered 408');
+    if (!reply.raw.headersSent) socket.write(clientErrorAnswer(408, `${request.method} ${request.url}`));
+    socket.destroySoon();
+  };
+  // While the body is incomplete the request stream gets the socket's 'timeout' (and so
+  // Node does not destroy the socket before the 408 is written).
+  socket.setTimeout(idleMs);
+  raw.on('timeout', onIdle);
+  raw.once('end', () => socket.setTimeout(0));
+  reply.raw.once('finish', () => raw.removeListener('timeout', onIdle));
 }

@@ -18,7 +18,7 @@ import {
   suggestProperties,
   suggestTypes,
 } from '../reconcile/index.ts';
-import { authenticate, tokenSecretOf } from './auth.ts';
+import { tokenSecretOf } from './auth.ts';
 import { type RoutePlugin, routeScope } from './route-scope.ts';
 
 export interface ReconcileRoutesOptions {
@@ -142,12 +142,11 @@ export const reconcileRoutes: RoutePlugin<ReconcileRoutesOptions> = async (app, 
 
 /** `GET|POST /reconcile`: the manifest, or the answer to `queries` or `extend`. */
 const serviceRoutes: RoutePlugin<ReconcileRoutesOptions> = async (app, { tokens, reconcile }) => {
-  const authenticated = authenticate(tokens, { bodyField: true });
   const serve = async (request: FastifyRequest, reply: FastifyReply, input: Record<string, unknown>) => {
     if (input.queries === undefined && input.extend === undefined) {
       return answer(request, reply, manifestOf(linksOf(request)));
     }
-    await authenticated(request);
+    request.account = await tokens.authenticate(tokenSecretOf(request, { bodyField: true }));
     if (input.queries !== undefined) {
       return answer(request, reply, await reconcile.reconcile(input.queries, request.account.id));
     }

@@ -41,8 +41,9 @@ export function settleUnreadBody(request: FastifyRequest, reply: FastifyReply): 
 
 /** Installs `settleUnreadBody` on every route of `app` (call before registering routes). */
 export function installUnreadBodyGuard(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook, not an async one: no promise per request for what is synchronous.
+  app.addHook('onSend', (request, reply, payload, done) => {
     settleUnreadBody(request, reply);
-    return payload;
+    done(null, payload);
   });
 }
