@@ -1293,6 +1293,17 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
     ]);
     return { query: personQuery({ name: `${first(p)} ${last(p)}`, email: written }), expected: p.id };
   },
+  'org-site-other-ending': () => {
+    // The name with the company's site under an ending the graph does not hold ("lebomivo.com"
+    // for lebomivo.example): a guessed ending, or the company's site in another country.
+    const o = pick(uniqueOrgs);
+    const d = domainOf(o);
+    if (!d) return undefined;
+    const label = d.slice(0, d.indexOf('.'));
+    const ending = pick(['com', 'de', 'co.uk', 'io', 'net', 'fr']);
+    const url = pick([`${label}.${ending}`, `https://www.${label}.${ending}/`, `www.${label}.${ending}`]);
+    return { query: orgQuery({ name: o.name, url }), expected: o.id };
+  },
 };
 
 /** Everyday shapes that test how queries are read, not the weights: `--training` leaves them out. */

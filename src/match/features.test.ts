@@ -94,6 +94,20 @@ test('organization features: conflicts and missing words are visible', () => {
   assert.equal(subdomain.urlExactHost, 0);
 });
 
+test("the entity's site name under another ending is neither conflict nor agreement; another name is a conflict", () => {
+  const urlFeatures = (url: string) =>
+    organizationFeatures(analyzeQuery(query({ type: 'Organization', urls: [url] })), pecsProfile, vocabulary);
+  for (const url of ['pte.de', 'https://www.pte.co.uk/en', 'admissions.pte.com']) {
+    const f = urlFeatures(url);
+    assert.equal(f.hasUrl, 1, url);
+    assert.equal(f.urlConflict, 0, url);
+    assert.equal(f.urlHostMatch + f.urlDomainMatch + f.urlExactHost, 0, url);
+  }
+  // A label that only starts with the entity's, or contains it, is another site.
+  for (const url of ['pteh.de', 'xpte.hu', 'pte-hu.com', 'hu.pte'])
+    assert.equal(urlFeatures(url).urlConflict, 1, url);
+});
+
 test('a generic organisational word one side lacks is left out, as a legal form is; its weight is capped', () => {
   // A graph whose names never carry "group", "holdings" or "international": the largest IDF.
   const words = new Vocabulary(

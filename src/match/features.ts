@@ -538,13 +538,26 @@ function urlFeatures(query: AnalyzedQuery, profile: OrganizationProfile, f: Feat
       continue;
     }
     f.hasUrl = 1;
-    comparable ||= hosts.length > 0;
+    // The entity's name under another ending ("acme.de" for acme.com) is no conflict: companies
+    // keep sites in other countries, and a user often guesses the ending. Nor is it agreement:
+    // another owner may hold that name there.
+    comparable ||= hosts.length > 0 && !domains.some((d) => isOtherEnding(d, url.domain));
     if (url.hosts.some((h) => hosts.includes(h))) f.urlHostMatch = 1;
     // The query's own host, not a parent of it: a subdomain owned by another entry wins.
     if (hosts.includes(url.hosts[0])) f.urlExactHost = 1;
     if (domains.includes(url.domain)) f.urlDomainMatch = 1;
   }
   if (comparable && !f.urlHostMatch && !f.urlDomainMatch) f.urlConflict = 1;
+}
+
+/**
+ * Whether two registrable domains are one name under two endings ("acme.com", "acme.co.uk"): a
+ * registrable domain is one label and a public suffix, so the label is what comes before the
+ * first dot.
+ */
+function isOtherEnding(a: string, b: string): boolean {
+  const dot = a.indexOf('.');
+  return dot > 0 && a !== b && b.length > dot && b.charCodeAt(dot) === 46 && b.startsWith(a.slice(0, dot));
 }
 
 /** Phone evidence: the query gave numbers; one is the candidate's, or the candidate has others. */
