@@ -116,6 +116,16 @@ const SYLLABLES = [
 
 const uniqueOrgs = orgs.filter((o) => orgsByName.get(key(o.name ?? ''))?.length === 1);
 const uniquePersons = persons.filter((p) => personsByFullName.get(key(p.name ?? ''))?.length === 1);
+/** How many persons hold each e-mail address (counted once, not per drawn query). */
+const emailHolders = new Map<string, number>();
+for (const p of persons)
+  for (const address of new Set(p.emailAddresses?.map((e) => e.contactString)))
+    emailHolders.set(address, (emailHolders.get(address) ?? 0) + 1);
+/** A person's first address when no other person holds it, else undefined. */
+const ownEmail = (p: Entity): string | undefined => {
+  const email = p.emailAddresses?.[0]?.contactString;
+  return email && emailHolders.get(email) === 1 ? email : undefined;
+};
 
 // ---------------------------------------------------------------------------------------------
 // Variations (this file's own tables)
@@ -465,10 +475,7 @@ const KINDS: Record<string, Kind> = {
     const domain = domainOf(employer);
     if (!domain || group.filter((x) => employerOf(x) === employer?.id).length !== 1) return undefined;
     const local = pick([`${slug(first(p))[0]}${slug(last(p))}`, `${slug(first(p))[0]}.${slug(last(p))}`]);
-    const known = persons.some((x) =>
-      x.emailAddresses?.some((e) => e.contactString === `${local}@${domain}`),
-    );
-    if (known) return undefined;
+    if (emailHolders.has(`${local}@${domain}`)) return undefined;
     return {
       query: personQuery({ name: `${first(p)} ${last(p)}`, email: `${local}@${domain}` }),
       expected: p.id,
@@ -751,12 +758,8 @@ const MORE_KINDS: Record<string, Kind> = {
   },
   'person-email-upper': () => {
     const p = pick(persons);
-    const email = p.emailAddresses?.[0]?.contactString;
-    if (
-      !email ||
-      persons.filter((x) => x.emailAddresses?.some((e) => e.contactString === email)).length !== 1
-    )
-      return undefined;
+    const email = ownEmail(p);
+    if (!email) return undefined;
     return {
       query: personQuery({
         name: `${first(p)} ${last(p)}`,
@@ -1265,24 +1268,16 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
   'person-name-is-email': () => {
     // The person's own address in the name column, and nothing else.
     const p = pick(persons);
-    const email = p.emailAddresses?.[0]?.contactString;
-    if (
-      !email ||
-      persons.filter((x) => x.emailAddresses?.some((e) => e.contactString === email)).length !== 1
-    )
-      return undefined;
+    const email = ownEmail(p);
+    if (!email) return undefined;
     return { query: personQuery({ name: pick([email, `<${email}>`, `mailto:${email}`]) }), expected: p.id };
   },
   'person-email-obfuscated': () => {
     // The address as a web page writes it against harvesters ("ada(at)lebomivo.example"): among
     // namesakes, the address tells them apart.
     const p = pick(persons);
-    const email = p.emailAddresses?.[0]?.contactString;
-    if (
-      !email ||
-      persons.filter((x) => x.emailAddresses?.some((e) => e.contactString === email)).length !== 1
-    )
-      return undefined;
+    const email = ownEmail(p);
+    if (!email) return undefined;
     const [local, domain] = email.split('@');
     const written = pick([
       `${local}(at)${domain}`,
