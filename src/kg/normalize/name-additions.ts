@@ -22,19 +22,20 @@ function tables(): Additions {
   if (additions) return additions;
   const records = readDataFile('name-additions.tsv');
   const of = (kind: string) => records.filter(([k]) => k === kind).flatMap(([, words]) => listField(words));
-  const alternatives = (words: readonly string[]) =>
+  // The words as alternatives, longest first, a word's parts apart by `gap`.
+  const alternation = (words: readonly string[], gap: string) =>
     [...words]
       .sort((a, b) => b.length - a.length)
-      .map((w) => w.split(' ').join('\\s+'))
+      .map((w) => w.split(' ').join(gap))
       .join('|');
+  const alternatives = (words: readonly string[]) => alternation(words, '\\s+');
   const pronouns = alternatives(of('pronoun'));
   // A marker's words apart by a space, a dot or a slash ("reg. no", "z. hd.").
   const markers = (kind: string, withSlash = true) =>
-    [...of(kind)]
-      .filter((m) => withSlash || !m.includes('/'))
-      .sort((a, b) => b.length - a.length)
-      .map((m) => m.split(' ').join('[\\s./]*'))
-      .join('|');
+    alternation(
+      of(kind).filter((m) => withSlash || !m.includes('/')),
+      '[\\s./]*',
+    );
   // Markers with a slash ("c/o"), the slash kept and spaces allowed around it.
   const slashed = (kind: string) =>
     of(kind)
