@@ -1175,15 +1175,13 @@ interface PersonPlaceFeatures {
 }
 
 /**
- * What a person's place features depend on: country, other countries, regions, cities and
- * street words (an absent list reads as an empty one, as the comparisons read it), joined by
- * control characters no normalised word holds.
+ * What a person's place features depend on: country, regions, cities and street words (an
+ * absent list reads as an empty one, as the comparisons read it; a person has no `oc`), joined
+ * by control characters no normalised word holds.
  */
 function placesKey(profile: PersonProfile): string {
-  const other = 'oc' in profile ? (profile.oc as readonly string[] | undefined) : undefined;
-  return `${profile.c ?? ''}\u0001${other?.join('\u0002') ?? ''}\u0001${profile.r?.join('\u0002') ?? ''}\u0001${
-    profile.ci?.join('\u0002') ?? ''
-  }\u0001${profile.ad?.join('\u0002') ?? ''}`;
+  const list = (words: readonly string[] | undefined) => words?.join('\u0002') ?? '';
+  return `${profile.c ?? ''}\u0001${list(profile.r)}\u0001${list(profile.ci)}\u0001${list(profile.ad)}`;
 }
 
 /** How a query's `location` compares with a person's places (`places`: the place vocabulary). */
