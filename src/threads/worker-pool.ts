@@ -110,12 +110,7 @@ export function serveTaskBatches<T, R>(
     queued = [];
     const replies: BatchReply<R>[] = [];
     const failAll = (error: unknown) => {
-      for (let i = replies.length; i < batch.length; i++)
-        replies.push(
-          replyOf(batch[i], () => {
-            throw error;
-          }),
-        );
+      for (let i = replies.length; i < batch.length; i++) replies.push(errorReplyOf(batch[i][0], error));
     };
     try {
       answerBatch(
@@ -146,9 +141,7 @@ function batchReplyOf<T, R>(
   try {
     return [message[0], answer(message[1], index)];
   } catch (error) {
-    return replyOf(message, () => {
-      throw error;
-    });
+    return errorReplyOf(message[0], error);
   }
 }
 
@@ -157,16 +150,21 @@ function replyOf<T, R>(message: WorkerRequest<T>, answer: (task: T) => R): Worke
   try {
     return { id: message[0], ok: true, result: answer(message[1]) };
   } catch (error) {
-    const outcome = outcomeOf(error);
-    const code = outcome ? (error as { code?: unknown }).code : undefined;
-    return {
-      id: message[0],
-      ok: false,
-      error: (error as Error).stack ?? String(error),
-      ...(outcome ? { outcome } : {}),
-      ...(typeof code === 'string' ? { code } : {}),
-    };
+    return errorReplyOf(message[0], error);
   }
+}
+
+/** The reply of task `id` that failed with `error` (with its registered outcome and code). */
+function errorReplyOf(id: number, error: unknown): WorkerReply<never> {
+  const outcome = outcomeOf(error);
+  const code = outcome ? (error as { code?: unknown }).code : undefined;
+  return {
+    id,
+    ok: false,
+    error: (error as Error).stack ?? String(error),
+    ...(outcome ? { outcome } : {}),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
 }
 
 function isPair<R>(reply: BatchReply<R>): reply is readonly [number, R] {
