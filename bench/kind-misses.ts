@@ -33,10 +33,20 @@ function describe(id: string): string {
 }
 for (const q of readLabelledQueries(positionals[0])) {
   const kind = q.kinds?.find((k) => kinds.has(k));
-  if (!kind || q.expected === null) continue;
+  if (!kind) continue;
   const threshold = matcher.defaultThresholdFor(q.query.type);
   const candidates = matcher.match(q.query, { limit: 10 });
   const top = candidates[0];
+  if (q.expected === null) {
+    // An absent entity: wrong only when some candidate is a hit.
+    if (!top || top.score < threshold) continue;
+    process.stdout.write(`\n${kind} (hit) ${JSON.stringify(q.query)}\n`);
+    for (const c of candidates.slice(0, 3)) {
+      process.stdout.write(`  other ${c.score.toFixed(3)} ${describe(c.id)}\n`);
+      if (values.features) process.stdout.write(`    ${JSON.stringify(c.explanation)}\n`);
+    }
+    continue;
+  }
   if (top?.id === q.expected && top.score >= threshold) continue;
   const at = candidates.findIndex((c) => c.id === q.expected);
   const why = at < 0 ? 'a' : at === 0 ? 'b' : 'c';
