@@ -1299,6 +1299,30 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
     const url = pick([`${label}.${ending}`, `https://www.${label}.${ending}/`, `www.${label}.${ending}`]);
     return { query: orgQuery({ name: o.name, url }), expected: o.id };
   },
+  'org-page-title': () => {
+    // The name copied from a browser tab or a search result, with the page title's words.
+    const o = pick(uniqueOrgs);
+    const name = pick([
+      `${o.name} | Home`,
+      `${o.name} – Official Website`,
+      `${o.name} - Official Site`,
+      `Home - ${o.name}`,
+      `Welcome to ${o.name}`,
+      `${o.name} | About Us`,
+    ]);
+    return { query: orgQuery({ name }), expected: o.id };
+  },
+  'person-employer-site': () => {
+    // Namesakes told apart by the employer written as its web address (a CRM's company domain
+    // column mapped to the employer).
+    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
+    const p = pick(group);
+    const employer = org(employerOf(p));
+    const domain = domainOf(employer);
+    if (!domain || group.filter((x) => employerOf(x) === employer?.id).length !== 1) return undefined;
+    const site = pick([domain, `www.${domain}`, `https://www.${domain}/`, `http://${domain}/about`]);
+    return { query: personQuery({ name: `${first(p)} ${last(p)}`, employer: site }), expected: p.id };
+  },
 };
 
 /** Everyday shapes that test how queries are read, not the weights: `--training` leaves them out. */

@@ -196,6 +196,46 @@ describe('realistic queries on the demo graph', () => {
     );
   });
 
+  test("an organization's name copied from a web page's title finds the organization", async () => {
+    for (const name of [
+      `${uniqueOrg.name} | Official Website`,
+      `Home - ${uniqueOrg.name}`,
+      `Welcome to ${uniqueOrg.name}!`,
+    ]) {
+      const answer = await enhance({ type: 'Organization', name });
+      assert.equal(top(answer), uniqueOrg.id, name);
+      assert.ok(
+        answer.errors.some((e) => /web page title words/.test(e)),
+        answer.errors.join(),
+      );
+    }
+  });
+
+  test('an employer written as its web address tells namesakes apart as its name does', async () => {
+    // Namesakes at employers whose site's label is not their name's first word (an acronym's
+    // site), so that only the domain can say which organization is meant.
+    const p = persons.find((x) => {
+      const site = employerOf(x)?.homepageUri;
+      return (
+        fullNames.get(x.name ?? '') === 2 &&
+        site !== undefined &&
+        !employerOf(x)!
+          .name!.toLowerCase()
+          .startsWith(site.slice(0, site.indexOf('.')))
+      );
+    })!;
+    const site = employerOf(p)!.homepageUri!;
+    for (const employer of [site, `https://www.${site}/about`]) {
+      const answer = await enhance({ type: 'Person', name: p.name!, employer });
+      assert.equal(top(answer), p.id, employer);
+      assert.ok(answer.searchInfo[p.id].debugInfo.contributions.employerSimilarity > 0, employer);
+      assert.ok(
+        answer.errors.some((e) => /is a web address/.test(e)),
+        answer.errors.join(),
+      );
+    }
+  });
+
   test("the start-up banner's combine example answers a hit", async () => {
     // As serve.ts prints it: the person's name and employer.
     const { person, employer } = demoExamples();

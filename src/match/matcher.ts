@@ -5,7 +5,7 @@
  * `VocabularyCache`'s, both keyed by graph version.
  */
 import { readFileSync } from 'node:fs';
-import type { EntityType } from '../kg/index.ts';
+import { type EntityType, normalizeOrganizationName } from '../kg/index.ts';
 import { type CandidateSource, CachingCandidateSource, type CachingOptions } from './candidate-source.ts';
 import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
 import {
@@ -178,9 +178,14 @@ function domainOrganizationKeys(query: AnalyzedQuery): string[] {
   return [...new Set(query.emails.filter((e) => !e.freeMail).map((e) => KEY.domain + e.registrable))];
 }
 
-/** The organization-name key of a Person query's `employer` still to be resolved. */
+/**
+ * The key of a Person query's `employer` still to be resolved: its domain when it is written as
+ * a web address, else its organization-name key.
+ */
 function employerOrganizationKeys(query: AnalyzedQuery): string[] {
-  return query.employerKey && !query.employerOrganizations ? [KEY.orgName + query.employerKey] : [];
+  if (query.employerOrganizations) return [];
+  if (query.employerDomain) return [KEY.domain + query.employerDomain];
+  return query.employerKey ? [KEY.orgName + query.employerKey] : [];
 }
 
 /**
@@ -228,10 +233,15 @@ export function withQueryOrganizations(
     out = { ...out, domainOrganizations: organizationsUnder(domainKeys, source, places) };
   const employerKeys = employerOrganizationKeys(query);
   if (employerKeys.length) {
-    let employers = organizationsUnder(employerKeys, source, places);
+    const names: string[] = [];
+    let employers = organizationsUnder(employerKeys, source, places, names);
     if (employers.length === 0)
       employers = employersByWords(query, source, vocabularies.vocabularies('Organization'), places);
     out = { ...out, employerOrganizations: employers };
+    // An employer written as its site: the name of the organization there is the employer's
+    // name (compared with the candidates' employers as a written name is).
+    if (query.employerDomain && names.length)
+      out = { ...out, employerTokens: normalizeOrganizationName(names[0]).significant };
   }
   if (places.size) out = { ...out, organizationPlaces: [...places.values()] };
   return out;
@@ -243,19 +253,22 @@ const MAX_ORGANIZATION_PLACES = 4;
 /**
  * Ids of the organizations under retrieval `keys` (domains, name keys; at most 20); where they
  * are (their cities, else regions, else country) is added to `places`, at most
- * `MAX_ORGANIZATION_PLACES` in all.
+ * `MAX_ORGANIZATION_PLACES` in all, and their first names' canonical tokens to `names` if given.
  */
 function organizationsUnder(
   keys: readonly string[],
   source: CandidateSource,
   places: Map<string, readonly ['c' | 'r' | 'k', string]>,
+  names?: string[],
 ): string[] {
   const refs = [...new Set([...source.refsForKeys(keys, KEYED_ORGANIZATION_READ).values()].flat())];
   const out: string[] = [];
   for (const row of source.profiles(refs)) {
     if (row.type !== 'Organization' || out.length === 20) continue;
     out.push(row.id);
-    addOrganizationPlaces(row.profile as OrganizationProfile, places);
+    const profile = row.profile as OrganizationProfile;
+    addOrganizationPlaces(profile, places);
+    if (names && profile.n[0]) names.push(profile.n[0]);
   }
   return out;
 }

@@ -86,6 +86,12 @@ export interface AnalyzedQuery {
   /** Person queries with an `employer`: the organization-name key it is written as. */
   readonly employerKey?: string;
   /**
+   * Person queries whose `employer` is a web address ("acme.com", "https://www.acme.de/"): its
+   * registrable domain. The matcher resolves it to the organizations at that domain (their
+   * names then stand for the employer); until then `employerTokens` are the domain label's.
+   */
+  readonly employerDomain?: string;
+  /**
    * Person queries with an `employer`: ids of the organizations of that name (resolved by the
    * matcher; their current employees are candidates, so that among many namesakes the one
    * working there is retrieved).
@@ -351,7 +357,8 @@ function placeBeforeLegalForm(name: string): ReturnType<typeof splitTrailingPlac
 }
 
 /** Marks that set what is written with an organization's name apart (`splitOrganizationAddition`). */
-const ADDITION_MARKS = /[-\u2013\u2014,(/|[:]|^\s*(?:attn|attention|z\.?\s?hd|fao|for)\b/iu;
+const ADDITION_MARKS =
+  /[-\u2013\u2014\u00b7,(/|[:]|^\s*(?:attn|attention|z\.?\s?hd|fao|for|welcome|willkommen|bienvenid|bienvenue|benvenuti|welkom)\b/iu;
 
 /** What each kind of `NameAddition` is called in a note. */
 const ADDITION_NAMES: Readonly<Record<NameAddition['kind'], string>> = {
@@ -360,6 +367,7 @@ const ADDITION_NAMES: Readonly<Record<NameAddition['kind'], string>> = {
   parent: 'parent organization',
   department: 'department',
   'care-of': 'addressee line',
+  page: 'web page title words',
 };
 
 /**
@@ -411,6 +419,17 @@ function readOrganizationName(asWritten: string, written: string, notes: string[
 }
 
 /**
+ * The registrable domain of an employer written as a web address ("acme.com",
+ * "https://www.acme.co.uk/about"), or undefined for a name ("Acme Corp.") or a shared host's
+ * profile (a LinkedIn page names no domain of the employer's).
+ */
+function employerSite(employer: string): string | undefined {
+  if (!looksLikeWebAddress(employer)) return undefined;
+  const { domain, profile } = hostLookupKeys(employer);
+  return profile || !domain?.includes('.') ? undefined : domain;
+}
+
+/**
  * Normalises every field of `query` once. Unparsable values are dropped (they give no evidence)
  * and named in `notes`, as are guesses (a phone number read in several countries) and the
  * fields matching does not use.
@@ -424,7 +443,16 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
       `title ${quote(query.title ?? '')} was read as the title ${quote(headline.title)} at ${quote(headline.employer)}`,
     );
   const employerText = present(query.employer) ? query.employer : headline?.employer;
-  const employer = employerText ? normalizeOrganizationName(employerText) : undefined;
+  const employerDomain = isPerson && employerText ? employerSite(employerText) : undefined;
+  if (employerDomain)
+    notes.push(
+      `employer ${quote(employerText ?? '')} is a web address: read as the organization at ${employerDomain}`,
+    );
+  const employer = employerText
+    ? normalizeOrganizationName(
+        employerDomain ? employerDomain.slice(0, employerDomain.indexOf('.')) : employerText,
+      )
+    : undefined;
   const school = present(query.school) ? normalizeOrganizationName(query.school) : undefined;
   const { names, namesWithPlace, written, emailsInNames } = readNames(query, notes);
   const urls: QueryUrl[] = [];
@@ -480,7 +508,8 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
       : {}),
     titleTokens: present(query.title) ? textTokens(headline?.title ?? query.title) : [],
     employerTokens: employer?.significant ?? [],
-    ...(query.type === 'Person' && employer?.key ? { employerKey: employer.key } : {}),
+    ...(query.type === 'Person' && employer?.key && !employerDomain ? { employerKey: employer.key } : {}),
+    ...(employerDomain ? { employerDomain } : {}),
     schoolTokens: school?.significant ?? [],
     ...(query.type === 'Person' && school?.key ? { schoolKey: school.key } : {}),
     ...(present(query.ip) ? { ip: query.ip.trim() } : {}),

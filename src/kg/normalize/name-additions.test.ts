@@ -105,3 +105,37 @@ test('a name longer than MAX_NAME_WITH_ADDITION is read as written (its patterns
     assert.equal(read(long), undefined, long);
   }
 });
+
+test("a web page title's words are split off an organization name; a name with such words is not", () => {
+  for (const [written, name] of [
+    ['Acme Robotics | Home', 'Acme Robotics'],
+    ['Acme Robotics Ltd – Official Website', 'Acme Robotics Ltd'],
+    ['Acme Robotics GmbH - Startseite', 'Acme Robotics GmbH'],
+    ['Home - Acme Robotics Inc', 'Acme Robotics Inc'],
+    ['Welcome to Acme Robotics!', 'Acme Robotics'],
+    ['Willkommen bei Acme GmbH', 'Acme GmbH'],
+    ['Acme SA: Site officiel', 'Acme SA'],
+    ['Acme Labs | About Us | Home', 'Acme Labs'],
+  ])
+    assert.equal(splitOrganizationAddition(written)?.name, name, written);
+  assert.deepEqual(splitOrganizationAddition('Welcome to Acme Robotics | Official Site'), {
+    name: 'Acme Robotics',
+    addition: 'Welcome to; Official Site',
+    kind: 'page',
+  });
+  // A department after the page's words is read too.
+  assert.deepEqual(splitOrganizationAddition('Acme BV – Sales | Home'), {
+    name: 'Acme BV',
+    addition: 'Sales; Home',
+    kind: 'department',
+  });
+  for (const name of [
+    'Home Depot',
+    'Acme Home Ltd',
+    'Portal Software',
+    'Acme - The Home Company',
+    'Home | Official',
+    'Welcome',
+  ])
+    assert.equal(splitOrganizationAddition(name), undefined, name);
+});

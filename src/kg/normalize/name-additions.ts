@@ -13,6 +13,9 @@ interface Additions {
   readonly parent: RegExp;
   readonly careOf: RegExp;
   readonly departmentWords: ReadonlySet<string>;
+  readonly pageWords: ReadonlySet<string>;
+  readonly pageGlue: ReadonlySet<string>;
+  readonly pagePrefix: RegExp;
   readonly pronoun: RegExp;
   readonly birthName: RegExp;
 }
@@ -65,6 +68,10 @@ function tables(): Additions {
       'iu',
     ),
     departmentWords: new Set([...of('department'), ...of('department-word')]),
+    pageWords: new Set(of('page')),
+    pageGlue: new Set(of('page-glue')),
+    // "Welcome to Acme Robotics", "Willkommen bei Acme GmbH!": the greeting and the name after it.
+    pagePrefix: new RegExp(`^\\s*(?:${alternatives(of('page-prefix'))})\\s+(\\S.*?)[\\s!.]*$`, 'iu'),
     // "(she/her)", "[he/him]", "she/they", "| they/them", ", he/him/his" at the end.
     pronoun: new RegExp(
       `^(.*?\\S)[\\s,|(\\[-]*(?:${pronouns})(?:\\s*/\\s*(?:${pronouns})){1,2}[\\s)\\]]*$`,
@@ -86,9 +93,10 @@ export interface NameAddition {
   /**
    * `listing`: a stock exchange and ticker; `registration`: a register's or tax number;
    * `parent`: the organization it belongs to; `department`: a department or function;
-   * `care-of`: an addressee line's words before the name ("c/o", "Attn:").
+   * `care-of`: an addressee line's words before the name ("c/o", "Attn:"); `page`: a web page
+   * title's words ("| Home", "– Official Website", "Welcome to").
    */
-  readonly kind: 'listing' | 'registration' | 'parent' | 'department' | 'care-of';
+  readonly kind: 'listing' | 'registration' | 'parent' | 'department' | 'care-of' | 'page';
 }
 
 /**
@@ -104,10 +112,51 @@ export const MAX_NAME_WITH_ADDITION = 200;
 const DEPARTMENT_AFTER = /^(.*?\S)\s*(?:\s[-\u2013\u2014/|]\s|,\s*|\(([^()]+)\)\s*$)\s*([^,()]*)$/u;
 /** A department before the name, set apart by a comma ("Accounts Payable, Acme Robotics"). */
 const DEPARTMENT_BEFORE = /^\s*([^,]+?),\s*(\S.*)$/u;
+/** A page title's words before the name, set apart by a bar, a dash or a colon ("Home | Acme"). */
+const PAGE_BEFORE = /^\s*([^|\u2013\u2014:\u00b7-]+?)\s*[|\u2013\u2014:\u00b7-]\s+(\S.*)$/u;
+/** A page title's words after the name: a bar, a dash, a colon or a middle dot before them. */
+const PAGE_AFTER = /^(.*?\S)\s*(?:\s[|\u2013\u2014\u00b7-]|:|\s::)\s+([^|\u2013\u2014:\u00b7]+)$/u;
 
 function isDepartment(text: string, words: ReadonlySet<string>): boolean {
   const tokens = textTokens(text);
   return tokens.length > 0 && tokens.length <= 4 && tokens.every((t) => words.has(t));
+}
+
+/** Whether `text` is a web page title's words: page or glue words only, one page word at least. */
+function isPageTitle(text: string, pageWords: ReadonlySet<string>, glue: ReadonlySet<string>): boolean {
+  const tokens = textTokens(text);
+  return (
+    tokens.length > 0 &&
+    tokens.length <= 5 &&
+    tokens.every((t) => pageWords.has(t) || glue.has(t)) &&
+    tokens.some((t) => pageWords.has(t))
+  );
+}
+
+/**
+ * `name` without a web page title's words ("Acme Robotics | Home", "Home – Acme Robotics",
+ * "Welcome to Acme Robotics"): the name and those words, or undefined.
+ */
+function splitPageTitle(name: string): { name: string; addition: string } | undefined {
+  const { pageWords, pageGlue, pagePrefix, departmentWords } = tables();
+  // What is left is a name: it has a word that is neither a department's nor a page's.
+  const isLeftName = (text: string) =>
+    textTokens(text).some((t) => !departmentWords.has(t) && !pageWords.has(t) && !pageGlue.has(t));
+  const after = PAGE_AFTER.exec(name);
+  if (after && isPageTitle(after[2], pageWords, pageGlue) && isLeftName(after[1])) {
+    const rest = splitPageTitle(after[1]);
+    return {
+      name: rest?.name ?? after[1],
+      addition: `${rest ? `${rest.addition}; ` : ''}${after[2].trim()}`,
+    };
+  }
+  const before = PAGE_BEFORE.exec(name);
+  if (before && isPageTitle(before[1], pageWords, pageGlue) && isLeftName(before[2]))
+    return { name: before[2].trim(), addition: before[1].trim() };
+  const greeted = pagePrefix.exec(name);
+  if (greeted && isLeftName(greeted[1]))
+    return { name: greeted[1], addition: name.slice(0, name.indexOf(greeted[1])).trim() };
+  return undefined;
 }
 
 /** Whether what is left beside a department can be a name: it has a word no department has. */
@@ -124,6 +173,11 @@ function isName(text: string, words: ReadonlySet<string>): boolean {
  */
 export function splitOrganizationAddition(name: string): NameAddition | undefined {
   if (name.length > MAX_NAME_WITH_ADDITION) return undefined;
+  const page = splitPageTitle(name);
+  if (page) {
+    const inner = splitOrganizationAddition(page.name);
+    return inner ? { ...inner, addition: `${inner.addition}; ${page.addition}` } : { ...page, kind: 'page' };
+  }
   const { careOf } = tables();
   const addressed = careOf.exec(name);
   if (!addressed) return splitAfterName(name);
