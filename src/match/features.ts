@@ -969,6 +969,8 @@ interface BestPersonName {
   readonly query: QueryName;
   readonly queryWords: PersonWords;
   readonly candidateWords: PersonWords;
+  /** The query name's position in the query's names. */
+  readonly reading: number;
 }
 
 function bestPersonName(
@@ -980,13 +982,14 @@ function bestPersonName(
   let bestScore = -1;
   // Each candidate name's words once, not once per query name.
   const candidates = candidateNames.map((name) => personWords(name.split(' ')));
-  for (const { name: query, words: queryWords } of names) {
+  for (let reading = 0; reading < names.length; reading++) {
+    const { name: query, words: queryWords } = names[reading];
     for (const candidateWords of candidates) {
       const comparison = comparePersonTokens(queryWords, candidateWords, vocabulary);
       const score = comparison.coverQuery + comparison.coverCandidate;
       if (score > bestScore) {
         bestScore = score;
-        best = { comparison, query, queryWords, candidateWords };
+        best = { comparison, query, queryWords, candidateWords, reading };
       }
     }
   }
@@ -1126,6 +1129,8 @@ interface PersonNameFeatures {
   readonly nameJaroWinkler: number;
   readonly singleTokenName: number;
   readonly nameOneEdit: number;
+  /** Which of the query's names compared best: its given name and surname are compared. */
+  readonly reading: number;
 }
 
 /**
@@ -1248,6 +1253,7 @@ function personNameFeatures(
     nameJaroWinkler: spelling,
     singleTokenName: best.query.tokens.length === 1 ? 1 : 0,
     nameOneEdit: oneWordOneEdit(best.query.tokens, c.tokens) ? 1 : 0,
+    reading: best.reading,
   };
 }
 
@@ -1285,9 +1291,12 @@ export function personFeatures(
       f.singleTokenName = name.singleTokenName;
       f.nameOneEdit = name.nameOneEdit;
     }
-    const q = query.names[0];
+    // The given name and surname of the reading the names compared best in ("Ada Amir Rossi"
+    // of "Ada Amir Rossi Santos" for Ada Amir Rossi).
+    const reading = name?.reading ?? 0;
+    const q = query.names[reading];
     if (q.first !== undefined) {
-      const partsKey = `${profile.f ?? '\u0002'}\u0001${profile.l ?? '\u0002'}`;
+      const partsKey = `${reading}\u0001${profile.f ?? '\u0002'}\u0001${profile.l ?? '\u0002'}`;
       let parts = memo.parts.get(partsKey);
       if (parts === undefined) {
         parts = givenAndSurname(q, q.first, profile);

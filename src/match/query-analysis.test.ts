@@ -261,3 +261,37 @@ test('an e-mail address written against harvesters is read as the address', () =
   }
   assert.deepEqual(analyzeQuery({ ...person, emails: ['meet me at noon'] }).emails, []);
 });
+
+test("a person's title is compared without the qualifiers written with the role", () => {
+  const person = { ...organization({}), type: 'Person' as const, names: ['Ada Hoffmann'] };
+  for (const title of ['Interim Sales Director', 'Sales Director (m/w/d)', 'Sales Director a.i.']) {
+    const read = analyzeQuery({ ...person, title });
+    assert.deepEqual(read.titleTokens, ['sales', 'director'], title);
+    assert.ok(
+      read.notes.some((note) => note.includes('was read as the role "Sales Director"')),
+      title,
+    );
+  }
+  // After a headline's workplace is read apart.
+  assert.deepEqual(analyzeQuery({ ...person, title: 'Acting CTO at Lebomivo Robotics' }).titleTokens, [
+    'cto',
+  ]);
+  const plain = analyzeQuery({ ...person, title: 'Sales Director' });
+  assert.deepEqual(plain.titleTokens, ['sales', 'director']);
+  assert.deepEqual(plain.notes, []);
+});
+
+test('a person name of four words or more is also read without its last word, a second surname', () => {
+  const person = { ...organization({}), type: 'Person' as const };
+  for (const name of ['Ada Amir Rossi Santos', 'Ada Amir Rossi-Santos']) {
+    const read = analyzeQuery({ ...person, names: [name] });
+    assert.equal(read.names.length, 2, name);
+    assert.equal(read.names[0].last, 'santos');
+    assert.deepEqual(read.names[1].tokens, ['ada', 'amir', 'rossi']);
+    assert.equal(read.names[1].first, 'ada');
+    assert.equal(read.names[1].last, 'rossi');
+    assert.deepEqual(read.names[1].middles, ['amir']);
+  }
+  // Three words compare with a record's two or three already: one reading.
+  assert.equal(analyzeQuery({ ...person, names: ['Ada Rossi Santos'] }).names.length, 1);
+});

@@ -16,6 +16,7 @@ import {
   splitTrailingPlace,
   textTokens,
   withoutPronouns,
+  withoutTitleQualifiers,
 } from '../kg/index.ts';
 import { hostLookupKeys } from './profile.ts';
 
@@ -200,6 +201,25 @@ function bareName(name: string): string | undefined {
 }
 
 /**
+ * A name of four words or more read without its last one, as the first of two surnames
+ * ("Ada Amir Rossi Santos", "Ada Amir Rossi-Santos": Spanish and Portuguese names carry two, a
+ * married name may be added, and records often keep one); undefined for shorter names, which
+ * compare with a record's without it already (a query's middle word that matches nothing is
+ * left out of the comparison).
+ */
+function withoutSecondSurname(read: QueryName): QueryName | undefined {
+  if (read.first === undefined || read.tokens.length < 4) return undefined;
+  const tokens = read.tokens.slice(0, -1);
+  return {
+    tokens,
+    key: [...new Set(tokens.map(canonicalGivenName))].sort().join(' '),
+    first: read.first,
+    last: tokens[tokens.length - 1],
+    middles: tokens.slice(1, -1),
+  };
+}
+
+/**
  * Initials written together before a surname, in capitals ("AJ Hoffmann"): the name with them
  * apart ("A J Hoffmann"); undefined otherwise. Two or three capitals before one capitalised
  * word also read as a surname written first ("HO Chen"), so this is a second reading.
@@ -258,6 +278,19 @@ function readHeadline(title: string): { title: string; employer?: string } | und
       ? after
       : '';
   return employer ? { title: found[1], employer } : { title: found[1] };
+}
+
+/**
+ * A person's title as compared: the headline's title when it is one (`headline`), without the
+ * qualifiers written with the role ("Interim Sales Director", "Designer (m/w/d)"), which a note
+ * names.
+ */
+function readTitle(written: string, headline: string | undefined, notes: string[]): string {
+  const title = headline ?? written;
+  const role = withoutTitleQualifiers(title);
+  if (role === undefined) return title;
+  notes.push(`title ${quote(title)} was read as the role ${quote(role)}`);
+  return role;
 }
 
 /** Whether `place` is a country's code or abbreviation in capitals ("FR", "UK", "USA", "U.S."). */
@@ -323,6 +356,16 @@ function readPersonName(asWritten: string, text: string, notes: string[], into: 
   const read = personName(name);
   if (read) into.names.push(read);
   else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
+  // Of the name without what may not be the name when there is such a reading: "Ada Hoffmann
+  // (Lebomivo Robotics)" has none, "Ada Amir (Berg) Rossi Santos" is Ada Amir Rossi.
+  const whole = bareRead ?? read;
+  const firstSurname = whole ? withoutSecondSurname(whole) : undefined;
+  if (firstSurname) {
+    into.names.push(firstSurname);
+    notes.push(
+      `name ${quote(name)} was also read without its last word, a second surname: ${quote(firstSurname.tokens.join(' '))}`,
+    );
+  }
   const initials = initialsApart(bare ?? name);
   const initialsRead = initials ? personName(initials) : undefined;
   if (initials && initialsRead) {
@@ -423,6 +466,7 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
     notes.push(
       `title ${quote(query.title ?? '')} was read as the title ${quote(headline.title)} at ${quote(headline.employer)}`,
     );
+  const title = isPerson && present(query.title) ? readTitle(query.title, headline?.title, notes) : undefined;
   const employerText = present(query.employer) ? query.employer : headline?.employer;
   const employer = employerText ? normalizeOrganizationName(employerText) : undefined;
   const school = present(query.school) ? normalizeOrganizationName(query.school) : undefined;
@@ -478,7 +522,7 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
     ...(location && (location.tokens.length || location.country || location.places.length)
       ? { location }
       : {}),
-    titleTokens: present(query.title) ? textTokens(headline?.title ?? query.title) : [],
+    titleTokens: title ? textTokens(title) : present(query.title) ? textTokens(query.title) : [],
     employerTokens: employer?.significant ?? [],
     ...(query.type === 'Person' && employer?.key ? { employerKey: employer.key } : {}),
     schoolTokens: school?.significant ?? [],

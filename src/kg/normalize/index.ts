@@ -31,6 +31,7 @@ export {
   type NormalizedPersonName,
   normalizePersonName,
 } from './person-name.ts';
+export { withoutTitleQualifiers } from './job-title.ts';
 export { normalizePhone, type PhoneReading, readPhone } from './phone.ts';
 export {
   cityName,

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { withoutTitleQualifiers } from './job-title.ts';
+
+test('qualifiers written with a job title are left out of the role', () => {
+  for (const [written, role] of [
+    ['Interim Sales Director', 'Sales Director'],
+    ['Acting CEO', 'CEO'],
+    ['Software Engineer (m/w/d)', 'Software Engineer'],
+    ['Software Engineer (f/m/x)', 'Software Engineer'],
+    ['Designer (w/m/d)', 'Designer'],
+    ['Designer m/w/d', 'Designer'],
+    ['Chargé d’affaires (H/F)', 'Chargé d’affaires'],
+    ['Data Scientist (all genders)', 'Data Scientist'],
+    ['CFO ad interim', 'CFO'],
+    ['CFO a.i.', 'CFO'],
+    ['Sales Director (Interim)', 'Sales Director'],
+    ['Accountant, interim', 'Accountant'],
+    ['Designer (f/m/x) - Remote', 'Designer'],
+    ['Interim Marketing Lead (m/f/d)', 'Marketing Lead'],
+  ])
+    assert.equal(withoutTitleQualifiers(written), role, written);
+});
+
+test('a title without qualifiers, or nothing but one, is kept as written', () => {
+  for (const title of [
+    'Sales Director',
+    'Contract Manager',
+    'Head of R/D',
+    'Sales / Marketing',
+    'Interim',
+    '(m/w/d)',
+    'Senior Designer',
+    '',
+  ])
+    assert.equal(withoutTitleQualifiers(title), undefined, title);
+  // A qualifier's words inside the role stay ("Head of Interim Management").
+  assert.equal(withoutTitleQualifiers('Head of Interim Management'), undefined);
+});
+
+test('long titles of repeated qualifiers are read to the end (each step drops words)', () => {
+  const tags = Array.from({ length: 250 }, () => '(m/w/d)').join(' ');
+  assert.equal(withoutTitleQualifiers(`Designer ${tags}`), 'Designer');
+  const interims = Array.from({ length: 250 }, () => 'Interim').join(' ');
+  assert.equal(withoutTitleQualifiers(`${interims} Designer`), 'Designer');
+  assert.equal(withoutTitleQualifiers(`Designer ${'-'.repeat(2000)}x`), undefined);
+});
