@@ -38,10 +38,11 @@ test('a title without qualifiers, or nothing but one, is kept as written', () =>
   assert.equal(withoutTitleQualifiers('Head of Interim Management'), undefined);
 });
 
-test('long titles of repeated qualifiers are read to the end (each step drops words)', () => {
-  const tags = Array.from({ length: 250 }, () => '(m/w/d)').join(' ');
-  assert.equal(withoutTitleQualifiers(`Designer ${tags}`), 'Designer');
+test('a few qualifiers are dropped at each end; a long run of them is read as written', () => {
+  const tags = (n: number) => Array.from({ length: n }, () => '(m/w/d)').join(' ');
+  assert.equal(withoutTitleQualifiers(`Designer ${tags(6)}`), 'Designer');
+  assert.equal(withoutTitleQualifiers(`Designer ${tags(250)}`), `Designer ${tags(244)}`);
   const interims = Array.from({ length: 250 }, () => 'Interim').join(' ');
-  assert.equal(withoutTitleQualifiers(`${interims} Designer`), 'Designer');
+  assert.equal(withoutTitleQualifiers(`${interims} Designer`), `${interims.slice(6 * 8)} Designer`);
   assert.equal(withoutTitleQualifiers(`Designer ${'-'.repeat(2000)}x`), undefined);
 });
