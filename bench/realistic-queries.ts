@@ -1330,8 +1330,9 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
   },
   // --- fifth round (branch persona): shapes shapes4 left open ---
   'person-second-surname': () => {
-    // A second surname the graph lacks after the person's ("Ada Amir Rossi Santos", "Ada
-    // Rossi-Santos"): a Spanish or Portuguese double surname, or a married name added.
+    // A second surname the graph lacks with the person's ("Ada Amir Rossi Santos", "Ada
+    // Rossi-Santos", "Ada Santos Rossi", "Rossi Santos, Ada", "ROSSI SANTOS Ada"): a Spanish
+    // or Portuguese double surname, or a married name added.
     const p = pick(uniquePersons);
     const extra = pick(SECOND_SURNAMES.filter((s) => key(s) !== key(last(p))));
     // Decidable only when no one else has the given name with the added surname, or the
@@ -1341,7 +1342,15 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
     // Without the middle name, only one person may have this given name and surname.
     if (!withMiddle && personsByFirstLast.get(key(`${first(p)} ${last(p)}`))?.length !== 1) return undefined;
     const given = withMiddle ? `${first(p)} ${middle(p)}` : first(p);
-    const name = pick([`${given} ${last(p)} ${extra}`, `${given} ${last(p)}-${extra}`]);
+    const name = pick([
+      `${given} ${last(p)} ${extra}`,
+      `${given} ${last(p)}-${extra}`,
+      `${given} ${last(p)} ${extra}`,
+      `${given} ${extra} ${last(p)}`,
+      `${given} ${extra}-${last(p)}`,
+      `${last(p)} ${extra}, ${given}`,
+      `${last(p).toUpperCase()} ${extra.toUpperCase()} ${given}`,
+    ]);
     if (personsByFullName.has(key(name))) return undefined;
     return { query: personQuery({ name }), expected: p.id };
   },

@@ -651,7 +651,9 @@ test("one query's candidates that share names or places are compared as each wou
 
 test('a second surname the record lacks compares by the reading without it', () => {
   // "Ada Amir Rossi Santos" is also read as Ada Amir Rossi (query analysis): that reading's
-  // given name and surname are compared, not Santos against Rossi.
+  // given name and surname are compared, not Santos against Rossi; of readings that cover the
+  // record alike, the one leaving out no middle name ("Ada Amir Santos Rossi" covers Ada Amir
+  // Rossi with Santos left out as an unmatched middle name).
   const rossi = indexEntity({
     id: 'PER-41',
     type: 'Person',
@@ -660,7 +662,12 @@ test('a second surname the record lacks compares by the reading without it', () 
   }).profile as PersonProfile;
   const features = (name: string) =>
     personFeatures(analyzeQuery(query({ type: 'Person', names: [name] })), rossi, vocabulary);
-  for (const name of ['Ada Amir Rossi Santos', 'Ada Amir Rossi-Santos']) {
+  for (const name of [
+    'Ada Amir Rossi Santos',
+    'Ada Amir Rossi-Santos',
+    'Ada Amir Santos Rossi',
+    'Rossi Santos, Ada Amir',
+  ]) {
     const f = features(name);
     assert.equal(f.lastNameSimilarity, 1, name);
     assert.equal(f.surnameConflict, 0, name);

@@ -140,6 +140,8 @@ interface NameComparison {
   tokens: readonly string[];
   /** A generic organisational word of one side that the other lacks was left out. */
   dropped?: boolean;
+  /** Persons: middle names of either side that matched nothing, left out of the cover. */
+  middlesLeftOut?: number;
 }
 
 /**
@@ -762,8 +764,12 @@ function comparePersonTokens(
   let evidence = 0;
   let missedQuery = 0;
   let unmatchedQuery = 0;
+  let middlesLeftOut = 0;
   for (let i = 0; i < query.length; i++) {
-    if (matchQ[i] < 0.6 && isMiddle(i, query.length)) continue;
+    if (matchQ[i] < 0.6 && isMiddle(i, query.length)) {
+      middlesLeftOut++;
+      continue;
+    }
     const w = queryIdf[i];
     wq += w;
     sq += w * matchQ[i];
@@ -784,7 +790,10 @@ function comparePersonTokens(
   let missedCandidate = 0;
   let unmatchedCandidate = 0;
   for (let i = 0; i < candidate.length; i++) {
-    if (matchC[i] < 0.6 && isMiddle(i, candidate.length)) continue;
+    if (matchC[i] < 0.6 && isMiddle(i, candidate.length)) {
+      middlesLeftOut++;
+      continue;
+    }
     const w = vocabulary.idf(candidate[i]);
     wc += w;
     sc += w * matchC[i];
@@ -802,6 +811,7 @@ function comparePersonTokens(
     missedQuery,
     missedCandidate,
     tokens: candidate,
+    middlesLeftOut,
   };
 }
 
@@ -980,6 +990,7 @@ function bestPersonName(
 ): BestPersonName | undefined {
   let best: BestPersonName | undefined;
   let bestScore = -1;
+  let bestUnmatched = 0;
   // Each candidate name's words once, not once per query name.
   const candidates = candidateNames.map((name) => personWords(name.split(' ')));
   for (let reading = 0; reading < names.length; reading++) {
@@ -987,8 +998,13 @@ function bestPersonName(
     for (const candidateWords of candidates) {
       const comparison = comparePersonTokens(queryWords, candidateWords, vocabulary);
       const score = comparison.coverQuery + comparison.coverCandidate;
-      if (score > bestScore) {
+      // Among readings that cover as well, the one with fewer middle names left out (a middle
+      // name that matches nothing is not in the cover: "Ada Amir Santos Rossi" covers Ada Amir
+      // Rossi as well as its reading without Santos does).
+      const unmatched = comparison.middlesLeftOut ?? 0;
+      if (score > bestScore || (score === bestScore && unmatched < bestUnmatched)) {
         bestScore = score;
+        bestUnmatched = unmatched;
         best = { comparison, query, queryWords, candidateWords, reading };
       }
     }

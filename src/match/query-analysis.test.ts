@@ -281,17 +281,41 @@ test("a person's title is compared without the qualifiers written with the role"
   assert.deepEqual(plain.notes, []);
 });
 
-test('a person name of four words or more is also read without its last word, a second surname', () => {
+test('a person name of four words or more is also read with one of two surnames', () => {
   const person = { ...organization({}), type: 'Person' as const };
+  const tokensOf = (name: string) => analyzeQuery({ ...person, names: [name] }).names.map((n) => n.tokens);
   for (const name of ['Ada Amir Rossi Santos', 'Ada Amir Rossi-Santos']) {
     const read = analyzeQuery({ ...person, names: [name] });
-    assert.equal(read.names.length, 2, name);
+    assert.deepEqual(
+      read.names.map((n) => n.tokens),
+      [
+        ['ada', 'amir', 'rossi', 'santos'],
+        ['ada', 'amir', 'rossi'],
+        ['ada', 'amir', 'santos'],
+      ],
+      name,
+    );
     assert.equal(read.names[0].last, 'santos');
-    assert.deepEqual(read.names[1].tokens, ['ada', 'amir', 'rossi']);
     assert.equal(read.names[1].first, 'ada');
     assert.equal(read.names[1].last, 'rossi');
     assert.deepEqual(read.names[1].middles, ['amir']);
+    assert.equal(read.names[2].last, 'santos');
   }
   // Three words compare with a record's two or three already: one reading.
-  assert.equal(analyzeQuery({ ...person, names: ['Ada Rossi Santos'] }).names.length, 1);
+  assert.deepEqual(tokensOf('Ada Rossi Santos'), [['ada', 'rossi', 'santos']]);
+  // Written surnames first: also read given names first (normalisation reads the comma form as
+  // a name and a title, the capitals as one surname).
+  for (const name of ['Rossi Santos, Ada Amir', 'Rossi-Santos, Ada Amir', 'ROSSI SANTOS Ada Amir'])
+    assert.deepEqual(tokensOf(name).slice(1), [
+      ['ada', 'amir', 'rossi', 'santos'],
+      ['ada', 'amir', 'rossi'],
+      ['ada', 'amir', 'santos'],
+    ]);
+  assert.deepEqual(tokensOf('Rossi Santos, Ada'), [
+    ['rossi', 'santos'],
+    ['ada', 'rossi', 'santos'],
+  ]);
+  // One surname before the comma is read so already; a title after a full name is not a name.
+  assert.deepEqual(tokensOf('Rossi, Ada Amir'), [['ada', 'amir', 'rossi']]);
+  assert.equal(tokensOf('William Cavendish, 3rd Earl of Devonshire').length, 1);
 });

@@ -201,22 +201,41 @@ function bareName(name: string): string | undefined {
 }
 
 /**
- * A name of four words or more read without its last one, as the first of two surnames
- * ("Ada Amir Rossi Santos", "Ada Amir Rossi-Santos": Spanish and Portuguese names carry two, a
- * married name may be added, and records often keep one); undefined for shorter names, which
- * compare with a record's without it already (a query's middle word that matches nothing is
- * left out of the comparison).
+ * A name of four words or more read without its last word and without the one before it, as
+ * one of two surnames ("Ada Amir Rossi Santos", "Ada Amir Rossi-Santos" as Ada Amir Rossi, the
+ * Spanish order, and as Ada Amir Santos, the Portuguese: such names carry two, a married name
+ * may be added, and records often keep one); none for shorter names, which compare with a
+ * record's without a word already (a query's middle word that matches nothing is left out of
+ * the comparison).
  */
-function withoutSecondSurname(read: QueryName): QueryName | undefined {
-  if (read.first === undefined || read.tokens.length < 4) return undefined;
-  const tokens = read.tokens.slice(0, -1);
-  return {
+function withOneSurname(read: QueryName): QueryName[] {
+  if (read.first === undefined || read.tokens.length < 4) return [];
+  const n = read.tokens.length;
+  return [read.tokens.slice(0, -1), [...read.tokens.slice(0, n - 2), read.tokens[n - 1]]].map((tokens) => ({
     tokens,
     key: [...new Set(tokens.map(canonicalGivenName))].sort().join(' '),
     first: read.first,
     last: tokens[tokens.length - 1],
     middles: tokens.slice(1, -1),
-  };
+  }));
+}
+
+/** "Rossi Santos, Ada Amir", "Rossi-Santos, Ada": two surnames, a comma, one to three given names. */
+const TWO_SURNAMES_COMMA =
+  /^\s*(\p{L}[\p{L}'’.]*(?:\s+|\s*-\s*)\p{L}[\p{L}'’.]*)\s*,\s*(\p{L}[\p{L}'’.-]*(?:\s+\p{L}[\p{L}'’.-]*){0,2})\s*$/u;
+/** "ROSSI SANTOS Ada Amir": two surnames or more in capitals, then given names in mixed case. */
+const TWO_SURNAMES_CAPITALS =
+  /^\s*(\p{Lu}[\p{Lu}'’-]+(?:\s+\p{Lu}[\p{Lu}'’-]+)+)\s+(\p{Lu}?\p{Ll}[\p{L}'’-]*(?:\s+\p{L}[\p{L}'’.-]*){0,2})\s*$/u;
+
+/**
+ * A name written surname first with two surnames ("Rossi Santos, Ada Amir", "Rossi-Santos,
+ * Ada", "ROSSI SANTOS Ada Amir"), given names first ("Ada Amir Rossi Santos"); undefined otherwise. Normalisation reads
+ * the comma form as a name and a title ("William Cavendish, Duke of Devonshire") and the
+ * capitals as one surname, the last: this is another reading, the comparison picks.
+ */
+function surnamesWrittenFirst(name: string): string | undefined {
+  const found = TWO_SURNAMES_COMMA.exec(name) ?? TWO_SURNAMES_CAPITALS.exec(name);
+  return found ? `${found[2]} ${found[1]}` : undefined;
 }
 
 /**
@@ -358,12 +377,17 @@ function readPersonName(asWritten: string, text: string, notes: string[], into: 
   else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
   // Of the name without what may not be the name when there is such a reading: "Ada Hoffmann
   // (Lebomivo Robotics)" has none, "Ada Amir (Berg) Rossi Santos" is Ada Amir Rossi.
-  const whole = bareRead ?? read;
-  const firstSurname = whole ? withoutSecondSurname(whole) : undefined;
-  if (firstSurname) {
-    into.names.push(firstSurname);
+  const reordered = surnamesWrittenFirst(bare ?? name);
+  const reorderedRead = reordered ? personName(reordered) : undefined;
+  if (reordered && reorderedRead) {
+    into.names.push(reorderedRead);
+    notes.push(`name ${quote(name)} was also read as ${quote(reordered)}`);
+  }
+  const whole = reorderedRead ?? bareRead ?? read;
+  for (const reading of whole ? withOneSurname(whole) : []) {
+    into.names.push(reading);
     notes.push(
-      `name ${quote(name)} was also read without its last word, a second surname: ${quote(firstSurname.tokens.join(' '))}`,
+      `name ${quote(name)} was also read with one of two surnames: ${quote(reading.tokens.join(' '))}`,
     );
   }
   const initials = initialsApart(bare ?? name);
