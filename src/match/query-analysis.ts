@@ -234,7 +234,7 @@ const TWO_SURNAMES_CAPITALS =
  * capitals as one surname, the last: this is another reading, the comparison picks.
  */
 function surnamesWrittenFirst(name: string): string | undefined {
-  const found = TWO_SURNAMES_COMMA.exec(name) ?? TWO_SURNAMES_CAPITALS.exec(name);
+  const found = (name.includes(',') ? TWO_SURNAMES_COMMA : TWO_SURNAMES_CAPITALS).exec(name);
   return found ? `${found[2]} ${found[1]}` : undefined;
 }
 
