@@ -301,6 +301,11 @@ test('a person name of four words or more is also read with one of two surnames'
     assert.deepEqual(read.names[1].middles, ['amir']);
     assert.equal(read.names[2].last, 'santos');
   }
+  // A conjunction between the surnames goes with the one left out ("Ortega y Gasset").
+  assert.deepEqual(tokensOf('Ada Amir Rossi y Santos').slice(1), [
+    ['ada', 'amir', 'rossi'],
+    ['ada', 'amir', 'santos'],
+  ]);
   // Three words compare with a record's two or three already: one reading.
   assert.deepEqual(tokensOf('Ada Rossi Santos'), [['ada', 'rossi', 'santos']]);
   // Written surnames first: also read given names first (normalisation reads the comma form as

@@ -3,6 +3,7 @@ import type { EntityType, NameAddition, NormalizedEmail, ParsedLocation } from '
 import {
   canonicalGivenName,
   countryCode,
+  isSurnameConjunction,
   looksLikeAcronym,
   looksLikeWebAddress,
   normalizeEmail,
@@ -211,13 +212,22 @@ function bareName(name: string): string | undefined {
 function withOneSurname(read: QueryName): QueryName[] {
   if (read.first === undefined || read.tokens.length < 4) return [];
   const n = read.tokens.length;
-  return [read.tokens.slice(0, -1), [...read.tokens.slice(0, n - 2), read.tokens[n - 1]]].map((tokens) => ({
-    tokens,
-    key: [...new Set(tokens.map(canonicalGivenName))].sort().join(' '),
-    first: read.first,
-    last: tokens[tokens.length - 1],
-    middles: tokens.slice(1, -1),
-  }));
+  // "Ada Amir Rossi y Santos": the conjunction goes with the surname left out.
+  const joined = isSurnameConjunction(read.tokens[n - 2]) ? 1 : 0;
+  const readings = [
+    read.tokens.slice(0, n - 1 - joined),
+    [...read.tokens.slice(0, n - 2 - joined), read.tokens[n - 1]],
+  ];
+  return readings.map((tokens) => {
+    const middles = tokens.slice(1, -1);
+    return {
+      tokens,
+      key: [...new Set(tokens.map(canonicalGivenName))].sort().join(' '),
+      first: read.first,
+      last: tokens[tokens.length - 1],
+      ...(middles.length ? { middles } : {}),
+    };
+  });
 }
 
 /** "Rossi Santos, Ada Amir", "Rossi-Santos, Ada": two surnames, a comma, one to three given names. */

@@ -28,6 +28,7 @@ export {
   hasGivenNameVariants,
   isGivenNameForm,
   isPersonNameNoise,
+  isSurnameConjunction,
   type NormalizedPersonName,
   normalizePersonName,
 } from './person-name.ts';
