@@ -990,6 +990,35 @@ function smudge(text: string): string {
 /** Birth names written with a person's name (this file's own; some are the graph's surnames). */
 const BIRTH_NAMES = ['Berg', 'Novak', 'Kim', 'Rossi', 'Jensen', 'Weber', 'Lindqvist', 'Moreno'];
 
+/** Second surnames written after a person's (this file's own; some are the graph's surnames). */
+const SECOND_SURNAMES = [
+  'Santos',
+  'García',
+  'Pereira',
+  'Ferreira',
+  'Oliveira',
+  'Martínez',
+  'Alves',
+  'Gómez',
+  'Costa',
+  'Ruiz',
+];
+/** Titles with a qualifier, `T` the title: interim, acting, a job ad's gender tag. */
+const TITLE_QUALIFIED = [
+  'Interim T',
+  'Acting T',
+  'T (m/w/d)',
+  'T (f/m/x)',
+  'T (w/m/d)',
+  'T (m/f/d)',
+  'T (all genders)',
+  'T ad interim',
+  'T a.i.',
+  'T (Interim)',
+  'T m/w/d',
+  'T (H/F)',
+];
+
 const EVERYDAY_KINDS: Record<string, Kind> = {
   'org-joined-words': () => {
     // "LebomivoRobotics", "LEBOMIVOROBOTICS", "Lebomivo-Robotics": the name's words run
@@ -1322,6 +1351,50 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
     if (!domain || group.filter((x) => employerOf(x) === employer?.id).length !== 1) return undefined;
     const site = pick([domain, `www.${domain}`, `https://www.${domain}/`, `http://${domain}/about`]);
     return { query: personQuery({ name: `${first(p)} ${last(p)}`, employer: site }), expected: p.id };
+  },
+  // --- fifth round (branch persona): shapes shapes4 left open ---
+  'person-second-surname': () => {
+    // A second surname the graph lacks with the person's ("Ada Amir Rossi Santos", "Ada
+    // Rossi-Santos", "Ada Santos Rossi", "Rossi Santos, Ada", "ROSSI SANTOS Ada"): a Spanish
+    // or Portuguese double surname, or a married name added.
+    const p = pick(uniquePersons);
+    const extra = pick(SECOND_SURNAMES.filter((s) => key(s) !== key(last(p))));
+    // Decidable only when no one else has the given name with the added surname, or the
+    // whole name as written.
+    if (personsByFirstLast.has(key(`${first(p)} ${extra}`))) return undefined;
+    const withMiddle = middle(p) && random.chance(0.6);
+    // Without the middle name, only one person may have this given name and surname.
+    if (!withMiddle && personsByFirstLast.get(key(`${first(p)} ${last(p)}`))?.length !== 1) return undefined;
+    const given = withMiddle ? `${first(p)} ${middle(p)}` : first(p);
+    const name = pick([
+      `${given} ${last(p)} ${extra}`,
+      `${given} ${last(p)}-${extra}`,
+      `${given} ${last(p)} ${extra}`,
+      `${given} ${extra} ${last(p)}`,
+      `${given} ${extra}-${last(p)}`,
+      `${last(p)} ${extra}, ${given}`,
+      `${last(p).toUpperCase()} ${extra.toUpperCase()} ${given}`,
+    ]);
+    if (personsByFullName.has(key(name))) return undefined;
+    return { query: personQuery({ name }), expected: p.id };
+  },
+  'person-title-qualified': () => {
+    // A title with a qualifier as job ads and signatures write it ("Interim Sales Director",
+    // "Software Engineer (m/w/d)", "Designer a.i."), with the city: among namesakes, the only
+    // one with that title there.
+    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
+    const p = pick(group);
+    const title = p.employments?.find((e) => e.isCurrent)?.title;
+    const city = p.location?.city?.name;
+    const fits = group.filter(
+      (x) => x.employments?.find((e) => e.isCurrent)?.title === title && x.location?.city?.name === city,
+    );
+    if (!title || fits.length !== 1) return undefined;
+    const written = pick(TITLE_QUALIFIED).replace('T', title);
+    return {
+      query: personQuery({ name: `${first(p)} ${last(p)}`, title: written, location: city }),
+      expected: p.id,
+    };
   },
 };
 

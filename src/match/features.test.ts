@@ -648,3 +648,31 @@ test("one query's candidates that share names or places are compared as each wou
     personFeatures(shared, lee, vocabulary, vocabulary),
   );
 });
+
+test('a second surname the record lacks compares by the reading without it', () => {
+  // "Ada Amir Rossi Santos" is also read as Ada Amir Rossi (query analysis): that reading's
+  // given name and surname are compared, not Santos against Rossi; of readings that cover the
+  // record alike, the one leaving out no middle name ("Ada Amir Santos Rossi" covers Ada Amir
+  // Rossi with Santos left out as an unmatched middle name).
+  const rossi = indexEntity({
+    id: 'PER-41',
+    type: 'Person',
+    name: 'Ada Amir Rossi',
+    nameDetail: { firstName: 'Ada', middleName: ['Amir'], lastName: 'Rossi' },
+  }).profile as PersonProfile;
+  const features = (name: string) =>
+    personFeatures(analyzeQuery(query({ type: 'Person', names: [name] })), rossi, vocabulary);
+  for (const name of [
+    'Ada Amir Rossi Santos',
+    'Ada Amir Rossi-Santos',
+    'Ada Amir Santos Rossi',
+    'Rossi Santos, Ada Amir',
+  ]) {
+    const f = features(name);
+    assert.equal(f.lastNameSimilarity, 1, name);
+    assert.equal(f.surnameConflict, 0, name);
+    assert.equal(f.nameKeyEqual, 1, name);
+  }
+  // The same record, another person's second reading: a different surname still conflicts.
+  assert.equal(features('Ada Amir Berg Santos').surnameConflict, 1);
+});

@@ -140,6 +140,8 @@ interface NameComparison {
   tokens: readonly string[];
   /** A generic organisational word of one side that the other lacks was left out. */
   dropped?: boolean;
+  /** Persons: middle names of either side that matched nothing, left out of the cover. */
+  middlesLeftOut?: number;
 }
 
 /**
@@ -762,8 +764,12 @@ function comparePersonTokens(
   let evidence = 0;
   let missedQuery = 0;
   let unmatchedQuery = 0;
+  let middlesLeftOut = 0;
   for (let i = 0; i < query.length; i++) {
-    if (matchQ[i] < 0.6 && isMiddle(i, query.length)) continue;
+    if (matchQ[i] < 0.6 && isMiddle(i, query.length)) {
+      middlesLeftOut++;
+      continue;
+    }
     const w = queryIdf[i];
     wq += w;
     sq += w * matchQ[i];
@@ -784,7 +790,10 @@ function comparePersonTokens(
   let missedCandidate = 0;
   let unmatchedCandidate = 0;
   for (let i = 0; i < candidate.length; i++) {
-    if (matchC[i] < 0.6 && isMiddle(i, candidate.length)) continue;
+    if (matchC[i] < 0.6 && isMiddle(i, candidate.length)) {
+      middlesLeftOut++;
+      continue;
+    }
     const w = vocabulary.idf(candidate[i]);
     wc += w;
     sc += w * matchC[i];
@@ -802,6 +811,7 @@ function comparePersonTokens(
     missedQuery,
     missedCandidate,
     tokens: candidate,
+    middlesLeftOut,
   };
 }
 
@@ -969,6 +979,8 @@ interface BestPersonName {
   readonly query: QueryName;
   readonly queryWords: PersonWords;
   readonly candidateWords: PersonWords;
+  /** The query name's position in the query's names. */
+  readonly reading: number;
 }
 
 function bestPersonName(
@@ -978,15 +990,22 @@ function bestPersonName(
 ): BestPersonName | undefined {
   let best: BestPersonName | undefined;
   let bestScore = -1;
+  let bestUnmatched = 0;
   // Each candidate name's words once, not once per query name.
   const candidates = candidateNames.map((name) => personWords(name.split(' ')));
-  for (const { name: query, words: queryWords } of names) {
+  for (let reading = 0; reading < names.length; reading++) {
+    const { name: query, words: queryWords } = names[reading];
     for (const candidateWords of candidates) {
       const comparison = comparePersonTokens(queryWords, candidateWords, vocabulary);
       const score = comparison.coverQuery + comparison.coverCandidate;
-      if (score > bestScore) {
+      // Among readings that cover as well, the one with fewer middle names left out (a middle
+      // name that matches nothing is not in the cover: "Ada Amir Santos Rossi" covers Ada Amir
+      // Rossi as well as its reading without Santos does).
+      const unmatched = comparison.middlesLeftOut ?? 0;
+      if (score > bestScore || (score === bestScore && unmatched < bestUnmatched)) {
         bestScore = score;
-        best = { comparison, query, queryWords, candidateWords };
+        bestUnmatched = unmatched;
+        best = { comparison, query, queryWords, candidateWords, reading };
       }
     }
   }
@@ -1126,6 +1145,8 @@ interface PersonNameFeatures {
   readonly nameJaroWinkler: number;
   readonly singleTokenName: number;
   readonly nameOneEdit: number;
+  /** Which of the query's names compared best: its given name and surname are compared. */
+  readonly reading: number;
 }
 
 /**
@@ -1248,6 +1269,7 @@ function personNameFeatures(
     nameJaroWinkler: spelling,
     singleTokenName: best.query.tokens.length === 1 ? 1 : 0,
     nameOneEdit: oneWordOneEdit(best.query.tokens, c.tokens) ? 1 : 0,
+    reading: best.reading,
   };
 }
 
@@ -1285,9 +1307,12 @@ export function personFeatures(
       f.singleTokenName = name.singleTokenName;
       f.nameOneEdit = name.nameOneEdit;
     }
-    const q = query.names[0];
+    // The given name and surname of the reading the names compared best in ("Ada Amir Rossi"
+    // of "Ada Amir Rossi Santos" for Ada Amir Rossi).
+    const reading = name?.reading ?? 0;
+    const q = query.names[reading];
     if (q.first !== undefined) {
-      const partsKey = `${profile.f ?? '\u0002'}\u0001${profile.l ?? '\u0002'}`;
+      const partsKey = `${reading}\u0001${profile.f ?? '\u0002'}\u0001${profile.l ?? '\u0002'}`;
       let parts = memo.parts.get(partsKey);
       if (parts === undefined) {
         parts = givenAndSurname(q, q.first, profile);

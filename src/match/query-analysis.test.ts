@@ -261,3 +261,66 @@ test('an e-mail address written against harvesters is read as the address', () =
   }
   assert.deepEqual(analyzeQuery({ ...person, emails: ['meet me at noon'] }).emails, []);
 });
+
+test("a person's title is compared without the qualifiers written with the role", () => {
+  const person = { ...organization({}), type: 'Person' as const, names: ['Ada Hoffmann'] };
+  for (const title of ['Interim Sales Director', 'Sales Director (m/w/d)', 'Sales Director a.i.']) {
+    const read = analyzeQuery({ ...person, title });
+    assert.deepEqual(read.titleTokens, ['sales', 'director'], title);
+    assert.ok(
+      read.notes.some((note) => note.includes('was read as the role "Sales Director"')),
+      title,
+    );
+  }
+  // After a headline's workplace is read apart.
+  assert.deepEqual(analyzeQuery({ ...person, title: 'Acting CTO at Lebomivo Robotics' }).titleTokens, [
+    'cto',
+  ]);
+  const plain = analyzeQuery({ ...person, title: 'Sales Director' });
+  assert.deepEqual(plain.titleTokens, ['sales', 'director']);
+  assert.deepEqual(plain.notes, []);
+});
+
+test('a person name of four words or more is also read with one of two surnames', () => {
+  const person = { ...organization({}), type: 'Person' as const };
+  const tokensOf = (name: string) => analyzeQuery({ ...person, names: [name] }).names.map((n) => n.tokens);
+  for (const name of ['Ada Amir Rossi Santos', 'Ada Amir Rossi-Santos']) {
+    const read = analyzeQuery({ ...person, names: [name] });
+    assert.deepEqual(
+      read.names.map((n) => n.tokens),
+      [
+        ['ada', 'amir', 'rossi', 'santos'],
+        ['ada', 'amir', 'rossi'],
+        ['ada', 'amir', 'santos'],
+      ],
+      name,
+    );
+    assert.equal(read.names[0].last, 'santos');
+    assert.equal(read.names[1].first, 'ada');
+    assert.equal(read.names[1].last, 'rossi');
+    assert.deepEqual(read.names[1].middles, ['amir']);
+    assert.equal(read.names[2].last, 'santos');
+  }
+  // A conjunction between the surnames goes with the one left out ("Ortega y Gasset").
+  assert.deepEqual(tokensOf('Ada Amir Rossi y Santos').slice(1), [
+    ['ada', 'amir', 'rossi'],
+    ['ada', 'amir', 'santos'],
+  ]);
+  // Three words compare with a record's two or three already: one reading.
+  assert.deepEqual(tokensOf('Ada Rossi Santos'), [['ada', 'rossi', 'santos']]);
+  // Written surnames first: also read given names first (normalisation reads the comma form as
+  // a name and a title, the capitals as one surname).
+  for (const name of ['Rossi Santos, Ada Amir', 'Rossi-Santos, Ada Amir', 'ROSSI SANTOS Ada Amir'])
+    assert.deepEqual(tokensOf(name).slice(1), [
+      ['ada', 'amir', 'rossi', 'santos'],
+      ['ada', 'amir', 'rossi'],
+      ['ada', 'amir', 'santos'],
+    ]);
+  assert.deepEqual(tokensOf('Rossi Santos, Ada'), [
+    ['rossi', 'santos'],
+    ['ada', 'rossi', 'santos'],
+  ]);
+  // One surname before the comma is read so already; a title after a full name is not a name.
+  assert.deepEqual(tokensOf('Rossi, Ada Amir'), [['ada', 'amir', 'rossi']]);
+  assert.equal(tokensOf('William Cavendish, 3rd Earl of Devonshire').length, 1);
+});

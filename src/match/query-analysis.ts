@@ -3,6 +3,7 @@ import type { EntityType, NameAddition, NormalizedEmail, ParsedLocation } from '
 import {
   canonicalGivenName,
   countryCode,
+  isSurnameConjunction,
   looksLikeAcronym,
   looksLikeWebAddress,
   normalizeEmail,
@@ -16,6 +17,7 @@ import {
   splitTrailingPlace,
   textTokens,
   withoutPronouns,
+  withoutTitleQualifiers,
 } from '../kg/index.ts';
 import { hostLookupKeys } from './profile.ts';
 
@@ -206,6 +208,53 @@ function bareName(name: string): string | undefined {
 }
 
 /**
+ * A name of four words or more read without its last word and without the one before it, as
+ * one of two surnames ("Ada Amir Rossi Santos", "Ada Amir Rossi-Santos" as Ada Amir Rossi, the
+ * Spanish order, and as Ada Amir Santos, the Portuguese: such names carry two, a married name
+ * may be added, and records often keep one); none for shorter names, which compare with a
+ * record's without a word already (a query's middle word that matches nothing is left out of
+ * the comparison).
+ */
+function withOneSurname(read: QueryName): QueryName[] {
+  if (read.first === undefined || read.tokens.length < 4) return [];
+  const n = read.tokens.length;
+  // "Ada Amir Rossi y Santos": the conjunction goes with the surname left out.
+  const joined = isSurnameConjunction(read.tokens[n - 2]) ? 1 : 0;
+  const readings = [
+    read.tokens.slice(0, n - 1 - joined),
+    [...read.tokens.slice(0, n - 2 - joined), read.tokens[n - 1]],
+  ];
+  return readings.map((tokens) => {
+    const middles = tokens.slice(1, -1);
+    return {
+      tokens,
+      key: [...new Set(tokens.map(canonicalGivenName))].sort().join(' '),
+      first: read.first,
+      last: tokens[tokens.length - 1],
+      ...(middles.length ? { middles } : {}),
+    };
+  });
+}
+
+/** "Rossi Santos, Ada Amir", "Rossi-Santos, Ada": two surnames, a comma, one to three given names. */
+const TWO_SURNAMES_COMMA =
+  /^\s*(\p{L}[\p{L}'’.]*(?:\s+|\s*-\s*)\p{L}[\p{L}'’.]*)\s*,\s*(\p{L}[\p{L}'’.-]*(?:\s+\p{L}[\p{L}'’.-]*){0,2})\s*$/u;
+/** "ROSSI SANTOS Ada Amir": two surnames or more in capitals, then given names in mixed case. */
+const TWO_SURNAMES_CAPITALS =
+  /^\s*(\p{Lu}[\p{Lu}'’-]+(?:\s+\p{Lu}[\p{Lu}'’-]+)+)\s+(\p{Lu}?\p{Ll}[\p{L}'’-]*(?:\s+\p{L}[\p{L}'’.-]*){0,2})\s*$/u;
+
+/**
+ * A name written surname first with two surnames ("Rossi Santos, Ada Amir", "Rossi-Santos,
+ * Ada", "ROSSI SANTOS Ada Amir"), given names first ("Ada Amir Rossi Santos"); undefined otherwise. Normalisation reads
+ * the comma form as a name and a title ("William Cavendish, Duke of Devonshire") and the
+ * capitals as one surname, the last: this is another reading, the comparison picks.
+ */
+function surnamesWrittenFirst(name: string): string | undefined {
+  const found = (name.includes(',') ? TWO_SURNAMES_COMMA : TWO_SURNAMES_CAPITALS).exec(name);
+  return found ? `${found[2]} ${found[1]}` : undefined;
+}
+
+/**
  * Initials written together before a surname, in capitals ("AJ Hoffmann"): the name with them
  * apart ("A J Hoffmann"); undefined otherwise. Two or three capitals before one capitalised
  * word also read as a surname written first ("HO Chen"), so this is a second reading.
@@ -264,6 +313,19 @@ function readHeadline(title: string): { title: string; employer?: string } | und
       ? after
       : '';
   return employer ? { title: found[1], employer } : { title: found[1] };
+}
+
+/**
+ * A person's title as compared: the headline's title when it is one (`headline`), without the
+ * qualifiers written with the role ("Interim Sales Director", "Designer (m/w/d)"), which a note
+ * names.
+ */
+function readTitle(written: string, headline: string | undefined, notes: string[]): string {
+  const title = headline ?? written;
+  const role = withoutTitleQualifiers(title);
+  if (role === undefined) return title;
+  notes.push(`title ${quote(title)} was read as the role ${quote(role)}`);
+  return role;
 }
 
 /** Whether `place` is a country's code or abbreviation in capitals ("FR", "UK", "USA", "U.S."). */
@@ -329,6 +391,21 @@ function readPersonName(asWritten: string, text: string, notes: string[], into: 
   const read = personName(name);
   if (read) into.names.push(read);
   else notes.push(`name ${quote(name)} has no letters or digits to match: not used`);
+  // Of the name without what may not be the name when there is such a reading: "Ada Hoffmann
+  // (Lebomivo Robotics)" has none, "Ada Amir (Berg) Rossi Santos" is Ada Amir Rossi.
+  const reordered = surnamesWrittenFirst(bare ?? name);
+  const reorderedRead = reordered ? personName(reordered) : undefined;
+  if (reordered && reorderedRead) {
+    into.names.push(reorderedRead);
+    notes.push(`name ${quote(name)} was also read as ${quote(reordered)}`);
+  }
+  const whole = reorderedRead ?? bareRead ?? read;
+  for (const reading of whole ? withOneSurname(whole) : []) {
+    into.names.push(reading);
+    notes.push(
+      `name ${quote(name)} was also read with one of two surnames: ${quote(reading.tokens.join(' '))}`,
+    );
+  }
   const initials = initialsApart(bare ?? name);
   const initialsRead = initials ? personName(initials) : undefined;
   if (initials && initialsRead) {
@@ -442,6 +519,7 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
     notes.push(
       `title ${quote(query.title ?? '')} was read as the title ${quote(headline.title)} at ${quote(headline.employer)}`,
     );
+  const title = isPerson && present(query.title) ? readTitle(query.title, headline?.title, notes) : undefined;
   const employerText = present(query.employer) ? query.employer : headline?.employer;
   const employerDomain = isPerson && employerText ? employerSite(employerText) : undefined;
   if (employerDomain)
@@ -506,7 +584,7 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
     ...(location && (location.tokens.length || location.country || location.places.length)
       ? { location }
       : {}),
-    titleTokens: present(query.title) ? textTokens(headline?.title ?? query.title) : [],
+    titleTokens: title ? textTokens(title) : present(query.title) ? textTokens(query.title) : [],
     employerTokens: employer?.significant ?? [],
     ...(query.type === 'Person' && employer?.key && !employerDomain ? { employerKey: employer.key } : {}),
     ...(employerDomain ? { employerDomain } : {}),

@@ -28,9 +28,11 @@ export {
   hasGivenNameVariants,
   isGivenNameForm,
   isPersonNameNoise,
+  isSurnameConjunction,
   type NormalizedPersonName,
   normalizePersonName,
 } from './person-name.ts';
+export { withoutTitleQualifiers } from './job-title.ts';
 export { normalizePhone, type PhoneReading, readPhone } from './phone.ts';
 export {
   cityName,

@@ -40,6 +40,8 @@ interface NameParts {
   readonly suffixes: ReadonlySet<string>;
   /** Dropped only after a comma: they are surnames too ("Jack Ma", "Smith, John, MD"). */
   readonly afterComma: ReadonlySet<string>;
+  /** Written between two surnames ("Ortega y Gasset"); never dropped (`isSurnameConjunction`). */
+  readonly conjunctions: ReadonlySet<string>;
 }
 
 function loadNameParts(): NameParts {
@@ -47,19 +49,32 @@ function loadNameParts(): NameParts {
   const nobility = new Set<string>();
   const suffixes = new Set<string>();
   const afterComma = new Set<string>();
+  const conjunctions = new Set<string>();
   for (const [kind, words] of readDataFile('person-name-parts.tsv')) {
-    const into = kind === 'suffix' ? suffixes : kind === 'suffix-after-comma' ? afterComma : anywhere;
+    const into =
+      kind === 'suffix'
+        ? suffixes
+        : kind === 'suffix-after-comma'
+          ? afterComma
+          : kind === 'conjunction'
+            ? conjunctions
+            : anywhere;
     for (const word of listField(words)) {
       into.add(word);
       if (kind === 'nobility') nobility.add(word);
     }
   }
-  return { anywhere, nobility, suffixes, afterComma };
+  return { anywhere, nobility, suffixes, afterComma, conjunctions };
 }
 
 const PARTS = loadNameParts();
 
 const ORDINAL = /^\d+(st|nd|rd|th)?$/;
+
+/** Whether folded `token` is written between two surnames ("y" of "Ortega y Gasset"). */
+export function isSurnameConjunction(token: string): boolean {
+  return PARTS.conjunctions.has(token);
+}
 
 /** The formal given name for a nickname or abbreviation (`bill` → `william`), else the token. */
 export function canonicalGivenName(token: string): string {
