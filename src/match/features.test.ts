@@ -648,3 +648,51 @@ test("one query's candidates that share names or places are compared as each wou
     personFeatures(shared, lee, vocabulary, vocabulary),
   );
 });
+
+test('an initial that agrees with the given name, with the surname, and in the place', () => {
+  const hoffmann = indexEntity({
+    id: 'PER-41',
+    type: 'Person',
+    name: 'Ada Maria Hoffmann',
+    nameDetail: { firstName: 'Ada', lastName: 'Hoffmann' },
+    location: { city: { name: 'Bremen' } },
+  }).profile as PersonProfile;
+  const features = (name: string, location?: string) =>
+    personFeatures(analyzeQuery(query({ type: 'Person', names: [name], location })), hoffmann, vocabulary);
+  const initial = features('A. Hoffmann', 'Bremen');
+  assert.equal(initial.givenInitialMatch, 1);
+  assert.equal(initial.givenInitialPlace, 1);
+  assert.equal(features('A. Hoffmann').givenInitialMatch, 1);
+  assert.equal(features('A. Hoffmann').givenInitialPlace, 0, 'no place asked');
+  assert.equal(features('A. Hoffmann', 'Leipzig').givenInitialPlace, 0, 'elsewhere');
+  assert.equal(features('B. Hoffmann', 'Bremen').givenInitialMatch, 0, 'another initial');
+  assert.equal(features('A. Hoffer', 'Bremen').givenInitialMatch, 0, 'another surname');
+  assert.equal(features('Ada Hoffmann', 'Bremen').givenInitialMatch, 0, 'a written given name is no initial');
+});
+
+test("another employer weighs as unknown to the graph only when the query's employer is", () => {
+  const profile = indexEntity({
+    id: 'PER-42',
+    type: 'Person',
+    name: 'Rafael Nguyen',
+    employments: [{ employer: { name: 'Thachemofe Partners Pty Ltd' }, isCurrent: true }],
+  }).profile as PersonProfile;
+  const analyzed = analyzeQuery(
+    query({ type: 'Person', names: ['Rafael Nguyen'], employer: 'Runelo Studio' }),
+  );
+  const known = personFeatures(analyzed, profile, vocabulary);
+  assert.equal(known.employerConflict, 1);
+  assert.equal(known.employerUnknownConflict, 0);
+  const moved = personFeatures({ ...analyzed, employerUnknown: true }, profile, vocabulary);
+  assert.equal(moved.employerConflict, 1);
+  assert.equal(moved.employerUnknownConflict, 1);
+  const same = personFeatures(
+    {
+      ...analyzeQuery(query({ type: 'Person', names: ['Rafael Nguyen'], employer: 'Thachemofe Partners' })),
+      employerUnknown: true,
+    },
+    profile,
+    vocabulary,
+  );
+  assert.equal(same.employerUnknownConflict, 0, 'no conflict, nothing to weigh');
+});

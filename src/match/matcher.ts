@@ -229,9 +229,17 @@ export function withQueryOrganizations(
   const employerKeys = employerOrganizationKeys(query);
   if (employerKeys.length) {
     let employers = organizationsUnder(employerKeys, source, places);
-    if (employers.length === 0)
-      employers = employersByWords(query, source, vocabularies.vocabularies('Organization'), places);
-    out = { ...out, employerOrganizations: employers };
+    let unknown = false;
+    if (employers.length === 0) {
+      const organizations = vocabularies.vocabularies('Organization');
+      employers = employersByWords(query, source, organizations, places);
+      // A word no organization's name has, nor one a typo away (retrieval looked them up).
+      const { names } = organizations;
+      unknown = query.employerTokens.some(
+        (word) => names.count(word) === 0 && names.neighbours(word).length === 0,
+      );
+    }
+    out = { ...out, employerOrganizations: employers, ...(unknown ? { employerUnknown: true } : {}) };
   }
   if (places.size) out = { ...out, organizationPlaces: [...places.values()] };
   return out;
@@ -389,6 +397,9 @@ const FEATURE_LABELS: Readonly<Record<string, string>> = {
   schoolSimilarity: 'school',
   schoolConflict: 'different school',
   employerConflict: 'different employer',
+  employerUnknownConflict: 'another employer, one the graph does not know',
+  givenInitialMatch: 'initial of the given name',
+  givenInitialPlace: 'initial of the given name, in the place',
 };
 
 /** Labels by feature name, hinges and interactions included (`undefined`: not summarized). */
