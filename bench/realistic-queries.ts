@@ -46,8 +46,14 @@ let random = new Random(seed * 7919 + 13);
 const orgs: Entity[] = [];
 const persons: Entity[] = [];
 const byId = new Map<string, Entity>();
+/** The cities later records of a person give (the graph holds them too). */
+const laterCities = new Map<string, string[]>();
 for (const record of demoRecords(sizes)) {
-  if (byId.has(record.id)) continue;
+  if (byId.has(record.id)) {
+    const city = record.location?.city?.name;
+    if (city) laterCities.set(record.id, [...(laterCities.get(record.id) ?? []), city]);
+    continue;
+  }
   byId.set(record.id, record);
   (record.type === 'Person' ? persons : orgs).push(record);
 }
@@ -1310,8 +1316,16 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
 /** Nouns of an employer name the generator makes up (this file's own). */
 const MADE_UP_NOUNS = ['Labs', 'Consulting', 'Partners', 'Studio', 'Analytics', 'Systems', 'Works'];
 /** A person's surname, first initial and city ("A. Hoffmann" in Bremen). */
-const initialCityKey = (p: Entity) => `${key(last(p))}|${fold(first(p))[0]}|${key(cityOf(p))}`;
-const personsByInitialCity = countBy(persons, initialCityKey);
+const initialCityKey = (p: Entity, city = cityOf(p)) => `${key(last(p))}|${fold(first(p))[0]}|${key(city)}`;
+/** How many persons have each surname, initial and city, in any of their records. */
+const initialCityHolders = new Map<string, number>();
+for (const p of persons)
+  for (const city of new Set([cityOf(p), ...(laterCities.get(p.id) ?? [])]))
+    if (city)
+      initialCityHolders.set(
+        initialCityKey(p, city),
+        (initialCityHolders.get(initialCityKey(p, city)) ?? 0) + 1,
+      );
 
 const WEIGHED_KINDS: Record<string, Kind> = {
   'person-new-employer': () => {
@@ -1328,7 +1342,7 @@ const WEIGHED_KINDS: Record<string, Kind> = {
     // "A. Hoffmann" and the city: the only person with that initial and surname there.
     const p = pick(persons);
     const city = cityOf(p);
-    if (!city || personsByInitialCity.get(initialCityKey(p))?.length !== 1) return undefined;
+    if (!city || initialCityHolders.get(initialCityKey(p)) !== 1) return undefined;
     return {
       query: personQuery({ name: `${fold(first(p))[0]}. ${last(p)}`, location: city }),
       expected: p.id,

@@ -684,8 +684,9 @@ test("another employer weighs as unknown to the graph only when the query's empl
   assert.equal(known.employerConflict, 1);
   assert.equal(known.employerUnknownConflict, 0);
   const moved = personFeatures({ ...analyzed, employerUnknown: true }, profile, vocabulary);
-  assert.equal(moved.employerConflict, 1);
   assert.equal(moved.employerUnknownConflict, 1);
+  assert.equal(moved.employerConflict, 0, 'weighed on its own, not as a known employer');
+  assert.equal(moved.hasEmployer, 0);
   const same = personFeatures(
     {
       ...analyzeQuery(query({ type: 'Person', names: ['Rafael Nguyen'], employer: 'Thachemofe Partners' })),
@@ -695,4 +696,5 @@ test("another employer weighs as unknown to the graph only when the query's empl
     vocabulary,
   );
   assert.equal(same.employerUnknownConflict, 0, 'no conflict, nothing to weigh');
+  assert.equal(same.employerSimilarity, 1, 'a name the graph has for the person counts, known or not');
 });

@@ -1348,20 +1348,28 @@ export function personFeatures(
   return expandPerson(f);
 }
 
-/** The employer features of `f` (in place), for a query that names an employer. */
+/**
+ * The employer features of `f` (in place), for a query that names an employer. Another
+ * employer than the person's is a namesake more often than a job change; not so an employer
+ * no organization of the graph is named (`employerUnknown`): the person may have moved there
+ * since the graph was written. That one is weighed on its own (`employerUnknownConflict`), not
+ * as the conflict of a known employer (issue 22).
+ */
 function employerFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureVector): void {
-  f.hasEmployer = 1;
   const employers = (profile.w ?? []).flatMap((w) => w.split(' '));
-  if (employers.length > 0) {
-    f.employerSimilarity = cover(query.employerTokens, employers);
-    // Works elsewhere (as far as the graph knows): a namesake more often than a job change,
-    // less so at an employer the graph does not know (`employerUnknown`): a move since the
-    // graph was written (issue 22).
-    if (f.employerSimilarity < 0.3) {
-      f.employerConflict = 1;
-      if (query.employerUnknown) f.employerUnknownConflict = 1;
-    }
-  } else f.employerMissing = 1;
+  if (employers.length === 0) {
+    f.hasEmployer = 1;
+    f.employerMissing = 1;
+    return;
+  }
+  const similarity = cover(query.employerTokens, employers);
+  if (similarity < 0.3 && query.employerUnknown) {
+    f.employerUnknownConflict = 1;
+    return;
+  }
+  f.hasEmployer = 1;
+  f.employerSimilarity = similarity;
+  if (similarity < 0.3) f.employerConflict = 1;
 }
 
 /**
