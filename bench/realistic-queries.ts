@@ -46,8 +46,14 @@ let random = new Random(seed * 7919 + 13);
 const orgs: Entity[] = [];
 const persons: Entity[] = [];
 const byId = new Map<string, Entity>();
+/** The cities later records of a person give (the graph holds them too). */
+const laterCities = new Map<string, string[]>();
 for (const record of demoRecords(sizes)) {
-  if (byId.has(record.id)) continue;
+  if (byId.has(record.id)) {
+    const city = record.location?.city?.name;
+    if (city) laterCities.set(record.id, [...(laterCities.get(record.id) ?? []), city]);
+    continue;
+  }
   byId.set(record.id, record);
   (record.type === 'Person' ? persons : orgs).push(record);
 }
@@ -1398,10 +1404,53 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Person shapes where one field weighs against strong evidence (issue 22, "one conflicting
+// field beats strong evidence"): they test the weights, so `--training` takes them. Their own
+// block and random streams: every kind above draws exactly what it drew before.
+// ---------------------------------------------------------------------------------------------
+
+/** Nouns of an employer name the generator makes up (this file's own). */
+const MADE_UP_NOUNS = ['Labs', 'Consulting', 'Partners', 'Studio', 'Analytics', 'Systems', 'Works'];
+/** A person's surname, first initial and city ("A. Hoffmann" in Bremen). */
+const initialCityKey = (p: Entity, city = cityOf(p)) => `${key(last(p))}|${fold(first(p))[0]}|${key(city)}`;
+/** How many persons have each surname, initial and city, in any of their records. */
+const initialCityHolders = new Map<string, number>();
+for (const p of persons)
+  for (const city of new Set([cityOf(p), ...(laterCities.get(p.id) ?? [])]))
+    if (city)
+      initialCityHolders.set(
+        initialCityKey(p, city),
+        (initialCityHolders.get(initialCityKey(p, city)) ?? 0) + 1,
+      );
+
+const WEIGHED_KINDS: Record<string, Kind> = {
+  'person-new-employer': () => {
+    // The unique full name with an employer no organization of the graph has: the person
+    // moved since the graph was written (a made-up name two edits or more from every word of
+    // the graph's organization names).
+    const p = pick(uniquePersons);
+    const made = Array.from({ length: 3 }, () => pick(SYLLABLES)).join('');
+    if (nearAWord(made)) return undefined;
+    const employer = `${made[0].toUpperCase()}${made.slice(1)} ${pick(MADE_UP_NOUNS)}${pick(['', ' GmbH', ' Ltd', ' Inc.', ' LLC'])}`;
+    return { query: personQuery({ name: fullName(p), employer }), expected: p.id };
+  },
+  'person-initial-city': () => {
+    // "A. Hoffmann" and the city: the only person with that initial and surname there.
+    const p = pick(persons);
+    const city = cityOf(p);
+    if (!city || initialCityHolders.get(initialCityKey(p)) !== 1) return undefined;
+    return {
+      query: personQuery({ name: `${fold(first(p))[0]}. ${last(p)}`, location: city }),
+      expected: p.id,
+    };
+  },
+};
+
 /** Everyday shapes that test how queries are read, not the weights: `--training` leaves them out. */
 const EVERYDAY_SKIPS = Object.keys(EVERYDAY_KINDS);
 
-const ALL_KINDS: Record<string, Kind> = { ...KINDS, ...MORE_KINDS, ...EVERYDAY_KINDS };
+const ALL_KINDS: Record<string, Kind> = { ...KINDS, ...MORE_KINDS, ...EVERYDAY_KINDS, ...WEIGHED_KINDS };
 /**
  * Organization shapes that the query analysis reads into forms the training queries already
  * have (a place after the name, a web address as the name, legal forms, noun variants, phone
@@ -1422,7 +1471,7 @@ for (const kind of chosen) {
   const make = ALL_KINDS[kind];
   if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(ALL_KINDS).join(', ')}`);
   // A kind of MORE_KINDS draws from its own stream (seed and kind), whatever ran before it.
-  if (kind in MORE_KINDS || kind in EVERYDAY_KINDS)
+  if (kind in MORE_KINDS || kind in EVERYDAY_KINDS || kind in WEIGHED_KINDS)
     random = new Random(seed * 7919 + 17 + Math.floor(stableFraction(kind) * 2 ** 31));
   const seen = new Set<string>();
   let made = 0;

@@ -59,3 +59,21 @@ test('an employer the graph does not know retrieves no one by it: the namesakes 
   assert.ok(found.length > 1);
   assert.equal(found[0].score, found[1].score);
 });
+
+test('an employer no organization is named weighs as one the graph does not know; a known one as a conflict', () => {
+  const unknown = matcher.match(query('Nonexistent Widgets'), { limit: 3 });
+  for (const c of unknown) {
+    assert.equal(c.explanation.features.employerUnknownConflict, 1, 'a move since the graph was written');
+    assert.equal(c.explanation.features.employerConflict, undefined);
+  }
+  const known = matcher.match(query('Quillon Robotics'), { limit: 3 });
+  const other = known.find((c) => c.id !== 'PER-carter-quillon');
+  assert.equal(other?.explanation.features.employerConflict, 1);
+  assert.equal(other?.explanation.features.employerUnknownConflict, undefined, "someone else's employer");
+  // A word of the graph's organization names misspelt: found by its words, not unknown.
+  const misspelt = matcher.match(query('Quillon Robotcs'), { limit: 3 });
+  assert.equal(misspelt[0]?.id, 'PER-carter-quillon');
+  const rival = misspelt.find((c) => c.id !== 'PER-carter-quillon');
+  assert.equal(rival?.explanation.features.employerConflict, 1);
+  assert.equal(rival?.explanation.features.employerUnknownConflict, undefined);
+});

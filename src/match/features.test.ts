@@ -676,3 +676,53 @@ test('a second surname the record lacks compares by the reading without it', () 
   // The same record, another person's second reading: a different surname still conflicts.
   assert.equal(features('Ada Amir Berg Santos').surnameConflict, 1);
 });
+
+test('an initial that agrees with the given name, with the surname, and in the place', () => {
+  const hoffmann = indexEntity({
+    id: 'PER-41',
+    type: 'Person',
+    name: 'Ada Maria Hoffmann',
+    nameDetail: { firstName: 'Ada', lastName: 'Hoffmann' },
+    location: { city: { name: 'Bremen' } },
+  }).profile as PersonProfile;
+  const features = (name: string, location?: string) =>
+    personFeatures(analyzeQuery(query({ type: 'Person', names: [name], location })), hoffmann, vocabulary);
+  const initial = features('A. Hoffmann', 'Bremen');
+  assert.equal(initial.givenInitialMatch, 1);
+  assert.equal(initial.givenInitialPlace, 1);
+  assert.equal(features('A. Hoffmann').givenInitialMatch, 1);
+  assert.equal(features('A. Hoffmann').givenInitialPlace, 0, 'no place asked');
+  assert.equal(features('A. Hoffmann', 'Leipzig').givenInitialPlace, 0, 'elsewhere');
+  assert.equal(features('B. Hoffmann', 'Bremen').givenInitialMatch, 0, 'another initial');
+  assert.equal(features('A. Hoffer', 'Bremen').givenInitialMatch, 0, 'another surname');
+  assert.equal(features('Ada Hoffmann', 'Bremen').givenInitialMatch, 0, 'a written given name is no initial');
+});
+
+test("another employer weighs as unknown to the graph only when the query's employer is", () => {
+  const profile = indexEntity({
+    id: 'PER-42',
+    type: 'Person',
+    name: 'Rafael Nguyen',
+    employments: [{ employer: { name: 'Thachemofe Partners Pty Ltd' }, isCurrent: true }],
+  }).profile as PersonProfile;
+  const analyzed = analyzeQuery(
+    query({ type: 'Person', names: ['Rafael Nguyen'], employer: 'Runelo Studio' }),
+  );
+  const known = personFeatures(analyzed, profile, vocabulary);
+  assert.equal(known.employerConflict, 1);
+  assert.equal(known.employerUnknownConflict, 0);
+  const moved = personFeatures({ ...analyzed, employerUnknown: true }, profile, vocabulary);
+  assert.equal(moved.employerUnknownConflict, 1);
+  assert.equal(moved.employerConflict, 0, 'weighed on its own, not as a known employer');
+  assert.equal(moved.hasEmployer, 0);
+  const same = personFeatures(
+    {
+      ...analyzeQuery(query({ type: 'Person', names: ['Rafael Nguyen'], employer: 'Thachemofe Partners' })),
+      employerUnknown: true,
+    },
+    profile,
+    vocabulary,
+  );
+  assert.equal(same.employerUnknownConflict, 0, 'no conflict, nothing to weigh');
+  assert.equal(same.employerSimilarity, 1, 'a name the graph has for the person counts, known or not');
+});

@@ -121,6 +121,9 @@ export const PERSON_FEATURES = Object.freeze([
   'phoneConflict',
   'hasIp',
   'ipMatch',
+  'employerUnknownConflict',
+  'givenInitialMatch',
+  'givenInitialPlace',
 ] as const);
 
 export type FeatureVector = Record<string, number>;
@@ -1322,6 +1325,9 @@ export function personFeatures(
       f.lastNameSimilarity = parts.last;
       if (parts.givenConflict) f.givenNameConflict = 1;
       if (parts.surnameConflict) f.surnameConflict = 1;
+      // "A. Hoffmann": an initial that agrees with the given name, and the surname.
+      if (q.first.length === 1 && profile.f?.startsWith(q.first) && parts.last >= 0.9)
+        f.givenInitialMatch = 1;
     }
   }
   if (query.emails.length > 0) emailFeatures(query, profile, f);
@@ -1343,17 +1349,11 @@ export function personFeatures(
     f.locationConflict = place.locationConflict;
     f.postcodeMatch = place.postcodeMatch;
     f.regionMatch = place.regionMatch;
+    // An initial and the surname say little alone; in the person's place, few others share them.
+    f.givenInitialPlace = f.givenInitialMatch * place.locationCover;
   }
   if (query.titleTokens.length > 0) titleFeatures(query.titleTokens, profile, f);
-  if (query.employerTokens.length > 0) {
-    f.hasEmployer = 1;
-    const employers = (profile.w ?? []).flatMap((w) => w.split(' '));
-    if (employers.length > 0) {
-      f.employerSimilarity = cover(query.employerTokens, employers);
-      // Works elsewhere (as far as the graph knows): a namesake more often than a job change.
-      if (f.employerSimilarity < 0.3) f.employerConflict = 1;
-    } else f.employerMissing = 1;
-  }
+  if (query.employerTokens.length > 0) employerFeatures(query, profile, f);
   if (query.schoolTokens.length > 0) {
     f.hasSchool = 1;
     const schools = (profile.s ?? []).flatMap((school) => school.split(' '));
@@ -1371,6 +1371,30 @@ export function personFeatures(
       f.ipMatch = 1;
   }
   return expandPerson(f);
+}
+
+/**
+ * The employer features of `f` (in place), for a query that names an employer. Another
+ * employer than the person's is a namesake more often than a job change; not so an employer
+ * no organization of the graph is named (`employerUnknown`): the person may have moved there
+ * since the graph was written. That one is weighed on its own (`employerUnknownConflict`), not
+ * as the conflict of a known employer (issue 22).
+ */
+function employerFeatures(query: AnalyzedQuery, profile: PersonProfile, f: FeatureVector): void {
+  const employers = (profile.w ?? []).flatMap((w) => w.split(' '));
+  if (employers.length === 0) {
+    f.hasEmployer = 1;
+    f.employerMissing = 1;
+    return;
+  }
+  const similarity = cover(query.employerTokens, employers);
+  if (similarity < 0.3 && query.employerUnknown) {
+    f.employerUnknownConflict = 1;
+    return;
+  }
+  f.hasEmployer = 1;
+  f.employerSimilarity = similarity;
+  if (similarity < 0.3) f.employerConflict = 1;
 }
 
 /**

@@ -235,9 +235,17 @@ export function withQueryOrganizations(
   if (employerKeys.length) {
     const names: string[] = [];
     let employers = organizationsUnder(employerKeys, source, places, names);
-    if (employers.length === 0)
-      employers = employersByWords(query, source, vocabularies.vocabularies('Organization'), places);
-    out = { ...out, employerOrganizations: employers };
+    let unknown = false;
+    if (employers.length === 0) {
+      const organizations = vocabularies.vocabularies('Organization');
+      employers = employersByWords(query, source, organizations, places);
+      // A word no organization's name has, nor one a typo away (retrieval looked them up).
+      const { names: words } = organizations;
+      unknown = query.employerTokens.some(
+        (word) => words.count(word) === 0 && words.neighbours(word).length === 0,
+      );
+    }
+    out = { ...out, employerOrganizations: employers, ...(unknown ? { employerUnknown: true } : {}) };
     // An employer written as its site: the name of the organization there is the employer's
     // name (compared with the candidates' employers as a written name is).
     if (query.employerDomain && names.length)
@@ -402,6 +410,9 @@ const FEATURE_LABELS: Readonly<Record<string, string>> = {
   schoolSimilarity: 'school',
   schoolConflict: 'different school',
   employerConflict: 'different employer',
+  employerUnknownConflict: 'another employer, one the graph does not know',
+  givenInitialMatch: 'initial of the given name',
+  givenInitialPlace: 'initial of the given name, in the place',
 };
 
 /** Labels by feature name, hinges and interactions included (`undefined`: not summarized). */

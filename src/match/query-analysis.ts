@@ -100,6 +100,13 @@ export interface AnalyzedQuery {
    */
   readonly employerOrganizations?: readonly string[];
   /**
+   * Person queries with an `employer` that no organization of the graph is named (no name key
+   * answers it, and a word of it is in no organization's name, nor one a typo away): the person
+   * may work there since the graph was written, so another employer of theirs weighs less
+   * against them.
+   */
+  readonly employerUnknown?: boolean;
+  /**
    * Person queries pointing at organizations (`employerOrganizations`, `domainOrganizations`):
    * where those organizations are, each at its most specific level (`c` a city, `r` a region,
    * `k` a country, as `personNamePlaceKey` spells them). People mostly live where they work:
