@@ -6,6 +6,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ChargedOperation, MatchKind, Metrics } from './port.ts';
+import { CounterSeries, HistogramSeries } from './series.ts';
 
 /** How much work waits, read from the store when metrics are scraped. */
 export interface QueueDepths {
@@ -31,6 +32,12 @@ const SCORE_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 
 const OPERATIONS: readonly ChargedOperation[] = ['enhance', 'combine', 'bulk', 'reconcile'];
 const MATCH_KINDS: readonly MatchKind[] = ['enhance', 'combine'];
 
+/** The series of one method and route pattern: its latency, and its count by status. */
+interface RouteSeries {
+  readonly latency: HistogramSeries;
+  readonly byStatus: Map<number, CounterSeries>;
+}
+
 /** The registry of one process; it implements every reporting port. */
 export class MetricsRegistry implements Metrics {
   readonly #registry = new Registry();
@@ -44,6 +51,11 @@ export class MetricsRegistry implements Metrics {
   readonly #fetches: Histogram<'purpose' | 'result'>;
   readonly #depth: Record<keyof QueueDepths, Gauge>;
   readonly #depths: (() => Promise<QueueDepths>) | undefined;
+  // The series each report updates, found once (series.ts): no label hashing per request.
+  /** By method, then route pattern (bounded: patterns, never URLs). */
+  readonly #routes = new Map<string, Map<string, RouteSeries>>();
+  readonly #matchSeries = new Map<MatchKind, { candidates: HistogramSeries; bestScore: HistogramSeries }>();
+  readonly #creditSeries = new Map<ChargedOperation, CounterSeries>();
 
   /** `depths`: read at each scrape (the gauges are left out without it). */
   constructor(options: { readonly depths?: () => Promise<QueueDepths> } = {}) {
@@ -110,11 +122,18 @@ export class MetricsRegistry implements Metrics {
       crawlJobs: this.#gauge('quarry_crawl_jobs_running', 'Bulk extract jobs crawling'),
       crawlUrls: this.#gauge('quarry_crawl_urls_pending', 'URLs of crawling jobs not yet done this round'),
     };
-    for (const operation of OPERATIONS) this.#credits.inc({ operation }, 0);
+    for (const operation of OPERATIONS) {
+      this.#credits.inc({ operation }, 0);
+      this.#creditSeries.set(operation, new CounterSeries(this.#credits, { operation }));
+    }
     for (const result of ['answered', 'failed']) this.#bulkRecords.inc({ result }, 0);
     for (const kind of MATCH_KINDS) {
       this.#candidates.zero({ kind });
       this.#bestScore.zero({ kind });
+      this.#matchSeries.set(kind, {
+        candidates: new HistogramSeries(this.#candidates, { kind }),
+        bestScore: new HistogramSeries(this.#bestScore, { kind }),
+      });
     }
     // Memory, CPU, handles, event-loop delay (perf_hooks' histogram), heap spaces, GC.
     collectDefaultMetrics({ register: this.#registry, eventLoopMonitoringPrecision: 10 });
@@ -143,17 +162,32 @@ export class MetricsRegistry implements Metrics {
   }
 
   requestAnswered(method: string, route: string, status: number, seconds: number): void {
-    this.#requests.inc({ method, route, status: String(status) });
-    this.#latency.observe({ method, route }, seconds);
+    const series = this.#routeSeries(method, route);
+    let requests = series.byStatus.get(status);
+    if (!requests) {
+      requests = new CounterSeries(this.#requests, { method, route, status: String(status) });
+      series.byStatus.set(status, requests);
+    }
+    requests.inc();
+    series.latency.observe(seconds);
   }
 
   matchAnswered(kind: MatchKind, candidates: number, bestScore: number | undefined): void {
-    this.#candidates.observe({ kind }, candidates);
-    if (bestScore !== undefined) this.#bestScore.observe({ kind }, bestScore);
+    const series = this.#matchSeries.get(kind);
+    if (!series) {
+      this.#candidates.observe({ kind }, candidates);
+      if (bestScore !== undefined) this.#bestScore.observe({ kind }, bestScore);
+      return;
+    }
+    series.candidates.observe(candidates);
+    if (bestScore !== undefined) series.bestScore.observe(bestScore);
   }
 
   creditsCharged(operation: ChargedOperation, credits: number): void {
-    if (credits > 0) this.#credits.inc({ operation }, credits);
+    if (credits <= 0) return;
+    const series = this.#creditSeries.get(operation);
+    if (series) series.inc(credits);
+    else this.#credits.inc({ operation }, credits);
   }
 
   bulkRecordsStored(answered: number, failed: number): void {
@@ -167,6 +201,21 @@ export class MetricsRegistry implements Metrics {
 
   fetchFinished(purpose: string, result: string, seconds: number): void {
     this.#fetches.observe({ purpose, result }, seconds);
+  }
+
+  /** The series of `method` on `route`, made at its first request. */
+  #routeSeries(method: string, route: string): RouteSeries {
+    let byRoute = this.#routes.get(method);
+    if (!byRoute) {
+      byRoute = new Map();
+      this.#routes.set(method, byRoute);
+    }
+    let series = byRoute.get(route);
+    if (!series) {
+      series = { latency: new HistogramSeries(this.#latency, { method, route }), byStatus: new Map() };
+      byRoute.set(route, series);
+    }
+    return series;
   }
 
   #gauge(name: string, help: string): Gauge {
