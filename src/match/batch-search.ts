@@ -147,9 +147,10 @@ class ReadAhead implements CandidateSource {
     this.#source = source;
   }
 
-  /** Reads the postings of `lookups` not read yet: one read per limit. */
-  readPostings(lookups: readonly { key: string; limit: number }[]): void {
-    for (const [limit, group] of Map.groupBy(lookups, (lookup) => lookup.limit)) {
+  /** Reads the postings of `lookups` not read yet (nor known `absent`): one read per limit. */
+  readPostings(lookups: readonly { key: string; limit: number; absent?: boolean }[]): void {
+    const read = lookups.filter((lookup) => lookup.absent !== true);
+    for (const [limit, group] of Map.groupBy(read, (lookup) => lookup.limit)) {
       const known = this.#postings.get(limit);
       const keys = [...new Set(group.map((lookup) => lookup.key))].filter((key) => !known?.has(key));
       if (keys.length > 0) this.#keep(limit, this.#source.refsForKeys(keys.sort(), limit));
