@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { demoRecords, type Entity } from '../src/kg/index.ts';
-import { analyzeQuery, type MatchQuery } from '../src/match/index.ts';
+import { analyzeQuery, createMatcher, type MatchQuery } from '../src/match/index.ts';
+import { LaggingVersionSource } from '../src/search/index.ts';
+import { createVocabularyShareData, VocabularyShare } from '../src/threads/index.ts';
 import { DEFAULT_LIMITS, retrievalLookups, retrieveByLookups } from '../src/match/retrieval.ts';
 import { generateQuery } from '../src/match/training/query-generator.ts';
 import { VocabularyCache } from '../src/match/vocabularies.ts';
@@ -63,4 +65,26 @@ test('absent whole-name keys have no postings, and skipping them retrieves what 
   }
   // The generator's typos leave some names with a word nobody has, not most.
   assert.ok(absent > 10 && absent < names / 2, `${absent} absent of ${names} name keys`);
+});
+
+test('over a source whose vocabularies lag its writes, an entity stored since is found by its whole name', () => {
+  // Search and refresh match through a LaggingVersionSource: the vocabularies are those of the
+  // version it pins, so a word of an entity stored since is not in them, yet its whole-name key
+  // has postings and must be read (partialTermCounts).
+  const lagging = new LaggingVersionSource(storage.entities, { maxLagMs: 3_600_000 });
+  // As the runtime does: a matcher per answer, the vocabularies in a share of their own.
+  const share = new VocabularyShare(createVocabularyShareData());
+  const matcherOver = () => createMatcher(lagging, { share });
+  const query = (name: string): MatchQuery => ({
+    type: 'Organization',
+    names: [name],
+    urls: [],
+    emails: [],
+    phones: [],
+  });
+  assert.equal(matcherOver().match(query('Quorvextil Zentrafox AG'), { limit: 1 })[0]?.score ?? 0, 0);
+  const added: Entity = { id: 'ORG-lagging-1', type: 'Organization', name: 'Quorvextil Zentrafox AG' };
+  writeIndexed(storage.entities, [added]);
+  const found = matcherOver().match(query('Quorvextil Zentrafox AG'), { limit: 1 });
+  assert.equal(found[0]?.id, added.id);
 });

@@ -147,9 +147,18 @@ class ReadAhead implements CandidateSource {
     this.#source = source;
   }
 
-  /** Reads the postings of `lookups` not read yet (nor known `absent`): one read per limit. */
+  /** The wrapped source's (see `CandidateSource`). */
+  get partialTermCounts(): boolean {
+    return this.#source.partialTermCounts === true;
+  }
+
+  /**
+   * Reads the postings of `lookups` not read yet (nor known `absent`, when the vocabularies are
+   * the source's whole): one read per limit.
+   */
   readPostings(lookups: readonly { key: string; limit: number; absent?: boolean }[]): void {
-    const read = lookups.filter((lookup) => lookup.absent !== true);
+    const whole = !this.partialTermCounts;
+    const read = lookups.filter((lookup) => !(whole && lookup.absent === true));
     for (const [limit, group] of Map.groupBy(read, (lookup) => lookup.limit)) {
       const known = this.#postings.get(limit);
       const keys = [...new Set(group.map((lookup) => lookup.key))].filter((key) => !known?.has(key));

@@ -47,6 +47,12 @@ export interface CandidateSource {
    * then on its own.
    */
   readSnapshot?<T>(fn: () => T): T;
+  /**
+   * True when `termCounts` leaves out words of entities that `refsForKeys` finds (an overlay of
+   * entities found on the web, a vocabulary that lags the store's writes): retrieval then reads
+   * a whole-name key even when a word of it is not in the vocabulary (`nameKeyAbsent`).
+   */
+  readonly partialTermCounts?: boolean;
 }
 
 export interface CachingOptions {
@@ -98,6 +104,11 @@ export class CachingCandidateSource implements CandidateSource {
   /** Postings per lookup limit, then per key (see `refsForKeys`). */
   #postings = new Map<number, Map<string, number[]>>();
   #postingsHeld = 0;
+
+  /** The wrapped source's (see `CandidateSource`). */
+  get partialTermCounts(): boolean {
+    return this.#source.partialTermCounts === true;
+  }
 
   constructor(source: CandidateSource, options: CachingOptions = {}) {
     this.#source = source;

@@ -53,7 +53,8 @@ export interface Lookup {
   readonly discriminating?: boolean;
   /**
    * The key has no postings at the vocabularies' graph version (`nameKeyAbsent`): it is not read,
-   * and counts as read empty.
+   * and counts as read empty, unless the source's vocabularies are partial
+   * (`CandidateSource.partialTermCounts`).
    */
   readonly absent?: boolean;
 }
@@ -403,7 +404,7 @@ export function retrievalLookups(
 /** The candidates of `lookups` (from `retrievalLookups`): their postings read, then summed. */
 export function retrieveByLookups(
   lookups: readonly Lookup[],
-  source: Pick<CandidateSource, 'refsForKeys'>,
+  source: Pick<CandidateSource, 'refsForKeys' | 'partialTermCounts'>,
   limits: RetrievalLimits = DEFAULT_LIMITS,
 ): RetrievedCandidate[] {
   if (lookups.length === 0) return [];
@@ -412,7 +413,7 @@ export function retrieveByLookups(
   // domain) are read only as far as they are used.
   const postings = new Map<string, number[]>();
   for (const [limit, group] of Map.groupBy(lookups, (lookup) => lookup.limit)) {
-    const keys = readKeys(group);
+    const keys = readKeys(group, source.partialTermCounts !== true);
     if (keys.length === 0) continue;
     for (const [key, refs] of source.refsForKeys(keys, limit)) postings.set(key, refs);
   }
@@ -442,10 +443,13 @@ export function retrieveByLookups(
   return scores.best(limits.maxCandidates, limits.maxDiscriminated);
 }
 
-/** The keys of `lookups` to read: those not known to be `absent`. */
-function readKeys(lookups: readonly Lookup[]): string[] {
+/**
+ * The keys of `lookups` to read: those not known to be `absent` when `skipAbsent` (the source's
+ * vocabularies are whole: `CandidateSource.partialTermCounts`).
+ */
+function readKeys(lookups: readonly Lookup[], skipAbsent: boolean): string[] {
   const keys: string[] = [];
-  for (const lookup of lookups) if (lookup.absent !== true) keys.push(lookup.key);
+  for (const lookup of lookups) if (!(skipAbsent && lookup.absent === true)) keys.push(lookup.key);
   return keys;
 }
 

@@ -20,6 +20,8 @@ export class LaggingVersionSource implements CandidateSource {
   readonly #now: () => number;
   #pinned: string | undefined;
   #pinnedAt = 0;
+  /** Vocabularies at a lagging version lack the words of entities stored since. */
+  readonly partialTermCounts = true;
 
   constructor(base: CandidateSource, options: { maxLagMs?: number; now?: () => number } = {}) {
     this.#base = base;

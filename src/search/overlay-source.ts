@@ -26,6 +26,8 @@ export class OverlaySource implements CandidateSource {
   readonly #base: CandidateSource;
   readonly #byRef = new Map<number, OverlayEntity>();
   readonly #byKey = new Map<string, number[]>();
+  /** The graph's vocabularies lack the words only the overlay's entities have. */
+  readonly partialTermCounts = true;
 
   constructor(base: CandidateSource, entities: readonly OverlayEntity[]) {
     this.#base = base;
