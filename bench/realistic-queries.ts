@@ -80,6 +80,8 @@ const first = (p: Entity) => p.nameDetail?.firstName ?? '';
 const last = (p: Entity) => p.nameDetail?.lastName ?? '';
 const middle = (p: Entity) => p.nameDetail?.middleName?.[0];
 const personsByFirstLast = countBy(persons, (p) => key(`${first(p)} ${last(p)}`));
+/** Persons who share their given name and surname with another, one group per name. */
+const namesakeGroups = [...personsByFirstLast.values()].filter((g) => g.length > 1);
 const employerOf = (p: Entity) => p.employments?.find((e) => e.isCurrent)?.employer?.id;
 const org = (id: string | undefined) => (id ? byId.get(id) : undefined);
 const domainOf = (o: Entity | undefined) => o?.homepageUri;
@@ -325,6 +327,28 @@ const personQuery = (fields: Record<string, unknown>) => ({ type: 'Person', ...f
 const orgQuery = (fields: Record<string, unknown>) => ({ type: 'Organization', ...fields });
 const fullName = (p: Entity) => p.name ?? '';
 
+/** A namesake whom the current employer alone tells apart from the others, with that employer. */
+function namesakeAtEmployer(): { p: Entity; employer: Entity } | undefined {
+  const group = pick(namesakeGroups);
+  const p = pick(group);
+  const employer = org(employerOf(p));
+  if (!employer || group.filter((x) => employerOf(x) === employer.id).length !== 1) return undefined;
+  return { p, employer };
+}
+
+/** A namesake whom the current title and the city alone tell apart from the others. */
+function namesakeByTitleInCity(): { p: Entity; title: string; city: string | undefined } | undefined {
+  const group = pick(namesakeGroups);
+  const p = pick(group);
+  const title = p.employments?.find((e) => e.isCurrent)?.title;
+  const city = p.location?.city?.name;
+  const fits = group.filter(
+    (x) => x.employments?.find((e) => e.isCurrent)?.title === title && x.location?.city?.name === city,
+  );
+  if (!title || fits.length !== 1) return undefined;
+  return { p, title, city };
+}
+
 const KINDS: Record<string, Kind> = {
   // --- the dev set's kinds ---
   'org-dotted-legal': () => {
@@ -465,21 +489,19 @@ const KINDS: Record<string, Kind> = {
     };
   },
   'person-employer': () => {
-    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
-    const p = pick(group);
-    const employer = org(employerOf(p));
-    if (!employer || group.filter((x) => employerOf(x) === employer.id).length !== 1) return undefined;
+    const found = namesakeAtEmployer();
+    if (!found) return undefined;
+    const { p, employer } = found;
     return {
       query: personQuery({ name: `${first(p)} ${last(p)}`, employer: employer.name }),
       expected: p.id,
     };
   },
   'person-employer-email-initial': () => {
-    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
-    const p = pick(group);
-    const employer = org(employerOf(p));
-    const domain = domainOf(employer);
-    if (!domain || group.filter((x) => employerOf(x) === employer?.id).length !== 1) return undefined;
+    const found = namesakeAtEmployer();
+    const domain = domainOf(found?.employer);
+    if (!found || !domain) return undefined;
+    const { p } = found;
     const local = pick([`${slug(first(p))[0]}${slug(last(p))}`, `${slug(first(p))[0]}.${slug(last(p))}`]);
     if (emailHolders.has(`${local}@${domain}`)) return undefined;
     return {
@@ -505,18 +527,13 @@ const KINDS: Record<string, Kind> = {
     };
   },
   'person-title': () => {
-    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
-    const p = pick(group);
-    const title = p.employments?.find((e) => e.isCurrent)?.title;
-    const city = p.location?.city?.name;
-    const fits = group.filter(
-      (x) => x.employments?.find((e) => e.isCurrent)?.title === title && x.location?.city?.name === city,
-    );
-    if (!title || fits.length !== 1) return undefined;
+    const found = namesakeByTitleInCity();
+    if (!found) return undefined;
+    const { p, title, city } = found;
     return { query: personQuery({ name: `${first(p)} ${last(p)}`, title, location: city }), expected: p.id };
   },
   'person-school': () => {
-    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
+    const group = pick(namesakeGroups);
     const p = pick(group.filter((x) => x.educations?.length));
     const school = p?.educations?.[0]?.institution?.name;
     if (!p || !school || group.filter((x) => x.educations?.[0]?.institution?.name === school).length !== 1)
@@ -524,7 +541,7 @@ const KINDS: Record<string, Kind> = {
     return { query: personQuery({ name: `${first(p)} ${last(p)}`, school }), expected: p.id };
   },
   'person-ip': () => {
-    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
+    const group = pick(namesakeGroups);
     const p = pick(group);
     const employer = org(employerOf(p));
     const ip = employer?.ipRanges?.[0] ? ipIn(employer.ipRanges[0]) : undefined;
@@ -1236,7 +1253,7 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
   'person-headline': () => {
     // A profile's headline as the title ("Designer at Lebomivo Robotics | Speaker"), with the
     // city: among namesakes, the only one with that title there.
-    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
+    const group = pick(namesakeGroups);
     const p = pick(group);
     const job = p.employments?.find((e) => e.isCurrent);
     const employer = org(job?.employer?.id);
@@ -1350,11 +1367,10 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
   'person-employer-site': () => {
     // Namesakes told apart by the employer written as its web address (a CRM's company domain
     // column mapped to the employer).
-    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
-    const p = pick(group);
-    const employer = org(employerOf(p));
-    const domain = domainOf(employer);
-    if (!domain || group.filter((x) => employerOf(x) === employer?.id).length !== 1) return undefined;
+    const found = namesakeAtEmployer();
+    const domain = domainOf(found?.employer);
+    if (!found || !domain) return undefined;
+    const { p } = found;
     const site = pick([domain, `www.${domain}`, `https://www.${domain}/`, `http://${domain}/about`]);
     return { query: personQuery({ name: `${first(p)} ${last(p)}`, employer: site }), expected: p.id };
   },
@@ -1388,14 +1404,9 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
     // A title with a qualifier as job ads and signatures write it ("Interim Sales Director",
     // "Software Engineer (m/w/d)", "Designer a.i."), with the city: among namesakes, the only
     // one with that title there.
-    const group = pick([...personsByFirstLast.values()].filter((g) => g.length > 1));
-    const p = pick(group);
-    const title = p.employments?.find((e) => e.isCurrent)?.title;
-    const city = p.location?.city?.name;
-    const fits = group.filter(
-      (x) => x.employments?.find((e) => e.isCurrent)?.title === title && x.location?.city?.name === city,
-    );
-    if (!title || fits.length !== 1) return undefined;
+    const found = namesakeByTitleInCity();
+    if (!found) return undefined;
+    const { p, title, city } = found;
     const written = pick(TITLE_QUALIFIED).replace('T', title);
     return {
       query: personQuery({ name: `${first(p)} ${last(p)}`, title: written, location: city }),
