@@ -19,6 +19,7 @@ import {
   type Lookup,
   type RetrievalLimits,
   type RetrievedCandidate,
+  readKeys,
   retrievalLookups,
   retrieveByLookups,
 } from './retrieval.ts';
@@ -157,11 +158,10 @@ class ReadAhead implements CandidateSource {
    * the source's whole): one read per limit.
    */
   readPostings(lookups: readonly { key: string; limit: number; absent?: boolean }[]): void {
-    const whole = !this.partialTermCounts;
-    const read = lookups.filter((lookup) => !(whole && lookup.absent === true));
-    for (const [limit, group] of Map.groupBy(read, (lookup) => lookup.limit)) {
+    const skipAbsent = !this.partialTermCounts;
+    for (const [limit, group] of Map.groupBy(lookups, (lookup) => lookup.limit)) {
       const known = this.#postings.get(limit);
-      const keys = [...new Set(group.map((lookup) => lookup.key))].filter((key) => !known?.has(key));
+      const keys = [...new Set(readKeys(group, skipAbsent))].filter((key) => !known?.has(key));
       if (keys.length > 0) this.#keep(limit, this.#source.refsForKeys(keys.sort(), limit));
     }
   }

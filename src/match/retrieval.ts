@@ -447,7 +447,7 @@ export function retrieveByLookups(
  * The keys of `lookups` to read: those not known to be `absent` when `skipAbsent` (the source's
  * vocabularies are whole: `CandidateSource.partialTermCounts`).
  */
-function readKeys(lookups: readonly Lookup[], skipAbsent: boolean): string[] {
+export function readKeys(lookups: readonly Pick<Lookup, 'key' | 'absent'>[], skipAbsent: boolean): string[] {
   const keys: string[] = [];
   for (const lookup of lookups) if (!(skipAbsent && lookup.absent === true)) keys.push(lookup.key);
   return keys;
