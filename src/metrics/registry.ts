@@ -54,8 +54,11 @@ export class MetricsRegistry implements Metrics {
   // The series each report updates, found once (series.ts): no label hashing per request.
   /** By method, then route pattern (bounded: patterns, never URLs). */
   readonly #routes = new Map<string, Map<string, RouteSeries>>();
-  readonly #matchSeries = new Map<MatchKind, { candidates: HistogramSeries; bestScore: HistogramSeries }>();
-  readonly #creditSeries = new Map<ChargedOperation, CounterSeries>();
+  readonly #matchSeries = {} as Record<
+    MatchKind,
+    { candidates: HistogramSeries; bestScore: HistogramSeries }
+  >;
+  readonly #creditSeries = {} as Record<ChargedOperation, CounterSeries>;
 
   /** `depths`: read at each scrape (the gauges are left out without it). */
   constructor(options: { readonly depths?: () => Promise<QueueDepths> } = {}) {
@@ -124,16 +127,16 @@ export class MetricsRegistry implements Metrics {
     };
     for (const operation of OPERATIONS) {
       this.#credits.inc({ operation }, 0);
-      this.#creditSeries.set(operation, new CounterSeries(this.#credits, { operation }));
+      this.#creditSeries[operation] = new CounterSeries(this.#credits, { operation });
     }
     for (const result of ['answered', 'failed']) this.#bulkRecords.inc({ result }, 0);
     for (const kind of MATCH_KINDS) {
       this.#candidates.zero({ kind });
       this.#bestScore.zero({ kind });
-      this.#matchSeries.set(kind, {
+      this.#matchSeries[kind] = {
         candidates: new HistogramSeries(this.#candidates, { kind }),
         bestScore: new HistogramSeries(this.#bestScore, { kind }),
-      });
+      };
     }
     // Memory, CPU, handles, event-loop delay (perf_hooks' histogram), heap spaces, GC.
     collectDefaultMetrics({ register: this.#registry, eventLoopMonitoringPrecision: 10 });
@@ -173,21 +176,13 @@ export class MetricsRegistry implements Metrics {
   }
 
   matchAnswered(kind: MatchKind, candidates: number, bestScore: number | undefined): void {
-    const series = this.#matchSeries.get(kind);
-    if (!series) {
-      this.#candidates.observe({ kind }, candidates);
-      if (bestScore !== undefined) this.#bestScore.observe({ kind }, bestScore);
-      return;
-    }
+    const series = this.#matchSeries[kind];
     series.candidates.observe(candidates);
     if (bestScore !== undefined) series.bestScore.observe(bestScore);
   }
 
   creditsCharged(operation: ChargedOperation, credits: number): void {
-    if (credits <= 0) return;
-    const series = this.#creditSeries.get(operation);
-    if (series) series.inc(credits);
-    else this.#credits.inc({ operation }, credits);
+    if (credits > 0) this.#creditSeries[operation].inc(credits);
   }
 
   bulkRecordsStored(answered: number, failed: number): void {
