@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Storage, TokenStore } from '../storage/index.ts';
 import { openTempSqliteStorage } from '../../test/support/temp-sqlite.ts';
-import { InvalidTokenError } from '../errors.ts';
+import { InvalidTokenError, MissingTokenError } from '../errors.ts';
 import { TokenService } from './token-service.ts';
 
 let storage: Storage;
@@ -54,18 +54,24 @@ test('recent look-ups are bounded by bytes: tokens with long labels evict, ordin
   assert.equal(lookups(), 17);
 });
 
-test('recentlyAuthenticated gives the token of a recent look-up at once, and nothing it could not vouch for', async () => {
+test('lookUp gives the token of a recent look-up at once, hashing the secret once, and the 401s of authenticate', async () => {
   const { store, lookups } = counting(storage.tokens);
   const tokens = new TokenService(store);
   const created = await tokens.create({ credits: 7 });
-  assert.equal(tokens.recentlyAuthenticated(created.secret), undefined, 'never looked up: not known');
-  const record = await tokens.authenticate(created.secret);
-  assert.deepEqual(tokens.recentlyAuthenticated(created.secret), record);
+  const first = tokens.lookUp(created.secret);
+  assert.ok(first instanceof Promise, 'never looked up: a store read');
+  const record = await first;
+  assert.equal(record.id, created.record.id);
+  assert.deepEqual(tokens.lookUp(created.secret), record, 'recent: the record itself, no promise');
   // The same secret with the spaces `authenticate` trims.
-  assert.deepEqual(tokens.recentlyAuthenticated(` ${created.secret} `), record);
+  assert.deepEqual(tokens.lookUp(` ${created.secret} `), record);
   assert.equal(lookups(), 1, 'no store read for a recent token');
-  for (const secret of [undefined, '', '   ', 'f'.repeat(32)]) {
-    assert.equal(tokens.recentlyAuthenticated(secret), undefined, String(secret));
+  for (const secret of [undefined, '', '   ']) {
+    assert.throws(() => tokens.lookUp(secret), MissingTokenError, String(secret));
+    await assert.rejects(tokens.authenticate(secret), MissingTokenError, String(secret));
   }
-  await assert.rejects(tokens.authenticate('f'.repeat(32)), InvalidTokenError);
+  const unknown = tokens.lookUp('f'.repeat(32));
+  assert.ok(unknown instanceof Promise);
+  await assert.rejects(unknown, InvalidTokenError);
+  assert.equal(lookups(), 2);
 });

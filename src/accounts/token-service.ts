@@ -62,27 +62,28 @@ export class TokenService {
     return { secret, record };
   }
 
-  /** Resolves a secret to its token; throws 401 errors for a missing or unknown one. */
+  /** Resolves a secret to its token; rejects with the 401 errors for a missing or unknown one. */
   async authenticate(secret: string | undefined): Promise<TokenRecord> {
+    return this.lookUp(secret);
+  }
+
+  /**
+   * What `authenticate` resolves `secret` to, at once when it was looked up recently (no store
+   * read, no promise: the request path's common case), else the store's look-up as a promise.
+   * The secret is hashed once either way. Throws `MissingTokenError` at once for a missing
+   * secret; an unknown one rejects with `InvalidTokenError`.
+   */
+  lookUp(secret: string | undefined): TokenRecord | Promise<TokenRecord> {
     if (secret === undefined || secret.trim() === '') throw new MissingTokenError();
     const hash = hashSecret(secret.trim());
-    const cached = this.#recent(hash);
-    if (cached) return cached;
+    return this.#recent(hash) ?? this.#fetch(hash);
+  }
+
+  async #fetch(hash: string): Promise<TokenRecord> {
     const record = await this.#store.findBySecretHash(hash);
     if (!record) throw new InvalidTokenError();
     this.#cache.set(hash, { record, at: Date.now() });
     return record;
-  }
-
-  /**
-   * The token `authenticate` would resolve `secret` to, when it was looked up recently (no
-   * store read, no promise: the request path's common case); `undefined` otherwise, including
-   * for a missing secret (`authenticate` then gives the 401).
-   */
-  recentlyAuthenticated(secret: string | undefined): TokenRecord | undefined {
-    if (secret === undefined) return undefined;
-    const trimmed = secret.trim();
-    return trimmed === '' ? undefined : this.#recent(hashSecret(trimmed));
   }
 
   #recent(hash: string): TokenRecord | undefined {

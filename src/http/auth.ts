@@ -43,16 +43,21 @@ export function tokenSecretOf(
  */
 export function authenticate(tokens: TokenService, options: { bodyField?: boolean } = {}) {
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
-    const secret = tokenSecretOf(request, options);
-    const recent = tokens.recentlyAuthenticated(secret);
-    if (recent) {
-      request.account = recent;
-      done();
+    let found: TokenRecord | Promise<TokenRecord>;
+    try {
+      found = tokens.lookUp(tokenSecretOf(request, options));
+    } catch (error) {
+      done(error as Error);
       return;
     }
-    tokens.authenticate(secret).then((account) => {
-      request.account = account;
-      done();
-    }, done);
+    if (found instanceof Promise) {
+      found.then((account) => {
+        request.account = account;
+        done();
+      }, done);
+      return;
+    }
+    request.account = found;
+    done();
   };
 }
