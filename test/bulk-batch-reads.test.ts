@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { demoRecords, type Entity } from '../src/kg/index.ts';
+import type { Entity } from '../src/kg/index.ts';
 import { generateQuery } from '../src/match/training/query-generator.ts';
 import { Random } from '../src/random.ts';
 import { enhanceRecordOf } from '../bench/support/queries.ts';
 import { bulkClient } from './support/bulk-client.ts';
-import { writeIndexed } from './support/load-graph.ts';
+import { demoEntities, writeIndexed } from './support/load-graph.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
 
 describe('bulk answers made a batch at a time', () => {
@@ -19,13 +19,7 @@ describe('bulk answers made a batch at a time', () => {
   const records: Record<string, unknown>[] = [];
   before(async () => {
     t = await startTestRuntime();
-    const entities: Entity[] = [];
-    const seen = new Set<string>();
-    for (const record of demoRecords({ organizations: 120, persons: 240, seed: 5 })) {
-      if (seen.has(record.id)) continue;
-      seen.add(record.id);
-      entities.push(record);
-    }
+    const entities = demoEntities({ organizations: 120, persons: 240, seed: 5 });
     writeIndexed(t.runtime.storage.entities, entities);
     const random = new Random(23);
     while (records.length < 160) {

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadDemoGraph } from '../src/import/index.ts';
-import { DEFAULT_DEMO_SIZES, demoExamples, demoRecords, type Entity } from '../src/kg/index.ts';
+import { DEFAULT_DEMO_SIZES, demoExamples, type Entity } from '../src/kg/index.ts';
+import { demoEntities } from './support/load-graph.ts';
 import { startTestRuntime, type TestRuntime } from './support/test-runtime.ts';
 
 interface Answer {
@@ -20,10 +21,7 @@ interface Answer {
 // The demo graph's entities as their first source states them, and what is unique among them.
 const organizations: Entity[] = [];
 const persons: Entity[] = [];
-const seen = new Set<string>();
-for (const record of demoRecords(DEFAULT_DEMO_SIZES)) {
-  if (seen.has(record.id)) continue;
-  seen.add(record.id);
+for (const record of demoEntities(DEFAULT_DEMO_SIZES)) {
   (record.type === 'Person' ? persons : organizations).push(record);
 }
 const count = <T>(items: readonly T[], key: (item: T) => string) => {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { demoRecords, type Entity } from '../src/kg/index.ts';
+import type { Entity } from '../src/kg/index.ts';
 import { analyzeQuery, createMatcher, type MatchQuery } from '../src/match/index.ts';
 import { LaggingVersionSource } from '../src/search/index.ts';
 import { createVocabularyShareData, VocabularyShare } from '../src/threads/index.ts';
@@ -14,7 +14,7 @@ import { generateQuery } from '../src/match/training/query-generator.ts';
 import { VocabularyCache } from '../src/match/vocabularies.ts';
 import { Random } from '../src/random.ts';
 import type { Storage } from '../src/storage/index.ts';
-import { writeIndexed } from './support/load-graph.ts';
+import { demoEntities, writeIndexed } from './support/load-graph.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
 
 let storage: Storage;
@@ -23,12 +23,7 @@ const entities: Entity[] = [];
 
 before(async () => {
   ({ storage, cleanup } = await openTempSqliteStorage());
-  const seen = new Set<string>();
-  for (const record of demoRecords({ organizations: 150, persons: 300, seed: 3 })) {
-    if (seen.has(record.id)) continue;
-    seen.add(record.id);
-    entities.push(record);
-  }
+  entities.push(...demoEntities({ organizations: 150, persons: 300, seed: 3 }));
   writeIndexed(storage.entities, entities);
 });
 after(async () => cleanup());

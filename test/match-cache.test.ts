@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { demoRecords, type Entity } from '../src/kg/index.ts';
+import type { Entity } from '../src/kg/index.ts';
 import {
   CachingCandidateSource,
   type CandidateSource,
@@ -13,7 +13,7 @@ import { Random } from '../src/random.ts';
 import { approximateBytes } from '../src/approximate-bytes.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { openTempSqliteStorage } from './support/temp-sqlite.ts';
-import { writeIndexed } from './support/load-graph.ts';
+import { demoEntities, writeIndexed } from './support/load-graph.ts';
 
 let storage: Storage;
 let cleanup: () => Promise<void>;
@@ -26,12 +26,7 @@ function write(docs: readonly Entity[]): void {
 before(async () => {
   ({ storage, cleanup } = await openTempSqliteStorage());
   // A small demo graph: shared surnames, cities and e-mail domains give the caches work.
-  const seen = new Set<string>();
-  for (const record of demoRecords({ organizations: 150, persons: 300, seed: 3 })) {
-    if (seen.has(record.id)) continue;
-    seen.add(record.id);
-    entities.push(record);
-  }
+  entities.push(...demoEntities({ organizations: 150, persons: 300, seed: 3 }));
   write(entities);
 });
 after(async () => cleanup());

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { demoRecords, type Entity } from '../src/kg/index.ts';
 import { openSqliteStorage, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { tempDir } from './support/temp-dir.ts';
-import { writeIndexed } from './support/load-graph.ts';
+import { demoEntities, writeIndexed } from './support/load-graph.ts';
 
 const MAIN = path.join(import.meta.dirname, '..', 'src', 'main.ts');
 const dir = tempDir();
@@ -247,8 +247,7 @@ test('quarry calibrate --demo-queries: sets about a demo graph, matched against 
   const model = path.join(dir.path, 'model-demo-calibrated.json');
   writeFileSync(model, readFileSync(path.join(import.meta.dirname, '..', 'src', 'match', 'model.json')));
   const sizes = { organizations: 300, persons: 300, seed: 3 };
-  const seen = new Set<string>();
-  const demo = [...demoRecords(sizes)].filter((r) => !seen.has(r.id) && seen.add(r.id));
+  const demo = demoEntities(sizes);
   const lines = [];
   for (const type of ['Organization', 'Person'] as const) {
     for (const entity of demo.filter((e) => e.type === type).slice(0, 30)) {

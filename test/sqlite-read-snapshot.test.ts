@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { demoRecords, type Entity } from '../src/kg/index.ts';
+import type { Entity } from '../src/kg/index.ts';
 import { type CandidateSource, createMatcher, type MatchQuery } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
-import { writeIndexed } from './support/load-graph.ts';
+import { demoEntities, writeIndexed } from './support/load-graph.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const dir = tempDir();
@@ -16,12 +16,7 @@ const graph: Entity[] = [];
 
 before(() => {
   writer = openSqliteStorage(file);
-  const seen = new Set<string>();
-  for (const record of demoRecords({ organizations: 40, persons: 60, seed: 9 })) {
-    if (seen.has(record.id)) continue;
-    seen.add(record.id);
-    graph.push(record);
-  }
+  graph.push(...demoEntities({ organizations: 40, persons: 60, seed: 9 }));
   writeIndexed(writer.entities, graph.slice(0, -1));
   reader = openSqliteStorage(file, { readOnly: true });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { importEntities } from '../../src/import/index.ts';
-import type { Entity } from '../../src/kg/index.ts';
+import { type DemoGraphOptions, demoRecords, type Entity } from '../../src/kg/index.ts';
 import { indexEntity } from '../../src/match/index.ts';
 import type { EntityStore } from '../../src/storage/index.ts';
 
@@ -35,4 +35,19 @@ export function writeIndexed(store: EntityStore, entities: readonly Entity[]): v
   store.writeBatch(
     entities.map((doc) => ({ id: doc.id, type: doc.type, doc, ledger: null, ...indexEntity(doc) })),
   );
+}
+
+/**
+ * The demo graph's entities, each once: `demoRecords` yields an entity stated by two sources
+ * twice in a row, and the first statement is kept (what tests write with `writeIndexed`).
+ */
+export function demoEntities(options: DemoGraphOptions): Entity[] {
+  const seen = new Set<string>();
+  const entities: Entity[] = [];
+  for (const record of demoRecords(options)) {
+    if (seen.has(record.id)) continue;
+    seen.add(record.id);
+    entities.push(record);
+  }
+  return entities;
 }
