@@ -1458,10 +1458,135 @@ const WEIGHED_KINDS: Record<string, Kind> = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Issue 22, fifth round of shapes not listed (shapes5): a probe of 24 everyday shapes on seed 42
+// (bench/NOTES.md) found these read wrongly; they test how queries are read, not the weights
+// (`--training` leaves them out). Their own random streams.
+// ---------------------------------------------------------------------------------------------
+
+/** Short forms of the demo graph's organization nouns, as registers and vendors cut them. */
+const NOUN_SHORT_FORMS: Readonly<Record<string, readonly string[]>> = {
+  Logistics: ['Logist.', 'Lgstcs'],
+  Analytics: ['Anlytcs', 'Analyt.'],
+  Motors: ['Mtrs', 'Mtrs.'],
+  Software: ['Sftwr', 'SW'],
+  Materials: ['Matls', 'Mtls.'],
+  Capital: ['Cptl'],
+  Dynamics: ['Dynam.', 'Dyn'],
+  Textiles: ['Txtl', 'Txtls'],
+  Foods: ['Fds'],
+  Health: ['Hlth', 'Hlth.'],
+  Energy: ['Engy', 'Enrg'],
+  Networks: ['Ntwks', 'Netw.'],
+  Partners: ['Ptnrs', 'Prtnrs'],
+  Pharma: ['Pharm.', 'Phrm'],
+};
+/** Generic words after a name, abbreviated ("Hldgs", "Svcs"). */
+const GENERIC_SHORT_FORMS = ['Hldgs', 'Hldg', 'Svcs', 'Grp', 'Grp.', 'Intl', 'Intl.', 'Sols', 'Solns'];
+/** The demo graph's cities as other languages and scripts write them. */
+const CITIES_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
+  Tokyo: ['東京', '東京都'],
+  Osaka: ['大阪', '大阪市'],
+  Mumbai: ['मुंबई', 'Bombay'],
+  Bengaluru: ['ಬೆಂಗಳೂರು', 'Bangalore'],
+  London: ['Londres', 'Londra'],
+  Paris: ['Parigi', 'Paryż'],
+  Lyon: ['Lyons'],
+  Frankfurt: ['Francfort', 'Francoforte'],
+  Hamburg: ['Hambourg', 'Amburgo'],
+  Munich: ['München', 'Monaco di Baviera', 'Munique'],
+  Berlin: ['Berlino'],
+  Barcelona: ['Barcelone'],
+  Madrid: ['Madri'],
+  Edinburgh: ['Édimbourg', 'Edimburgo'],
+  Zürich: ['Zurigo', 'Zuerich'],
+  Genève: ['Ginevra', 'Ginebra', 'Genf'],
+  'New York': ['Nueva York', 'Nova Iorque'],
+  'São Paulo': ['Sao Paulo'],
+  Montréal: ['Montreal'],
+};
+/** An organization whose first word no other organization's name has ("Lebomivo"). */
+const firstWordOwner = (o: Entity | undefined) => o && orgsByWord.get(key(wordOf(o)))?.length === 1;
+/**
+ * The two-letter codes of `o`'s country ("FR", "UK"); the three-letter ones ("AUS") are not read
+ * as countries (left open: bench/NOTES.md, shapes5).
+ */
+const twoLetterCodes = (o: Entity) =>
+  (COUNTRY_CODES[countryOf(o)] ?? []).filter((code) => /^[A-Z]{2}$/.test(code));
+/** `o`'s name with its noun cut short ("Lebomivo Mtrs GmbH"), if the graph's noun has one. */
+function nounShortened(o: Entity): string | undefined {
+  const [word, noun] = stemOf(o).split(' ');
+  const short = NOUN_SHORT_FORMS[noun];
+  if (!short) return undefined;
+  const legal = legalOf(o);
+  return `${word} ${pick(short)}${legal && random.chance(0.5) ? ` ${legal}` : ''}`;
+}
+
+const SHAPES5_KINDS: Record<string, Kind> = {
+  'person-quoted-nickname': () => {
+    // 'Rafael "Rafa" Nguyen': the name the person goes by, in quotes inside the name.
+    const p = pick(uniquePersons.filter((x) => NICKNAMES[first(x)]));
+    const quoted = pick(['"N"', "'N'", '“N”', '„N“', '«N»']).replace('N', pick(NICKNAMES[first(p)]));
+    const rest = fullName(p).slice(first(p).length);
+    return { query: personQuery({ name: `${first(p)} ${quoted}${rest}` }), expected: p.id };
+  },
+  'org-noun-short': () => {
+    // "Lebomivo Mtrs", "Lebomivo Hlth. GmbH": the noun as registers and vendors cut it; the
+    // first word is the only organization's that has it.
+    const o = pick(orgs);
+    const name = firstWordOwner(o) ? nounShortened(o) : undefined;
+    return name ? { query: orgQuery({ name }), expected: o.id } : undefined;
+  },
+  'org-generic-short': () => {
+    // "Lebomivo Robotics Hldgs", "Lebomivo Robotics Svcs GmbH".
+    const o = pick(uniqueStemOrgs);
+    const legal = legalOf(o);
+    const name = `${stemOf(o)} ${pick(GENERIC_SHORT_FORMS)}${legal && random.chance(0.5) ? ` ${legal}` : ''}`;
+    return { query: orgQuery({ name }), expected: o.id };
+  },
+  'org-place-path': () => {
+    // "Lebomivo Robotics GmbH (Munich, Germany)": the city and country in parentheses.
+    const o = pick(uniqueOrgs);
+    const city = cityOf(o);
+    if (!city) return undefined;
+    const place = `${city}, ${pick([countryOf(o), ...twoLetterCodes(o)])}`;
+    const name = random.chance(0.5) ? `${o.name} (${place})` : `${o.name} [${place}]`;
+    return { query: orgQuery({ name }), expected: o.id };
+  },
+  'person-employer-short': () => {
+    // Namesakes told apart by the employer, written short ("Lebomivo Mtrs", "Lebomivo Robotics
+    // Hldgs") or with where its office is ("Lebomivo Robotics GmbH (Germany)").
+    const found = namesakeAtEmployer();
+    if (!found || !firstWordOwner(found.employer)) return undefined;
+    const { p, employer } = found;
+    const employerName = pick([
+      nounShortened(employer),
+      `${stemOf(employer)} ${pick(GENERIC_SHORT_FORMS)}`,
+      `${employer.name} (${countryOf(employer)})`,
+      `${employer.name}, ${pick([countryOf(employer), ...twoLetterCodes(employer)])}`,
+    ]);
+    if (!employerName) return undefined;
+    return { query: personQuery({ name: `${first(p)} ${last(p)}`, employer: employerName }), expected: p.id };
+  },
+  'person-city-elsewhere': () => {
+    // The person's city as another language or script writes it ("東京", "Londres", "München").
+    const p = pick(uniquePersons);
+    const written = CITIES_ELSEWHERE[cityOf(p)];
+    if (!written) return undefined;
+    return { query: personQuery({ name: fullName(p), location: pick(written) }), expected: p.id };
+  },
+};
+
 /** Everyday shapes that test how queries are read, not the weights: `--training` leaves them out. */
 const EVERYDAY_SKIPS = Object.keys(EVERYDAY_KINDS);
 
-const ALL_KINDS: Record<string, Kind> = { ...KINDS, ...MORE_KINDS, ...EVERYDAY_KINDS, ...WEIGHED_KINDS };
+const ALL_KINDS: Record<string, Kind> = {
+  ...KINDS,
+  ...MORE_KINDS,
+  ...EVERYDAY_KINDS,
+  ...WEIGHED_KINDS,
+  ...SHAPES5_KINDS,
+};
 /**
  * Organization shapes that the query analysis reads into forms the training queries already
  * have (a place after the name, a web address as the name, legal forms, noun variants, phone
@@ -1473,6 +1598,7 @@ const ALL_KINDS: Record<string, Kind> = { ...KINDS, ...MORE_KINDS, ...EVERYDAY_K
 const TRAINING_SKIPS: ReadonlySet<string> = new Set([
   ...Object.keys(MORE_KINDS).filter((k) => k.startsWith('org-')),
   ...EVERYDAY_SKIPS,
+  ...Object.keys(SHAPES5_KINDS),
 ]);
 const chosen = (values.kinds ? values.kinds.split(',') : Object.keys(ALL_KINDS)).filter(
   (kind) => !(values.training && TRAINING_SKIPS.has(kind)),
@@ -1482,7 +1608,7 @@ for (const kind of chosen) {
   const make = ALL_KINDS[kind];
   if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(ALL_KINDS).join(', ')}`);
   // A kind of MORE_KINDS draws from its own stream (seed and kind), whatever ran before it.
-  if (kind in MORE_KINDS || kind in EVERYDAY_KINDS || kind in WEIGHED_KINDS)
+  if (kind in MORE_KINDS || kind in EVERYDAY_KINDS || kind in WEIGHED_KINDS || kind in SHAPES5_KINDS)
     random = new Random(seed * 7919 + 17 + Math.floor(stableFraction(kind) * 2 ** 31));
   const seen = new Set<string>();
   let made = 0;

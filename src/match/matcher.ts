@@ -5,7 +5,7 @@
  * `VocabularyCache`'s, both keyed by graph version.
  */
 import { readFileSync } from 'node:fs';
-import { type EntityType, normalizeOrganizationName } from '../kg/index.ts';
+import { abbreviatedOrganizationWord, type EntityType, normalizeOrganizationName } from '../kg/index.ts';
 import { type CandidateSource, CachingCandidateSource, type CachingOptions } from './candidate-source.ts';
 import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
 import {
@@ -26,6 +26,7 @@ import {
   type AnalyzedQuery,
   analyzeQuery,
   type MatchQuery,
+  withEmployerWrittenOut,
   withJoinedWordsApart,
   withNamesWithoutPlace,
 } from './query-analysis.ts';
@@ -223,32 +224,36 @@ export function withQueryOrganizations(
       count,
     );
   }
-  let out = query;
-  const ipKeys = ipOrganizationKeys(query);
-  if (query.ip && ipKeys.length)
-    out = { ...out, ipOrganizations: organizationsOwning(query.ip, ipKeys, source) };
+  // "Acme Mtrs": the graph's organizations know the employer by its words written out.
+  const read = query.employerKey?.split(' ').some((word) => abbreviatedOrganizationWord(word))
+    ? withEmployerWrittenOut(query, (word) => vocabularies.vocabularies('Organization').names.count(word))
+    : query;
+  let out = read;
+  const ipKeys = ipOrganizationKeys(read);
+  if (read.ip && ipKeys.length)
+    out = { ...out, ipOrganizations: organizationsOwning(read.ip, ipKeys, source) };
   const places = new Map<string, readonly ['c' | 'r' | 'k', string]>();
-  const domainKeys = domainOrganizationKeys(query);
+  const domainKeys = domainOrganizationKeys(read);
   if (domainKeys.length)
     out = { ...out, domainOrganizations: organizationsUnder(domainKeys, source, places) };
-  const employerKeys = employerOrganizationKeys(query);
+  const employerKeys = employerOrganizationKeys(read);
   if (employerKeys.length) {
     const names: string[] = [];
     let employers = organizationsUnder(employerKeys, source, places, names);
     let unknown = false;
     if (employers.length === 0) {
       const organizations = vocabularies.vocabularies('Organization');
-      employers = employersByWords(query, source, organizations, places);
+      employers = employersByWords(read, source, organizations, places);
       // A word no organization's name has, nor one a typo away (retrieval looked them up).
       const { names: words } = organizations;
-      unknown = query.employerTokens.some(
+      unknown = read.employerTokens.some(
         (word) => words.count(word) === 0 && words.neighbours(word).length === 0,
       );
     }
     out = { ...out, employerOrganizations: employers, ...(unknown ? { employerUnknown: true } : {}) };
     // An employer written as its site: the name of the organization there is the employer's
     // name (compared with the candidates' employers as a written name is).
-    if (query.employerDomain && names.length)
+    if (read.employerDomain && names.length)
       out = { ...out, employerTokens: normalizeOrganizationName(names[0]).significant };
   }
   if (places.size) out = { ...out, organizationPlaces: [...places.values()] };

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   analyzeQuery,
   type MatchQuery,
+  withEmployerWrittenOut,
   withJoinedWordsApart,
   withNamesWithoutPlace,
 } from './query-analysis.ts';
@@ -323,4 +324,91 @@ test('a person name of four words or more is also read with one of two surnames'
   // One surname before the comma is read so already; a title after a full name is not a name.
   assert.deepEqual(tokensOf('Rossi, Ada Amir'), [['ada', 'amir', 'rossi']]);
   assert.equal(tokensOf('William Cavendish, 3rd Earl of Devonshire').length, 1);
+});
+
+test("a nickname in quotes inside a person's name is read without it, first", () => {
+  const person = { ...organization({}), type: 'Person' as const };
+  const read = (name: string) => analyzeQuery({ ...person, names: [name] }).names;
+  for (const name of [
+    'Ada "Di" Sofia Hoffmann',
+    "Ada 'Di' Sofia Hoffmann",
+    'Ada “Di” Sofia Hoffmann',
+    'Ada „Di“ Sofia Hoffmann',
+    'Ada «Di» Sofia Hoffmann',
+  ]) {
+    assert.deepEqual(read(name)[0].tokens, ['ada', 'sofia', 'hoffmann'], name);
+    assert.deepEqual(read(name)[0].middles, ['sofia'], name);
+  }
+  // An apostrophe inside a word is no quote; a name wholly in quotes has nothing inside.
+  assert.deepEqual(read("Ada 'Di' O'Brien")[0].tokens, ['ada', 'obrien']);
+  assert.deepEqual(read("Sean O'Brien")[0].tokens, ['sean', 'obrien']);
+  assert.equal(read("Sean O'Brien").length, 1);
+  assert.equal(read('"Ada Hoffmann"').length, 1);
+});
+
+test("an organization name's abbreviated words are also read written out when the graph lacks them", () => {
+  const words = new Map([
+    ['lebomivo', 3],
+    ['motors', 40],
+    ['health', 40],
+    ['sw', 2],
+  ]);
+  const count = (word: string) => words.get(word) ?? 0;
+  const read = (name: string) => withJoinedWordsApart(analyzeQuery(organization({ names: [name] })), count);
+  assert.equal(read('Lebomivo Mtrs GmbH').names[1].key, 'lebomivo motors');
+  assert.ok(read('Lebomivo Mtrs GmbH').notes.some((n) => n.includes('abbreviations written out')));
+  // A generic word stands for itself whether the graph has it or not ("Hldgs": holdings).
+  assert.deepEqual(read('Lebomivo Hlth Hldgs').names[1].tokens, ['lebomivo', 'health', 'holdings']);
+  // An abbreviation the graph's names have ("SW"), or whose word they lack, is kept as written.
+  assert.equal(read('Lebomivo SW').names.length, 1);
+  assert.equal(read('Lebomivo Matls').names.length, 1);
+});
+
+test("a person's employer is read as an organization's name: no place after it, no generic words", () => {
+  const person = { ...organization({}), type: 'Person' as const, names: ['Ada Hoffmann'] };
+  const employer = (text: string) => analyzeQuery({ ...person, employer: text });
+  for (const text of [
+    'Lebomivo Robotics SA (Spain)',
+    'Lebomivo Robotics Ltd, UK',
+    'Lebomivo Robotics Spain SA',
+  ])
+    assert.deepEqual(employer(text).employerTokens, ['lebomivo', 'robotics'], text);
+  assert.equal(employer('Lebomivo Robotics SA (Spain)').employerKey, 'lebomivo robotics');
+  // Generic words go when two other words remain; the name looked up keeps them.
+  const holdings = employer('Lebomivo Robotics Holdings');
+  assert.deepEqual(holdings.employerTokens, ['lebomivo', 'robotics']);
+  assert.equal(holdings.employerKey, 'holdings lebomivo robotics');
+  assert.deepEqual(employer('Lebomivo Group').employerTokens, ['lebomivo', 'group']);
+  // A city written bare after the name may be a word of it.
+  assert.deepEqual(employer('Lebomivo Berlin').employerTokens, ['lebomivo', 'berlin']);
+});
+
+test("a person's employer's abbreviated words are written out when the graph's names lack them", () => {
+  const person = { ...organization({}), type: 'Person' as const, names: ['Ada Hoffmann'] };
+  const count = (word: string) => (['lebomivo', 'motors'].includes(word) ? 5 : 0);
+  const read = withEmployerWrittenOut(analyzeQuery({ ...person, employer: 'Lebomivo Mtrs Hldgs' }), count);
+  assert.deepEqual(read.employerTokens, ['lebomivo', 'motors']);
+  assert.equal(read.employerKey, 'holdings lebomivo motors');
+  assert.ok(read.notes.some((n) => n.includes('abbreviations written out')));
+  const plain = analyzeQuery({ ...person, employer: 'Lebomivo Motors' });
+  assert.equal(withEmployerWrittenOut(plain, count), plain);
+});
+
+test("a city and its country in parentheses after an organization's name are read as its place", () => {
+  for (const name of ['Acme Robotics GmbH (Munich, Germany)', 'Acme Robotics GmbH [Munich, DE]']) {
+    const read = withNamesWithoutPlace(analyzeQuery(organization({ names: [name] })), noNameWords);
+    assert.deepEqual(read.names[1].tokens, ['acme', 'robotics'], name);
+    assert.ok(read.location, name);
+  }
+  const inGermany = withNamesWithoutPlace(
+    analyzeQuery(organization({ names: ['Acme Robotics GmbH (Munich, Germany)'] })),
+    noNameWords,
+  );
+  assert.equal(inGermany.location?.country, 'DE');
+  // A country code is no word of the name: a graph whose names have "de" still reads the place.
+  const withDe = withNamesWithoutPlace(
+    analyzeQuery(organization({ names: ['Acme Robotics GmbH (Munich, DE)'] })),
+    (word) => word === 'de',
+  );
+  assert.equal(withDe.names.length, 2);
 });

@@ -1,8 +1,10 @@
 /** A query normalised once, in every form the retrieval and the features compare. */
 import type { EntityType, NameAddition, NormalizedEmail, ParsedLocation } from '../kg/index.ts';
 import {
+  abbreviatedOrganizationWord,
   canonicalGivenName,
   countryCode,
+  isGenericOrganizationWord,
   isSurnameConjunction,
   looksLikeAcronym,
   looksLikeWebAddress,
@@ -14,6 +16,7 @@ import {
   splitBirthName,
   splitOrganizationAddition,
   splitOtherName,
+  sortedDistinct,
   splitTrailingPlace,
   textTokens,
   withoutPronouns,
@@ -203,14 +206,24 @@ const PERSON_CONTEXT = /^(.*?\S)\s+(?:[-\u2013\u2014|@/]|at)\s+(\S.*)$/u;
 const PERSON_PARENTHESES = /\s*\([^()]*\)\s*/gu;
 
 /**
+ * A word or two in quotes between words of a person's name: the name they go by ('Ada "Di"
+ * Hoffmann', "Robert 'Bob' Smith", "Julia “Giulia” Okafor"), with the word before it. The quotes
+ * open after a space and close before one, so that an apostrophe inside a word (O'Brien) is
+ * never one; at most 40 characters between them: one pass, linear in the name.
+ */
+const PERSON_QUOTED = /(\S)\s+["'“”‘’„«»][^\s"'“”‘’„«»][^"“”‘’„«»]{0,39}?["'“”‘’»«](?=\s+\S)/gu;
+
+/**
  * A person's name as written without what is no part of it, or undefined when nothing is:
- * pronouns ("(she/her)"), a birth name ("née Berg") and words in parentheses, after the name or
- * inside it (a workplace, a title, a birth name or a nickname: "Ada (Berg) Hoffmann").
+ * pronouns ("(she/her)"), a birth name ("née Berg"), words in parentheses, after the name or
+ * inside it (a workplace, a title, a birth name or a nickname: "Ada (Berg) Hoffmann") and a
+ * nickname in quotes inside it ('Ada "Di" Hoffmann').
  */
 function bareName(name: string): string | undefined {
   let bare = name.includes('/') ? (withoutPronouns(name) ?? name) : name;
   bare = splitBirthName(bare)?.name ?? bare;
   if (bare.includes('(')) bare = bare.replace(PERSON_PARENTHESES, ' ').trim();
+  if (/["'“”‘’„«»]/u.test(bare)) bare = bare.replace(PERSON_QUOTED, '$1').replace(/\s+/gu, ' ').trim();
   return bare !== name && /\S\s+\S/.test(bare) ? bare : undefined;
 }
 
@@ -333,6 +346,17 @@ function readTitle(written: string, headline: string | undefined, notes: string[
   if (role === undefined) return title;
   notes.push(`title ${quote(title)} was read as the role ${quote(role)}`);
   return role;
+}
+
+/**
+ * The words of a place written after an organization's name, as organization names' words are
+ * spelt, leaving out a country's code in capitals, alone or after a comma ("… SA FR", "… SA
+ * (Paris, FR)"): a tag, not a word of the name, though acronyms spell the same letters.
+ */
+function placeWordsOf(place: string): string[] {
+  return place
+    .split(',')
+    .flatMap((part) => (countryTag(part.trim()) ? [] : normalizeOrganizationName(part).tokens));
 }
 
 /** Whether `place` is a country's code or abbreviation in capitals ("FR", "UK", "USA", "U.S."). */
@@ -492,14 +516,67 @@ function readOrganizationName(asWritten: string, written: string, notes: string[
       written: name,
       name: bare,
       place: split.place,
-      // A country's code in capitals after a name ("… SA FR", "… Ltd UK") is a tag, not a
-      // word of it, though acronyms spell the same letters.
-      placeWords: countryTag(split.place) ? [] : normalizeOrganizationName(split.place).tokens,
+      placeWords: placeWordsOf(split.place),
       // A city written bare after a name may be a word of it; a country, or any place set
       // apart, is where the organization is.
       locates: split.setApart || countryCode(split.place) !== undefined,
     });
   }
+}
+
+/** A Person query's employer as compared (`employerTokens`) and looked up (`employerKey`). */
+interface EmployerReading {
+  readonly tokens: readonly string[];
+  readonly key: string;
+}
+
+/**
+ * An employer's words without the generic organisational ones ("Acme Robotics Holdings",
+ * "Acme Robotics Intl": the group, the subsidiary abroad, as people write the workplace) when
+ * two other words or more remain, so that the comparison with the graph's employer asks
+ * whether the distinctive words are there; else as they are ("Acme Group" keeps its word).
+ */
+function distinctiveWords(tokens: readonly string[]): readonly string[] {
+  const kept = tokens.filter((token) => !isGenericOrganizationWord(token));
+  return kept.length >= 2 ? kept : tokens;
+}
+
+/**
+ * A Person query's employer read as an organization's name is: without a place set apart after
+ * it or a country ("Acme SA (Spain)", "Acme Ltd, UK", "Acme Robotics Germany GmbH": where the
+ * office is, not which organization), compared by its distinctive words (`distinctiveWords`).
+ * A place written bare after the name may be a word of it ("Acme Berlin"): kept.
+ */
+function readEmployer(text: string, notes: string[]): EmployerReading {
+  const split = splitTrailingPlace(text) ?? placeBeforeLegalForm(text);
+  const placed = split && (split.setApart || countryCode(split.place) !== undefined) ? split : undefined;
+  if (placed)
+    notes.push(`employer ${quote(text)} was read as ${quote(placed.name)} in ${quote(placed.place)}`);
+  const normalized = normalizeOrganizationName(placed?.name ?? text);
+  return { tokens: distinctiveWords(normalized.significant), key: normalized.key };
+}
+
+/**
+ * `query` with its employer's abbreviated words the graph's organization names lack written
+ * out (`writtenOut`: "Acme Mtrs SA" as Acme Motors, "Acme Pharma Hldgs" as Acme Pharma
+ * Holdings), in the words compared and in the name looked up; `query` itself when there are
+ * none. `count` as in `withJoinedWordsApart`.
+ */
+export function withEmployerWrittenOut(query: AnalyzedQuery, count: (word: string) => number): AnalyzedQuery {
+  if (!query.employerKey) return query;
+  const key = query.employerKey.split(' ');
+  const words = key.map((word) => writtenOut(word, count) ?? word);
+  if (words.every((word, i) => word === key[i])) return query;
+  const written = sortedDistinct(words).join(' ');
+  return {
+    ...query,
+    employerTokens: distinctiveWords(query.employerTokens.map((word) => writtenOut(word, count) ?? word)),
+    employerKey: written,
+    notes: [
+      ...query.notes,
+      `employer ${quote(query.employerKey)} was read with its abbreviations written out: ${quote(written)}`,
+    ],
+  };
 }
 
 /**
@@ -534,9 +611,9 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
       `employer ${quote(employerText ?? '')} is a web address: read as the organization at ${employerDomain}`,
     );
   const employer = employerText
-    ? normalizeOrganizationName(
-        employerDomain ? employerDomain.slice(0, employerDomain.indexOf('.')) : employerText,
-      )
+    ? employerDomain
+      ? readEmployer(employerDomain.slice(0, employerDomain.indexOf('.')), notes)
+      : readEmployer(employerText, notes)
     : undefined;
   const school = present(query.school) ? normalizeOrganizationName(query.school) : undefined;
   const { names, namesWithPlace, written, emailsInNames } = readNames(query, notes);
@@ -592,7 +669,7 @@ export function analyzeQuery(query: MatchQuery): AnalyzedQuery {
       ? { location }
       : {}),
     titleTokens: title ? textTokens(title) : present(query.title) ? textTokens(query.title) : [],
-    employerTokens: employer?.significant ?? [],
+    employerTokens: employer?.tokens ?? [],
     ...(query.type === 'Person' && employer?.key && !employerDomain ? { employerKey: employer.key } : {}),
     ...(employerDomain ? { employerDomain } : {}),
     schoolTokens: school?.significant ?? [],
@@ -659,27 +736,49 @@ function apart(word: string, count: (word: string) => number): string | undefine
 }
 
 /**
+ * The word an abbreviation written in an organization name stands for ("Mtrs": motors, "Hldgs":
+ * holdings), when the graph's names do not have the abbreviation and have the word, or the word
+ * is a generic organisational one (compared with a capped weight, whether the graph has it or
+ * not); undefined otherwise. `count` as in `withJoinedWordsApart`.
+ */
+function writtenOut(word: string, count: (word: string) => number): string | undefined {
+  const full = abbreviatedOrganizationWord(word);
+  if (full === undefined || count(word) > 0) return undefined;
+  return count(full) > 0 || isGenericOrganizationWord(full) ? full : undefined;
+}
+
+/**
  * `query` with each organization name that has words run together ("LebomivoRobotics",
  * "LEBOMIVOROBOTICS": words the graph's names do not have, each two of their words joined) also
- * read with them apart. `count` is how many of the graph's organization names have a word.
+ * read with them apart, and each that has abbreviated words the graph's names do not have
+ * ("Lebomivo Mtrs", "Lebomivo Robotics Hldgs") also read with them written out (`writtenOut`).
+ * `count` is how many of the graph's organization names have a word.
  */
 export function withJoinedWordsApart(query: AnalyzedQuery, count: (word: string) => number): AnalyzedQuery {
   if (!query.writtenNames) return query;
   let names: QueryName[] | undefined;
   let notes: string[] | undefined;
   for (const written of query.writtenNames) {
-    let changed = false;
+    let joined = false;
+    let abbreviated = false;
     const words = textTokens(written).map((word) => {
-      const parts = apart(word, count);
-      if (parts) changed = true;
-      return parts ?? word;
+      const full = writtenOut(word, count);
+      if (full) abbreviated = true;
+      const parts = full ? undefined : apart(word, count);
+      if (parts) joined = true;
+      return full ?? parts ?? word;
     });
-    const read = changed ? organizationName(words.join(' ')) : undefined;
+    const read = joined || abbreviated ? organizationName(words.join(' ')) : undefined;
     if (!read) continue;
     names ??= [...query.names];
     notes ??= [...query.notes];
     names.push(read);
-    notes.push(`name ${quote(written)} was also read with its joined words apart: ${quote(words.join(' '))}`);
+    const how = abbreviated
+      ? joined
+        ? 'with its joined words apart and its abbreviations written out'
+        : 'with its abbreviations written out'
+      : 'with its joined words apart';
+    notes.push(`name ${quote(written)} was also read ${how}: ${quote(words.join(' '))}`);
   }
   if (!names || !notes) return query;
   const { writtenNames: _, ...rest } = query;

@@ -8,6 +8,7 @@ export {
 } from './domain.ts';
 export { isFreeMailDomain, isRoleMailbox, type NormalizedEmail, normalizeEmail } from './email.ts';
 export {
+  abbreviatedOrganizationWord,
   canonicalOrganizationToken,
   isGenericOrganizationWord,
   isInstitutionWord,

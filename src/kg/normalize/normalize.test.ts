@@ -4,6 +4,7 @@ import { parse } from 'tldts';
 import { hostAncestors, looksLikeWebAddress, normalizeDomain, sharedHostProfile } from './domain.ts';
 import { isFreeMailDomain, normalizeEmail } from './email.ts';
 import {
+  abbreviatedOrganizationWord,
   canonicalOrganizationToken,
   isGenericOrganizationWord,
   looksLikeAcronym,
@@ -109,6 +110,13 @@ test('a place written after an organization name is set apart from it', () => {
   split('Acme Media', ' (Bavaria)', true);
   split('Acme Media', ' - Bavaria', true);
   split('Acme Pharma Pvt Ltd', ' São Paulo', false);
+  // A city and the places it is in, in parentheses or brackets.
+  split('Acme Labs Pvt Ltd', ' (Bengaluru, India)', true);
+  split('Acme Health LLC', ' (Austin, Texas, United States)', true);
+  assert.equal(splitTrailingPlace('Acme Labs [Paris, FR]')?.place, 'Paris, FR');
+  // Not places, or more than three: the parentheses stay part of the name.
+  assert.equal(splitTrailingPlace('Acme Labs (Paris, Bravo)'), undefined);
+  assert.equal(splitTrailingPlace('Acme Labs (Paris, France, Paris, France)'), undefined);
   // Legal forms that are also country codes, a division's name bare, a name ending in a
   // stopword, a place alone: no split.
   for (const name of [
@@ -593,4 +601,37 @@ test('organization names: another name introduced by a word that says so is set 
   // Words that say so only in parentheses ("now", "ex") are words of a name elsewhere.
   for (const written of ['Ex Libris', 'Acme Now Foo', 'Indian School of Mines (ISM)', 'Acme (Berlin)'])
     assert.equal(splitOtherName(written), undefined, written);
+});
+
+test("organization names' abbreviated words: the word each stands for, never one already canonical", () => {
+  assert.equal(abbreviatedOrganizationWord('mtrs'), 'motors');
+  assert.equal(abbreviatedOrganizationWord('hldgs'), 'holdings');
+  // "pharm" stands for the canonical word of pharmaceutical(s).
+  assert.equal(abbreviatedOrganizationWord('pharm'), canonicalOrganizationToken('pharmaceuticals'));
+  // `svcs` is canonical already (services), and a word is not an abbreviation.
+  assert.equal(abbreviatedOrganizationWord('svcs'), undefined);
+  assert.equal(abbreviatedOrganizationWord('motors'), undefined);
+  // Stored names keep their words: normalisation does not write abbreviations out.
+  assert.deepEqual(normalizeOrganizationName('Acme Mtrs Inc').significant, ['acme', 'mtrs']);
+});
+
+test('cities and countries in their own scripts and other languages are the places they name', () => {
+  const city = (text: string) => parseLocation(text).places[0];
+  for (const [text, country, name] of [
+    ['東京', 'JP', 'tokyo'],
+    ['大阪市', 'JP', 'osaka'],
+    ['मुंबई', 'IN', 'mumbai'],
+    ['Москва', 'RU', 'moscow'],
+    ['Londres', 'GB', 'london'],
+    ['Parigi', 'FR', 'paris'],
+    ['Francfort', 'DE', 'frankfurt am main'],
+    ['Zurigo', 'CH', 'zurich'],
+  ])
+    assert.deepEqual([city(text)?.country, city(text)?.city], [country, name], text);
+  for (const [text, country] of [
+    ['日本', 'JP'],
+    ['भारत', 'IN'],
+    ['EE.UU.', 'US'],
+  ])
+    assert.equal(parseLocation(text).country, country, text);
 });

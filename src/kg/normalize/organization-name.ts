@@ -261,6 +261,27 @@ export function canonicalOrganizationToken(token: string): string {
   return CANONICAL.get(token) ?? token;
 }
 
+/** Abbreviation → the word it stands for (data/organization-abbreviations.tsv), read at first use. */
+let abbreviations: ReadonlyMap<string, string> | undefined;
+
+/**
+ * The word an abbreviated word of an organization name stands for ("mtrs" → `motors`, "hldgs" →
+ * `holdings`; data/organization-abbreviations.tsv), canonical; undefined for any other word, and
+ * for abbreviations this file already maps to a canonical word (`mfg`, `svcs`). Stored names are
+ * never rewritten with it: the query analysis reads a query's abbreviation so when the graph's
+ * names lack it (match/query-analysis.ts).
+ */
+export function abbreviatedOrganizationWord(token: string): string | undefined {
+  if (!abbreviations) {
+    const map = new Map<string, string>();
+    for (const [word, forms] of readDataFile('organization-abbreviations.tsv'))
+      for (const form of listField(forms))
+        if (!CANONICAL.has(form)) map.set(form, canonicalOrganizationToken(word));
+    abbreviations = map;
+  }
+  return abbreviations.get(token);
+}
+
 /** A normalised organization name. */
 export interface NormalizedOrganizationName {
   /** Canonical tokens in order, stopwords included, legal suffixes removed. */
@@ -329,9 +350,12 @@ export function splitTrailingPlace(name: string): NameWithPlace | undefined {
     );
   if (apart) {
     const place = (apart[2] ?? apart[3] ?? apart[4] ?? apart[5] ?? '').trim();
-    if (isPlaceName(place, true) && keepsAName(apart[1], place))
+    const enclosed = apart[2] !== undefined || apart[3] !== undefined;
+    if ((enclosed ? isPlacePath(place) : isPlaceName(place, true)) && keepsAName(apart[1], place))
       return { name: apart[1], place, setApart: true };
   }
+  // Parentheses or brackets that are not a place: their last word is not one either.
+  if (/[)\]]$/u.test(text)) return undefined;
   const words = text.split(/\s+/);
   // The longest run of trailing words first ("New York", "United Kingdom").
   for (let n = Math.min(3, words.length - 1); n >= 1; n--) {
@@ -340,6 +364,19 @@ export function splitTrailingPlace(name: string): NameWithPlace | undefined {
     if (isPlaceName(place) && keepsAName(rest, place)) return { name: rest, place, setApart: false };
   }
   return undefined;
+}
+
+/** Most places in one pair of parentheses ("City, Region, Country"). */
+const PLACE_PATH_MAX = 3;
+
+/**
+ * Whether `text` (in parentheses after a name) is a place, or places each within the next,
+ * written with commas: "Bengaluru, India", "Austin, Texas, United States" (`isPlaceName` at any
+ * level, each).
+ */
+function isPlacePath(text: string): boolean {
+  const parts = text.split(',');
+  return parts.length <= PLACE_PATH_MAX && parts.every((part) => isPlaceName(part, true));
 }
 
 /** An organization name written with another name of it: the name, and the other. */
