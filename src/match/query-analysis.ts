@@ -5,6 +5,7 @@ import {
   canonicalGivenName,
   countryCode,
   isGenericOrganizationWord,
+  isOrganizationStopword,
   isSurnameConjunction,
   looksLikeAcronym,
   looksLikeWebAddress,
@@ -541,18 +542,44 @@ function distinctiveWords(tokens: readonly string[]): readonly string[] {
   return kept.length >= 2 ? kept : tokens;
 }
 
+/** Marks that may set a place apart after an employer's name (`splitTrailingPlace`). */
+const PLACE_MARKS = /[([,\-\u2013\u2014]/u;
+
+/**
+ * How many of `tokens`' last words (one to three) name a country, in full ("spain", "united
+ * kingdom": codes are left, being words of names too), with a name before them that does not
+ * end in a stopword ("Bank of America"); 0 when none do.
+ */
+function countryAtEnd(tokens: readonly string[]): number {
+  for (let n = Math.min(3, tokens.length - 1); n >= 1; n--) {
+    const place = tokens.slice(-n).join(' ');
+    if (place.length > 3 && countryCode(place) !== undefined)
+      return isOrganizationStopword(tokens[tokens.length - n - 1]) ? 0 : n;
+  }
+  return 0;
+}
+
 /**
  * A Person query's employer read as an organization's name is: without a place set apart after
- * it or a country ("Acme SA (Spain)", "Acme Ltd, UK", "Acme Robotics Germany GmbH": where the
- * office is, not which organization), compared by its distinctive words (`distinctiveWords`).
- * A place written bare after the name may be a word of it ("Acme Berlin"): kept.
+ * it ("Acme SA (Spain)", "Acme Ltd, Manchester") or a country's name ending it ("Acme Robotics
+ * Spain SA": where the office is, not which organization), compared by its distinctive words
+ * (`distinctiveWords`). A city written bare after the name may be a word of it ("Acme Berlin"):
+ * kept. One normalisation unless a place is found (the employer is read for every query).
  */
 function readEmployer(text: string, notes: string[]): EmployerReading {
-  const split = splitTrailingPlace(text) ?? placeBeforeLegalForm(text);
-  const placed = split && (split.setApart || countryCode(split.place) !== undefined) ? split : undefined;
-  if (placed)
-    notes.push(`employer ${quote(text)} was read as ${quote(placed.name)} in ${quote(placed.place)}`);
-  const normalized = normalizeOrganizationName(placed?.name ?? text);
+  const apart = PLACE_MARKS.test(text) ? splitTrailingPlace(text) : undefined;
+  const placed = apart?.setApart ? apart : undefined;
+  let normalized = normalizeOrganizationName(placed?.name ?? text);
+  let place = placed?.place;
+  const country = placed ? 0 : countryAtEnd(normalized.tokens);
+  if (country) {
+    place = normalized.tokens.slice(-country).join(' ');
+    normalized = normalizeOrganizationName(normalized.tokens.slice(0, -country).join(' '));
+  }
+  if (place)
+    notes.push(
+      `employer ${quote(text)} was read as ${quote(normalized.tokens.join(' '))} in ${quote(place)}`,
+    );
   return { tokens: distinctiveWords(normalized.significant), key: normalized.key };
 }
 
