@@ -381,6 +381,10 @@ test("a person's employer is read as an organization's name: no place after it, 
   assert.deepEqual(employer('Lebomivo Group').employerTokens, ['lebomivo', 'group']);
   // A city written bare after the name may be a word of it.
   assert.deepEqual(employer('Lebomivo Berlin').employerTokens, ['lebomivo', 'berlin']);
+  // A long employer is read as written (the place pattern never runs over a long field).
+  const long = `${'Lebomivo '.repeat(25)}Robotics SA (Madrid)`;
+  assert.ok(employer(long).employerTokens.includes('madrid'));
+  assert.ok(!employer('Lebomivo Robotics SA (Madrid)').employerTokens.includes('madrid'));
 });
 
 test("a person's employer's abbreviated words are written out when the graph's names lack them", () => {

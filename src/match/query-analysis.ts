@@ -544,6 +544,13 @@ function distinctiveWords(tokens: readonly string[]): readonly string[] {
 
 /** Marks that may set a place apart after an employer's name (`splitTrailingPlace`). */
 const PLACE_MARKS = /[([,\-\u2013\u2014]/u;
+/**
+ * The longest employer read for a place set apart after it: `splitTrailingPlace`'s lazy name
+ * part backtracks over a long text (a 2,000-character employer of "Acme (Paris, France) "
+ * repeated cost ~1 ms); an employer with its office is well under it. Longer ones are read as
+ * written.
+ */
+const MAX_EMPLOYER_WITH_PLACE = 200;
 
 /**
  * How many of `tokens`' last words (one to three) name a country, in full ("spain", "united
@@ -567,7 +574,8 @@ function countryAtEnd(tokens: readonly string[]): number {
  * kept. One normalisation unless a place is found (the employer is read for every query).
  */
 function readEmployer(text: string, notes: string[]): EmployerReading {
-  const apart = PLACE_MARKS.test(text) ? splitTrailingPlace(text) : undefined;
+  const apart =
+    text.length <= MAX_EMPLOYER_WITH_PLACE && PLACE_MARKS.test(text) ? splitTrailingPlace(text) : undefined;
   const placed = apart?.setApart ? apart : undefined;
   let normalized = normalizeOrganizationName(placed?.name ?? text);
   let place = placed?.place;
