@@ -635,3 +635,28 @@ test('cities and countries in their own scripts and other languages are the plac
   ])
     assert.equal(parseLocation(text).country, country, text);
 });
+
+test('a country code in capitals after a city is the country when the city lies there, else a US state', () => {
+  const read = (text: string) => parseLocation(text);
+  for (const [text, country, city] of [
+    ['Munich, DE', 'DE', 'munich'],
+    ['Paris, FR', 'FR', 'paris'],
+    ['Toronto, CA', 'CA', 'toronto'],
+    ['Mumbai, IN', 'IN', 'mumbai'],
+  ]) {
+    assert.equal(read(text).country, country, text);
+    assert.deepEqual(
+      read(text).places.map((p) => p.city),
+      [city],
+      text,
+    );
+  }
+  for (const [text, region] of [
+    ['Wilmington, DE', 'delaware'],
+    ['San Diego, CA', 'california'],
+    ['Indianapolis, IN', 'indiana'],
+  ]) {
+    assert.equal(read(text).country, undefined, text);
+    assert.deepEqual(read(text).regions, [region], text);
+  }
+});

@@ -291,6 +291,15 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
       }
     }
   }
+  // "Munich, DE", "Paris, FR", "Toronto, CA": a code in capitals after a comma is the country
+  // when the city before it lies there ("Wilmington, DE" and "San Diego, CA" stay US states).
+  if (!country && tokens.length > 1) {
+    const code = countryCodeAfterCity(text, tokens);
+    if (code) {
+      country = code;
+      tokens = tokens.slice(0, -1);
+    }
+  }
   // A country written as its ISO code in capitals ("CH", "IN"; "CA" is also California).
   if (!country && /^[A-Z]{2}$/.test(text.trim())) {
     const code = text.trim();
@@ -322,6 +331,18 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
     tokens,
     places,
   };
+}
+
+/**
+ * The ISO code written in capitals as the last comma part of `text` ("Munich, DE") when a city
+ * of that country is named by the words before it (`tokens`, the text's words, the code last);
+ * undefined otherwise.
+ */
+function countryCodeAfterCity(text: string, tokens: readonly string[]): string | undefined {
+  const comma = text.lastIndexOf(',');
+  const code = comma < 0 ? '' : text.slice(comma + 1).trim();
+  if (!/^[A-Z]{2}$/.test(code) || !countries().codes.has(code)) return undefined;
+  return namedCities(tokens.slice(0, -1), code, []).length ? code : undefined;
 }
 
 /** True when a division's name longer than `n` words ends the text `tokens`. */
