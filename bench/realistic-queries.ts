@@ -1577,8 +1577,30 @@ const SHAPES5_KINDS: Record<string, Kind> = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Person-name shapes left open by persona (branch names3): how names are read, not the
+// weights, so `--training` leaves them out. Their own block and random streams.
+// ---------------------------------------------------------------------------------------------
+
+const NAMES3_KINDS: Record<string, Kind> = {
+  'person-surnames-first': () => {
+    // Two surnames written first, in mixed case and without a comma ("Rossi Santos Ada Amir",
+    // the Portuguese order "Santos Rossi Ada"): a second surname the graph lacks, as in
+    // person-second-surname, and the given names last.
+    const p = pick(uniquePersons);
+    const extra = pick(SECOND_SURNAMES.filter((s) => key(s) !== key(last(p))));
+    if (personsByFirstLast.has(key(`${first(p)} ${extra}`))) return undefined;
+    const withMiddle = middle(p) && random.chance(0.6);
+    if (!withMiddle && personsByFirstLast.get(key(`${first(p)} ${last(p)}`))?.length !== 1) return undefined;
+    const given = withMiddle ? `${first(p)} ${middle(p)}` : first(p);
+    const name = random.chance(0.7) ? `${last(p)} ${extra} ${given}` : `${extra} ${last(p)} ${given}`;
+    if (personsByFullName.has(key(name))) return undefined;
+    return { query: personQuery({ name }), expected: p.id };
+  },
+};
+
 /** Everyday shapes that test how queries are read, not the weights: `--training` leaves them out. */
-const EVERYDAY_SKIPS = Object.keys(EVERYDAY_KINDS);
+const EVERYDAY_SKIPS = [...Object.keys(EVERYDAY_KINDS), ...Object.keys(NAMES3_KINDS)];
 
 const ALL_KINDS: Record<string, Kind> = {
   ...KINDS,
@@ -1586,6 +1608,7 @@ const ALL_KINDS: Record<string, Kind> = {
   ...EVERYDAY_KINDS,
   ...WEIGHED_KINDS,
   ...SHAPES5_KINDS,
+  ...NAMES3_KINDS,
 };
 /**
  * Organization shapes that the query analysis reads into forms the training queries already
@@ -1608,7 +1631,13 @@ for (const kind of chosen) {
   const make = ALL_KINDS[kind];
   if (!make) throw new Error(`unknown kind ${kind}; kinds: ${Object.keys(ALL_KINDS).join(', ')}`);
   // A kind of MORE_KINDS draws from its own stream (seed and kind), whatever ran before it.
-  if (kind in MORE_KINDS || kind in EVERYDAY_KINDS || kind in WEIGHED_KINDS || kind in SHAPES5_KINDS)
+  if (
+    kind in MORE_KINDS ||
+    kind in EVERYDAY_KINDS ||
+    kind in WEIGHED_KINDS ||
+    kind in SHAPES5_KINDS ||
+    kind in NAMES3_KINDS
+  )
     random = new Random(seed * 7919 + 17 + Math.floor(stableFraction(kind) * 2 ** 31));
   const seen = new Set<string>();
   let made = 0;

@@ -416,3 +416,36 @@ test("a city and its country in parentheses after an organization's name are rea
   );
   assert.equal(withDe.names.length, 2);
 });
+
+test('four words written two surnames first, mixed case, no comma, are also read given names first when the given-name data says so', () => {
+  const person = { ...organization({}), type: 'Person' as const };
+  const tokensOf = (name: string) => analyzeQuery({ ...person, names: [name] }).names.map((n) => n.tokens);
+  // After the readings of the name as written (they keep the retrieval's first keys).
+  assert.deepEqual(tokensOf('Rossi Santos Ada Amir'), [
+    ['rossi', 'santos', 'ada', 'amir'],
+    ['rossi', 'santos', 'ada'],
+    ['rossi', 'santos', 'amir'],
+    ['ada', 'amir', 'rossi'],
+    ['ada', 'amir', 'santos'],
+  ]);
+  const read = analyzeQuery({ ...person, names: ['Rossi Santos Ada Amir'] });
+  assert.equal(read.names[3].first, 'ada');
+  assert.equal(read.names[3].last, 'rossi');
+  assert.ok(read.notes.some((note) => note.includes('surnames first')));
+  // A surname that is a given name too: more of the last two words are given names.
+  assert.deepEqual(tokensOf('Ruiz Martin Julia Farid').slice(3), [
+    ['julia', 'farid', 'ruiz'],
+    ['julia', 'farid', 'martin'],
+  ]);
+  // Given names first, or no more given names last than first: read as written only.
+  for (const name of [
+    'Julia Farid Moreau Ferreira',
+    'Ada Amir Rossi Santos',
+    'Martin Thomas Ada Rossi',
+    'Rossi Santos Vostrel Ada',
+  ])
+    assert.equal(tokensOf(name).length, 3, name);
+  // Three words compare crossed already; five are not guessed at.
+  assert.equal(tokensOf('Rossi Santos Ada').length, 1);
+  assert.equal(tokensOf('Moreau y Ferreira Julia Farid').length, 3);
+});

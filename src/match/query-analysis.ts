@@ -6,6 +6,7 @@ import {
   countryCode,
   isGenericOrganizationWord,
   isOrganizationStopword,
+  isListedGivenName,
   isSurnameConjunction,
   looksLikeAcronym,
   looksLikeWebAddress,
@@ -257,6 +258,24 @@ function withOneSurname(read: QueryName): QueryName[] {
   });
 }
 
+/**
+ * A name of four words written two surnames first without a comma or capitals ("Rossi Santos
+ * Ada Amir"), read given names first with one of the surnames (`withOneSurname` of "Ada Amir
+ * Rossi Santos"); none unless the data reads it so: the third word a given name it lists
+ * (`isListedGivenName`), and more of the last two words listed than of the first two (some
+ * surnames are given names too: "Ruiz Martin Julia Farid"). Names written given name first
+ * ("Julia Farid Moreau Ferreira") keep only their own readings, and those come first: a guess
+ * read first took the retrieval of the name as written and offered namesakes of its words crossed.
+ */
+function surnamesFirstGuessed(read: QueryName): QueryName[] {
+  if (read.tokens.length !== 4 || read.tokens.some(isSurnameConjunction)) return [];
+  const [a, b, c, d] = read.tokens;
+  const listed = (word: string) => (isListedGivenName(word) ? 1 : 0);
+  if (!listed(c) || listed(c) + listed(d) <= listed(a) + listed(b)) return [];
+  const given = personName(`${c} ${d} ${a} ${b}`);
+  return given ? withOneSurname(given) : [];
+}
+
 /** "Rossi Santos, Ada Amir", "Rossi-Santos, Ada": two surnames, a comma, one to three given names. */
 const TWO_SURNAMES_COMMA =
   /^\s*(\p{L}[\p{L}'’.]*(?:\s+|\s*-\s*)\p{L}[\p{L}'’.]*)\s*,\s*(\p{L}[\p{L}'’.-]*(?:\s+\p{L}[\p{L}'’.-]*){0,2})\s*$/u;
@@ -436,6 +455,13 @@ function readPersonName(asWritten: string, text: string, notes: string[], into: 
     into.names.push(reading);
     notes.push(
       `name ${quote(name)} was also read with one of two surnames: ${quote(reading.tokens.join(' '))}`,
+    );
+  }
+  // "Rossi Santos Ada Amir": after the readings of the name as written (see the function).
+  for (const reading of !reorderedRead && whole ? surnamesFirstGuessed(whole) : []) {
+    into.names.push(reading);
+    notes.push(
+      `name ${quote(name)} was also read surnames first with one of them: ${quote(reading.tokens.join(' '))}`,
     );
   }
   const initials = initialsApart(bare ?? name);

@@ -29,6 +29,7 @@ export {
   hasGivenNameVariants,
   isGivenNameForm,
   isPersonNameNoise,
+  isListedGivenName,
   isSurnameConjunction,
   type NormalizedPersonName,
   normalizePersonName,

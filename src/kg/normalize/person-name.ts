@@ -121,6 +121,25 @@ export function areGivenNameVariants(a: string, b: string): boolean {
   return GIVEN_NAME_VARIANTS.get(a)?.has(b) ?? false;
 }
 
+/** Given names of `common-given-names.txt`, `given-names.tsv` (formal names and forms) and the variants. */
+let listedGivenNames: ReadonlySet<string> | undefined;
+
+/**
+ * Whether folded `token` is a given name the shipped data lists (`common-given-names.txt`,
+ * `given-names.tsv`, `given-name-variants.tsv`): where a name's word order is a guess, a word
+ * listed is read as a given name, one not listed as a surname.
+ */
+export function isListedGivenName(token: string): boolean {
+  if (listedGivenNames === undefined) {
+    const names = new Set<string>(GIVEN_NAMES.canonical.keys());
+    for (const formal of GIVEN_NAMES.canonical.values()) names.add(formal);
+    for (const name of GIVEN_NAME_VARIANTS.keys()) names.add(name);
+    for (const [name] of readDataFile('common-given-names.txt')) names.add(name);
+    listedGivenNames = names;
+  }
+  return listedGivenNames.has(token);
+}
+
 /** A normalised person name. */
 export interface NormalizedPersonName {
   /** Folded tokens, given name first, titles, particles and suffixes removed. */
