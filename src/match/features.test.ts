@@ -677,6 +677,41 @@ test('a second surname the record lacks compares by the reading without it', () 
   assert.equal(features('Ada Amir Berg Santos').surnameConflict, 1);
 });
 
+test("a record's second surname is left out when the query names the person by the first", () => {
+  const profileOf = (name: string, lastName: string) =>
+    indexEntity({ id: 'PER-43', type: 'Person', name, nameDetail: { firstName: 'Ada', lastName } })
+      .profile as PersonProfile;
+  const features = (name: string, profile: PersonProfile) =>
+    personFeatures(analyzeQuery(query({ type: 'Person', names: [name] })), profile, vocabulary);
+  for (const [name, lastName] of [
+    ['Ada Amir Rossi Santos', 'Rossi Santos'],
+    ['Ada Rossi-Santos', 'Rossi-Santos'],
+    ['Ada Amir Rossi y Santos', 'Rossi y Santos'],
+  ]) {
+    const profile = profileOf(name, lastName);
+    for (const asked of ['Ada Rossi', 'Rossi, Ada', name.includes('Amir') ? 'Ada Amir Rossi' : 'Ada Rossi']) {
+      const f = features(asked, profile);
+      assert.equal(f.nameCoverCandidate, 1, `${asked} / ${name}`);
+      assert.equal(f.nameKeyEqual, 1, `${asked} / ${name}`);
+      assert.equal(f.lastNameSimilarity, 1, `${asked} / ${name}`);
+      assert.equal(f.surnameConflict, 0, `${asked} / ${name}`);
+      assert.equal(f.nameJaroWinkler, 1, `${asked} / ${name}`);
+    }
+    // Another surname, or the second surname's place taken by another word, still differs.
+    assert.equal(features('Ada Berg', profile).surnameConflict, 1, name);
+    assert.ok(features('Ada Berg', profile).nameCoverCandidate < 0.7, name);
+  }
+  // One surname of two words only when the record says so: a middle name is not a surname.
+  const middle = indexEntity({
+    id: 'PER-44',
+    type: 'Person',
+    name: 'Ada Rossi Santos',
+    nameDetail: { firstName: 'Ada', middleName: ['Rossi'], lastName: 'Santos' },
+  }).profile as PersonProfile;
+  assert.ok(features('Ada Rossi', middle).nameCoverCandidate < 0.7);
+  assert.equal(features('Ada Rossi', middle).surnameConflict, 1);
+});
+
 test('an initial that agrees with the given name, with the surname, and in the place', () => {
   const hoffmann = indexEntity({
     id: 'PER-41',

@@ -19,7 +19,13 @@ import {
   textTokens,
 } from '../kg/index.ts';
 import { ipInRanges } from './ip.ts';
-import { type OrganizationProfile, type PersonProfile, placeTokens } from './profile.ts';
+import {
+  type OrganizationProfile,
+  type PersonProfile,
+  placeTokens,
+  secondSurnameAt,
+  surnameWords,
+} from './profile.ts';
 import type { AnalyzedQuery, QueryName } from './query-analysis.ts';
 import { bestTokenMatches, editDistance, jaroWinkler, tokenSimilarity } from './similarity.ts';
 import type { Vocabulary } from './vocabulary.ts';
@@ -145,6 +151,11 @@ interface NameComparison {
   dropped?: boolean;
   /** Persons: middle names of either side that matched nothing, left out of the cover. */
   middlesLeftOut?: number;
+  /**
+   * Persons: where the candidate's second surname starts, when it was left out (the query names
+   * the person by the first: "Ada Rossi" for Ada Rossi Santos, `secondSurnameOf`).
+   */
+  secondSurnameFrom?: number;
 }
 
 /**
@@ -755,6 +766,7 @@ function comparePersonTokens(
   queryWords: PersonWords,
   candidateWords: PersonWords,
   vocabulary: Vocabulary,
+  surnames?: readonly string[],
 ): NameComparison {
   const query = queryWords.tokens;
   const candidate = candidateWords.tokens;
@@ -792,8 +804,13 @@ function comparePersonTokens(
   let sc = 0;
   let missedCandidate = 0;
   let unmatchedCandidate = 0;
+  const secondSurname = surnames ? secondSurnameOf(candidate, surnames, matchC) : -1;
   for (let i = 0; i < candidate.length; i++) {
-    if (matchC[i] < 0.6 && isMiddle(i, candidate.length)) {
+    // The second surname is its last word (a conjunction before it is a middle word).
+    if (
+      matchC[i] < 0.6 &&
+      (isMiddle(i, candidate.length) || (secondSurname > 0 && i === candidate.length - 1))
+    ) {
       middlesLeftOut++;
       continue;
     }
@@ -815,7 +832,30 @@ function comparePersonTokens(
     missedCandidate,
     tokens: candidate,
     middlesLeftOut,
+    ...(secondSurname > 0 && matchC[candidate.length - 1] < 0.6 ? { secondSurnameFrom: secondSurname } : {}),
   };
+}
+
+/**
+ * Where in candidate name `tokens` its second surname starts (`secondSurnameAt`: "Santos" of
+ * Ada Amir Rossi Santos, "y Santos" of Rossi y Santos), to be left out of the cover when the
+ * query names the person by the first alone ("Ada Rossi", "Ada Amir Rossi"); -1 when the name
+ * has none, or when the first surname matched nothing (`matchC`): the first is the one named.
+ */
+function secondSurnameOf(
+  tokens: readonly string[],
+  surnames: readonly string[],
+  matchC: readonly number[],
+): number {
+  const from = secondSurnameAt(tokens, surnames);
+  return from > 0 && matchC[from - 1] >= 0.6 ? from : -1;
+}
+
+/** The first `n` of `words` (without a second surname left out: `secondSurnameOf`). */
+function wordsBefore(words: PersonWords, n: number): PersonWords {
+  const tokens = words.tokens.slice(0, n);
+  const written = words.written === words.tokens ? tokens : words.written.slice(0, n);
+  return { tokens, written, initials: words.initials.slice(0, n), variants: words.variants };
 }
 
 /** How the middle names (or initials) of two person names compare, when both have some. */
@@ -990,6 +1030,7 @@ function bestPersonName(
   names: readonly QueryPersonName[],
   candidateNames: readonly string[],
   vocabulary: Vocabulary,
+  surnames?: readonly string[],
 ): BestPersonName | undefined {
   let best: BestPersonName | undefined;
   let bestScore = -1;
@@ -999,7 +1040,7 @@ function bestPersonName(
   for (let reading = 0; reading < names.length; reading++) {
     const { name: query, words: queryWords } = names[reading];
     for (const candidateWords of candidates) {
-      const comparison = comparePersonTokens(queryWords, candidateWords, vocabulary);
+      const comparison = comparePersonTokens(queryWords, candidateWords, vocabulary, surnames);
       const score = comparison.coverQuery + comparison.coverCandidate;
       // Among readings that cover as well, the one with fewer middle names left out (a middle
       // name that matches nothing is not in the cover: "Ada Amir Santos Rossi" covers Ada Amir
@@ -1076,21 +1117,31 @@ function givenAndSurname(q: QueryName, given: string, profile: PersonProfile): G
 /**
  * A profile's given name or surname as the query's words are written: the name's words run
  * together ("o'brien" → `obrien`, as a query's "O'Brien" reads), or the word a query's name
- * would give this part alone (the first of a given name, the last of "Massy-Beresford").
- * Plain words, most names, are returned as they are.
+ * would give this part alone (the first of a given name, the last of "Massy-Beresford"), and
+ * for a surname of two (`surnameWords`: "Rossi Santos", "Rossi-Santos") also the first, as
+ * people named by one of two surnames write it ("Ada Rossi"). Plain words, most names, are
+ * returned as they are.
  */
 function nameWordForms(part: string, edge: 'first' | 'last'): string {
   if (/^[a-z]+$/.test(part)) return part;
   const words = textTokens(part);
   if (words.length <= 1) return words[0] ?? part;
-  return `${words.join('')} ${edge === 'first' ? words[0] : words[words.length - 1]}`;
+  const forms = `${words.join('')} ${edge === 'first' ? words[0] : words[words.length - 1]}`;
+  const surnames = edge === 'last' ? surnameWords(part) : undefined;
+  return surnames ? `${forms} ${surnames[0]}` : forms;
 }
 
-/** The best similarity of a query word with a name part's forms (`nameWordForms`). */
+/** The best similarity of a query word with a name part's forms (`nameWordForms`, space-separated). */
 function bestOfForms(word: string, forms: string, similarity: (a: string, b: string) => number): number {
-  const space = forms.indexOf(' ');
+  let space = forms.indexOf(' ');
   if (space < 0) return similarity(word, forms);
-  return Math.max(similarity(word, forms.slice(0, space)), similarity(word, forms.slice(space + 1)));
+  let best = similarity(word, forms.slice(0, space));
+  while (space >= 0) {
+    const next = forms.indexOf(' ', space + 1);
+    best = Math.max(best, similarity(word, forms.slice(space + 1, next < 0 ? undefined : next)));
+    space = next;
+  }
+  return best;
 }
 
 /**
@@ -1233,27 +1284,35 @@ function personPlaceFeatures(
   };
 }
 
-/** How `query`'s names compare with a person's `names` (`null` when it has none). */
+/**
+ * How `query`'s names compare with a person's `names` (`null` when it has none); `surnames`
+ * the words of the person's surname when it has two (`surnameWords`).
+ */
 function personNameFeatures(
   query: AnalyzedQuery,
   names: readonly string[],
   vocabulary: Vocabulary,
+  surnames?: readonly string[],
 ): PersonNameFeatures | null {
-  const best = bestPersonName(canonicalNames(query), names, vocabulary);
+  const best = bestPersonName(canonicalNames(query), names, vocabulary, surnames);
   if (!best) return null;
   const c = best.comparison;
   const middle = middleNames(best.queryWords, best.candidateWords);
+  // Without a second surname the query leaves out, the candidate's name is compared as its first.
+  const own = c.secondSurnameFrom !== undefined ? c.tokens.slice(0, c.secondSurnameFrom) : c.tokens;
   // A query without the middle name the candidate has ("Julia Brown" for Julia João Brown)
   // compares whole as the candidate without it.
-  const whole =
-    best.query.tokens.length === 2 && c.tokens.length >= 3
-      ? [c.tokens[0], c.tokens[c.tokens.length - 1]]
-      : c.tokens;
+  const whole = best.query.tokens.length === 2 && own.length >= 3 ? [own[0], own[own.length - 1]] : own;
   // A variant of a candidate's word (Luke for Lucas) is read as that word for the key and the
   // spelling, as a nickname is read as its formal name.
   const respelt = respeltAsCandidate(best.queryWords, best.candidateWords);
   const key = respelt === best.queryWords ? best.query.key : sortedKey(respelt.tokens);
   let spelling = personSpelling(best.queryWords, best.candidateWords);
+  if (c.secondSurnameFrom !== undefined)
+    spelling = Math.max(
+      spelling,
+      personSpelling(best.queryWords, wordsBefore(best.candidateWords, c.secondSurnameFrom)),
+    );
   if (respelt !== best.queryWords)
     spelling = Math.max(
       spelling,
@@ -1290,10 +1349,12 @@ export function personFeatures(
   if (query.names.length > 0) {
     f.hasName = 1;
     const memo = personMemo(query, vocabulary, places);
-    const key = profile.n.join('\u0001');
+    const surnames = surnameWords(profile.l);
+    // The comparison reads the surname's words only when it has two (few persons).
+    const key = surnames ? `${profile.n.join('\u0001')}\u0002${profile.l}` : profile.n.join('\u0001');
     let name = memo.names.get(key);
     if (name === undefined) {
-      name = personNameFeatures(query, profile.n, vocabulary);
+      name = personNameFeatures(query, profile.n, vocabulary, surnames);
       memo.names.set(key, name);
     }
     if (name !== null) {

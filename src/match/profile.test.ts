@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { demoRecords, type Entity, normalizeEmail } from '../kg/index.ts';
-import { EMAIL_NOISE, emailTokens, indexEntity, KEY, type PersonProfile, placeTokens } from './profile.ts';
+import {
+  EMAIL_NOISE,
+  emailTokens,
+  indexEntity,
+  KEY,
+  type PersonProfile,
+  placeTokens,
+  secondSurnameAt,
+  surnameWords,
+} from './profile.ts';
 import { Random } from '../random.ts';
 
 /** Seeded random strings over `alphabet`, up to `longest` characters. */
@@ -128,4 +137,34 @@ test('every word of a whole-name key is a name-token key of the same entity (ret
     }
   }
   assert.ok(checked > 2000, `${checked} keys checked`);
+});
+
+test('a person whose surname has two words is also indexed by the name without the second', () => {
+  const keysOf = (name: string, lastName?: string) =>
+    indexEntity({
+      id: 'PER-45',
+      type: 'Person',
+      name,
+      ...(lastName ? { nameDetail: { firstName: 'Ada', lastName } } : {}),
+    }).keys.filter((key) => key.startsWith('pn:'));
+  assert.deepEqual(keysOf('Ada Amir Rossi Santos', 'Rossi Santos').sort(), [
+    'pn:ada amir rossi',
+    'pn:ada amir rossi santos',
+  ]);
+  assert.deepEqual(keysOf('Ada Rossi-Santos', 'Rossi-Santos').sort(), [
+    'pn:ada rossi',
+    'pn:ada rossi santos',
+  ]);
+  assert.deepEqual(keysOf('Ada Rossi y Santos', 'Rossi y Santos').sort(), [
+    'pn:ada rossi',
+    'pn:ada rossi santos y',
+  ]);
+  // One surname (the name read alone says no more), or a part of one letter: the name's key only.
+  assert.deepEqual(keysOf('Ada Amir Rossi Santos'), ['pn:ada amir rossi santos']);
+  assert.deepEqual(keysOf("Ada O'Brien", "O'Brien"), ['pn:ada obrien']);
+  assert.deepEqual(surnameWords('rossi-santos'), ['rossi', 'santos']);
+  assert.equal(surnameWords('rossi'), undefined);
+  assert.equal(secondSurnameAt(['ada', 'amir', 'rossi', 'santos'], ['rossi', 'santos']), 3);
+  assert.equal(secondSurnameAt(['ada', 'rossi', 'y', 'santos'], ['rossi', 'y', 'santos']), 2);
+  assert.equal(secondSurnameAt(['ada', 'santos', 'rossi'], ['rossi', 'santos']), -1);
 });

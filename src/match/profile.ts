@@ -14,6 +14,7 @@ import {
   normalizeEmail,
   normalizeOrganizationName,
   isPersonNameNoise,
+  isSurnameConjunction,
   normalizePersonName,
   normalizePhone,
   sharedHostProfile,
@@ -455,6 +456,34 @@ function namePart(value: unknown, name: NormalizedPersonName, parsed?: string): 
 }
 
 /**
+ * The words of a person's surname (`PersonProfile.l`, folded) when it has two or more: "rossi
+ * santos", "rossi-santos", "rossi y santos" (a Spanish or Portuguese double surname, a married
+ * name added); undefined for one word (most), or when a part has one letter ("O'Brien"). People
+ * named so often write one of the two: the matcher reads the name also without the second
+ * (features.ts), and the index keeps that name's key too (`withoutSecondSurname`).
+ */
+export function surnameWords(l: string | undefined): readonly string[] | undefined {
+  if (l === undefined || /^[a-z]+$/.test(l)) return undefined;
+  const words = textTokens(l).filter((w) => !isPersonNameNoise(w));
+  return words.length >= 2 && words.every((w) => w.length >= 2 || isSurnameConjunction(w))
+    ? words
+    : undefined;
+}
+
+/**
+ * Where name `tokens` end in the two surnames `surnames` (`surnameWords`): the position of the
+ * second, the one a person named by the first leaves out ("Ada Amir Rossi" of Ada Amir Rossi
+ * Santos; a conjunction before it, "Rossi y Santos", goes with it); -1 when they do not.
+ */
+export function secondSurnameAt(tokens: readonly string[], surnames: readonly string[]): number {
+  const n = tokens.length;
+  const m = surnames.length;
+  if (n < 3 || m < 2 || tokens[n - 1] !== surnames[m - 1]) return -1;
+  const before = isSurnameConjunction(tokens[n - 2]) && n >= 4 && m >= 3 ? n - 3 : n - 2;
+  return tokens[before] === surnames[m - 1 - (n - 1 - before)] ? before + 1 : -1;
+}
+
+/**
  * The retrieval key of a person's whole-name key (as `pn:` spells it, without the prefix) with
  * a place: `level` `c` a city (`cityName`), `r` a region (`regionName`), `k` a country.
  */
@@ -499,6 +528,11 @@ function indexPerson(entity: Entity): EntityIndex {
   const keys = new Set<string>();
   const names: string[] = [];
   const nameKeys: string[] = [];
+  const primary = normalizePersonName(entity.name ?? namesOf(entity)[0] ?? '');
+  const detail = entity.nameDetail;
+  const first = namePart(detail?.firstName, primary, primary.first);
+  const last = namePart(detail?.lastName, primary, primary.last);
+  const surnames = surnameWords(last);
   for (const tokens of personNameForms(entity)) {
     names.push(tokens.join(' '));
     const formal: string[] = [];
@@ -508,16 +542,11 @@ function indexPerson(entity: Entity): EntityIndex {
       keys.add(KEY.personToken + canonical);
       formal.push(canonical);
     }
-    const nameKey = personNameKey(formal);
-    keys.add(KEY.personName + nameKey);
-    nameKeys.push(nameKey);
-    // With the given name and surname alone too, as a query leaving the middle names out has it.
-    if (formal.length > 2) nameKeys.push(personNameKey([formal[0], formal[formal.length - 1]]));
+    addNameKeys(formal, keys, nameKeys);
+    // Without a second surname too ("Ada Rossi" of Ada Rossi Santos), as the matcher reads it.
+    const second = surnames ? secondSurnameAt(tokens, surnames) : -1;
+    if (second > 0) addNameKeys(formal.slice(0, second), keys, nameKeys);
   }
-  const primary = normalizePersonName(entity.name ?? namesOf(entity)[0] ?? '');
-  const detail = entity.nameDetail;
-  const first = namePart(detail?.firstName, primary, primary.first);
-  const last = namePart(detail?.lastName, primary, primary.last);
   const place = placeFacts(entity);
   const contact = contactFacts(entity, place.country);
   addEmailKeys(keys, contact.emails, true);
@@ -569,6 +598,18 @@ function indexPerson(entity: Entity): EntityIndex {
   if (year !== undefined) profile.b = year;
   if (contact.phones.length) profile.p = contact.phones;
   return { profile, keys: [...keys] };
+}
+
+/**
+ * The whole-name key of formal name tokens `formal` into `keys` (`pn:`) and `nameKeys` (with the
+ * places, `np:`), and for three words or more also the given name and surname alone, as a query
+ * leaving the middle names out has it (`np:` only).
+ */
+function addNameKeys(formal: readonly string[], keys: Set<string>, nameKeys: string[]): void {
+  const nameKey = personNameKey(formal);
+  keys.add(KEY.personName + nameKey);
+  nameKeys.push(nameKey);
+  if (formal.length > 2) nameKeys.push(personNameKey([formal[0], formal[formal.length - 1]]));
 }
 
 /** Computes the retrieval keys and the match profile of an entity (called at import). */
