@@ -138,7 +138,7 @@ describe('batching threads over SQLite, against threads answering one at a time'
       assert.equal(expected.status, 'fulfilled');
       const a = (outcome as PromiseFulfilledResult<EncodedAnswer>).value;
       const b = (expected as PromiseFulfilledResult<EncodedAnswer>).value;
-      assert.equal(a.json, b.json);
+      assert.deepEqual(a.body, b.body);
       assert.equal(a.matched, b.matched);
       assert.deepEqual(a.summary, b.summary);
     });

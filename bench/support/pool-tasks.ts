@@ -1,7 +1,7 @@
 /**
  * The tasks of `bench/worker-pool.ts`, run the same way under every pool compared: an echo (the
  * pool's own cost) and a single enhance request answered as `enhance/enhance-thread.ts` answers
- * it (one read snapshot, the response as JSON). The store comes from `QUARRY_BENCH_POOL_STORE`
+ * it (one read snapshot, the response as UTF-8 JSON). The store comes from `QUARRY_BENCH_POOL_STORE`
  * (worker threads inherit the environment), so no pool-specific `workerData` is needed.
  */
 import { HeapTrimmer, WORKER_HEAP_TRIM } from '../../src/threads/index.ts';
@@ -26,7 +26,7 @@ export function openTasks(): (task: PoolTask) => PoolResult {
     return storage.readSnapshot(() => {
       const response = enhancer.enhance(task.request, task.queryCtx);
       return {
-        json: JSON.stringify(response),
+        body: new TextEncoder().encode(JSON.stringify(response)),
         matched: matchedCount(response),
         summary: matchSummary(response),
         batched: 1,

@@ -7,7 +7,7 @@ import type { Matcher, MatchQuery, ScoredCandidate } from '../match/index.ts';
 import type { ChargedOperation, EnhanceMetrics } from '../metrics/index.ts';
 import type { EntityStore, StoredEntity } from '../storage/index.ts';
 import { CompiledFilters } from './compiled-filters.ts';
-import type { AnswerKind, EncodedAnswer, EnhanceThreads } from './enhance-threads.ts';
+import { type AnswerKind, answerJson, type EncodedAnswer, type EnhanceThreads } from './enhance-threads.ts';
 import { type EnhanceOptions, type EnhanceQuery, echoQuery, type ParsedEnhanceRequest } from './query.ts';
 import {
   type EnhanceHit,
@@ -108,7 +108,7 @@ export class EnhanceService {
 
   /**
    * Answers `kind` for an HTTP request, on an answering thread when there are threads (the
-   * response comes back as JSON text), else here; charged either way. Throws 429, charging
+   * response comes back as UTF-8 JSON, `EncodedAnswer.body`), else here; charged either way. Throws 429, charging
    * nothing, when the balance cannot pay; a bad `filter` is a 400 raised before any thread works.
    */
   async respond(
@@ -136,7 +136,7 @@ export class EnhanceService {
     this.#enhancer.checkOptions(request.options);
     const graph = this.#threads
       ? (JSON.parse(
-          (await this.#threads.answer({ kind, request, queryCtx: context.queryCtx })).json,
+          answerJson(await this.#threads.answer({ kind, request, queryCtx: context.queryCtx })),
         ) as EnhanceResponse)
       : this.#snapshot(() =>
           kind === 'combine'
@@ -158,7 +158,7 @@ export class EnhanceService {
     this.#enhancer.checkOptions(request.options);
     if (!this.#threads) return this.#snapshot(() => this.#enhancer.enhance(request, {}));
     const answer = await this.#threads.answer({ kind: 'enhance', request, queryCtx: {} });
-    return JSON.parse(answer.json) as EnhanceResponse;
+    return JSON.parse(answerJson(answer)) as EnhanceResponse;
   }
 
   /** Charges `cost` credits to the token, atomically; throws 429, charging nothing, when it cannot pay. */

@@ -16,6 +16,7 @@ import {
   lowerThreadPriority,
   serveTaskBatches,
   serveTasks,
+  type TransferOf,
   WORKER_HEAP_TRIM,
 } from '../threads/index.ts';
 import { BatchReads } from './batch-reads.ts';
@@ -31,12 +32,18 @@ const { storage, enhancer: alone, matcher } = openThreadEnhancer(data);
 const heap = new HeapTrimmer(WORKER_HEAP_TRIM);
 setInterval(() => heap.maybeTrim(), 1000).unref();
 
+const utf8 = new TextEncoder();
+
 function answerWith(enhancer: Enhancer, { kind, request, queryCtx }: AnswerTask, batched = 1): AnswerTuple {
   const response =
     kind === 'combine' ? enhancer.combine(request, queryCtx) : enhancer.enhance(request, queryCtx);
   const { candidates, bestScore } = matchSummary(response);
-  return [JSON.stringify(response), matchedCount(response), candidates, bestScore, batched];
+  // Bytes of their own (`encode`'s exact-size buffer), handed over with the reply (`transferBody`).
+  return [utf8.encode(JSON.stringify(response)), matchedCount(response), candidates, bestScore, batched];
 }
+
+/** The answer's body goes to the main thread without a copy; nothing here reads it again. */
+const transferBody: TransferOf<AnswerTuple> = (answer) => [answer[0].buffer];
 
 if (data.batch) {
   const reads = new BatchReads(matcher, storage.entities);
@@ -55,9 +62,11 @@ if (data.batch) {
         reads.clear();
       }
     });
-  });
+  }, transferBody);
 } else {
-  serveTasks((text: AnswerTaskText) =>
-    storage.readSnapshot(() => answerWith(alone, JSON.parse(text) as AnswerTask)),
+  serveTasks(
+    (text: AnswerTaskText) => storage.readSnapshot(() => answerWith(alone, JSON.parse(text) as AnswerTask)),
+    undefined,
+    transferBody,
   );
 }

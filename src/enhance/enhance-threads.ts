@@ -32,11 +32,16 @@ export interface AnswerTask {
 export type AnswerTaskText = string;
 
 /**
- * A thread's answer: the response as JSON, how many matched entities it returns (cost), and its
- * candidates for the metrics.
+ * A thread's answer: the response as UTF-8 JSON, how many matched entities it returns (cost), and
+ * its candidates for the metrics.
  */
 export interface EncodedAnswer {
-  readonly json: string;
+  /**
+   * The response's JSON as UTF-8 bytes, sent as they are. The thread encodes it and hands its
+   * memory over (transferred, not copied): the main thread neither copies the text into its heap
+   * nor encodes it again for the socket (bench/NOTES.md, issue 30).
+   */
+  readonly body: Uint8Array<ArrayBuffer>;
   readonly matched: number;
   readonly summary: MatchSummary;
   /** Requests answered in the same read snapshot as this one (1: alone). */
@@ -44,12 +49,12 @@ export interface EncodedAnswer {
 }
 
 /**
- * An `EncodedAnswer` as a thread posts it: `[json, matched, candidates, bestScore, batched]`. An
+ * An `EncodedAnswer` as a thread posts it: `[body, matched, candidates, bestScore, batched]`. An
  * array has no property names for the structured clone to write and read back (four objects'
  * nine keys per answer before); the main thread builds the `EncodedAnswer` from it.
  */
 export type AnswerTuple = readonly [
-  json: string,
+  body: Uint8Array<ArrayBuffer>,
   matched: number,
   candidates: number,
   bestScore: number | undefined,
@@ -57,8 +62,15 @@ export type AnswerTuple = readonly [
 ];
 
 /** The `EncodedAnswer` a thread's `AnswerTuple` stands for. */
-function decodeAnswer([json, matched, candidates, bestScore, batched]: AnswerTuple): EncodedAnswer {
-  return { json, matched, summary: { candidates, bestScore }, batched };
+function decodeAnswer([body, matched, candidates, bestScore, batched]: AnswerTuple): EncodedAnswer {
+  return { body, matched, summary: { candidates, bestScore }, batched };
+}
+
+const utf8 = new TextDecoder();
+
+/** The response JSON of `answer`, as text (for a caller that reads the response). */
+export function answerJson(answer: EncodedAnswer): string {
+  return utf8.decode(answer.body);
 }
 
 /** What an answering thread is started with. */

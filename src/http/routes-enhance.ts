@@ -41,8 +41,9 @@ export const enhanceRoutes: RoutePlugin<EnhanceRoutesOptions> = async (app, opti
     const parsed = parseEnhanceQuery(input, source, { maxSize: config.limits.maxSize });
     const context = { tokenId: request.account.id, queryCtx: submitted(input) };
     const answer = await enhance.respond(source === 'combine' ? 'combine' : 'enhance', parsed, context);
-    // An answering thread wrote the JSON already: sent as it is, not serialized again.
-    if ('json' in answer) return reply.type('application/json; charset=utf-8').send(answer.json);
+    // An answering thread wrote the JSON already (UTF-8 bytes): sent as they are, not serialized
+    // nor encoded again.
+    if ('body' in answer) return reply.type('application/json; charset=utf-8').send(answer.body);
     return answer;
   };
 

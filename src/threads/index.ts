@@ -8,7 +8,7 @@ export type { HeapTrimOptions } from './heap-trim.ts';
 export { HeapTrimmer, heapTrimAvailable, SERVER_HEAP_TRIM, WORKER_HEAP_TRIM } from './heap-trim.ts';
 export { lowerThreadPriority } from './thread-priority.ts';
 export { createVocabularyShareData, VocabularyShare, type VocabularyShareData } from './vocabulary-share.ts';
-export type { WorkerPoolOptions, WorkerReply, WorkerRequest } from './worker-pool.ts';
+export type { TransferOf, WorkerPoolOptions, WorkerReply, WorkerRequest } from './worker-pool.ts';
 export {
   serveTaskBatches,
   serveTasks,

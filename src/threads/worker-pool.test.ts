@@ -111,3 +111,30 @@ test('a pool with decode resolves each task with what decode makes of its reply;
     await pool.close();
   }
 });
+
+test("transfer hands a result's buffers over to the pool's thread, one by one and in batches", async () => {
+  const script = new URL('../../test/fixtures/transfer-worker.ts', import.meta.url);
+  type Answer = { bytes: Uint8Array; previousDetached: boolean };
+  for (const batch of [false, true]) {
+    const pool = new WorkerPool<number, Answer>({
+      size: 1,
+      script,
+      workerData: { batch },
+      tasksPerWorker: 8,
+    });
+    try {
+      const first = await Promise.allSettled([3, 5, 13, 7].map((n) => pool.run(n)));
+      assert.deepEqual(
+        first.map((o) => (o.status === 'fulfilled' ? [...o.value.bytes] : 'failed')),
+        [[3, 3, 3], [5, 5, 5, 5, 5], 'failed', [7, 7, 7, 7, 7, 7, 7]],
+        `batch ${batch}`,
+      );
+      // The worker's copies were detached by the transfer: the bytes moved, not copied.
+      const next = await pool.run(2);
+      assert.deepEqual([...next.bytes], [2, 2]);
+      assert.equal(next.previousDetached, true, `batch ${batch}`);
+    } finally {
+      await pool.close();
+    }
+  }
+});

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parentPort, type ResourceLimits, Worker } from 'node:worker_threads';
+import { parentPort, type ResourceLimits, type Transferable, Worker } from 'node:worker_threads';
 import { type ErrorOutcome, outcomeOf } from '../errors.ts';
 
 /** A task failed because its worker thread died (crash, out of memory, terminate). */
@@ -73,14 +73,27 @@ export type WorkerReply<R> =
 export type BatchReply<R> = readonly [id: number, result: R] | WorkerReply<R>;
 
 /**
- * The worker side of the protocol: answers each `[id, task]` the pool posts with `answer(task)`
- * (or the error it throws), then calls `afterReply` while the reply is on its way.
+ * What of a result a reply hands over to the pool's thread instead of copying it: e.g. the
+ * `ArrayBuffer` of a byte array the worker will not touch again (it is detached here once
+ * posted). Results are cloned as before when unset.
  */
-export function serveTasks<T, R>(answer: (task: T) => R, afterReply?: () => void): void {
+export type TransferOf<R> = (result: R) => readonly Transferable[];
+
+/**
+ * The worker side of the protocol: answers each `[id, task]` the pool posts with `answer(task)`
+ * (or the error it throws), then calls `afterReply` while the reply is on its way. `transfer`
+ * names what of each result is handed over rather than copied.
+ */
+export function serveTasks<T, R>(
+  answer: (task: T) => R,
+  afterReply?: () => void,
+  transfer?: TransferOf<R>,
+): void {
   if (!parentPort) throw new Error('serveTasks runs in a worker thread');
   const port = parentPort;
   port.on('message', (message: WorkerRequest<T>) => {
-    port.postMessage(replyOf(message, answer));
+    const reply = replyOf(message, answer);
+    port.postMessage(reply, reply.ok && transfer ? transfer(reply.result) : undefined);
     afterReply?.();
   });
 }
@@ -97,10 +110,12 @@ export function serveTasks<T, R>(answer: (task: T) => R, afterReply?: () => void
  * The replies of a batch go back together, in one message, once all are made: the pool's thread
  * is woken once and takes them in one turn, so what it does after each (an enhance answer's
  * credit charge) is grouped too (one commit instead of one per reply). A batch's replies were
- * all made after its shared reads anyway, which take most of its time.
+ * all made after its shared reads anyway, which take most of its time. `transfer` names what of
+ * each result is handed over rather than copied.
  */
 export function serveTaskBatches<T, R>(
   answerBatch: (tasks: readonly T[], answerEach: (answer: (task: T, index: number) => R) => void) => void,
+  transfer?: TransferOf<R>,
 ): void {
   if (!parentPort) throw new Error('serveTaskBatches runs in a worker thread');
   const port = parentPort;
@@ -124,7 +139,10 @@ export function serveTaskBatches<T, R>(
     }
     // answerBatch returned without answering some: they must not wait for ever.
     failAll(new Error('the batch ended without answering this task'));
-    port.postMessage(replies);
+    port.postMessage(
+      replies,
+      transfer ? replies.flatMap((reply) => (isPair(reply) ? transfer(reply[1]) : [])) : undefined,
+    );
   };
   port.on('message', (message: WorkerRequest<T>) => {
     // Messages already on the port are all delivered before the immediate runs: one batch.
