@@ -23,6 +23,7 @@ import { extractRoutes } from './routes-extract.ts';
 import { reconcileRoutes } from './routes-reconcile.ts';
 import { healthRoutes } from './routes-health.ts';
 import { metricsRoutes } from './routes-metrics.ts';
+import { requestLoggerFactory } from './request-logger.ts';
 import { installUnreadBodyGuard } from './unread-body.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -55,6 +56,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: deps.config.limits.enhanceBodyBytes,
     // One structured line per request is written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
+    // `request.log` makes its pino child only when used (request-logger.ts).
+    childLoggerFactory: requestLoggerFactory,
     requestIdHeader: 'x-request-id',
     genReqId: () => `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
     ajv: {
@@ -82,8 +85,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Read once: Fastify builds the whole `routeOptions` object at each read.
     const pattern = request.routeOptions.url;
     const elapsed = reply.elapsedTime;
-    request.log.info(
+    // Through the server's logger, the request id first: the line `request.log` would write,
+    // without making the request's pino child (request-logger.ts).
+    deps.logger.info(
       {
+        reqId: request.id,
         method: request.method,
         url: pattern ?? request.url.split('?')[0],
         status: reply.statusCode,
