@@ -23,7 +23,7 @@ import { extractRoutes } from './routes-extract.ts';
 import { reconcileRoutes } from './routes-reconcile.ts';
 import { healthRoutes } from './routes-health.ts';
 import { metricsRoutes } from './routes-metrics.ts';
-import { requestLoggerFactory } from './request-logger.ts';
+import { newRequestId, requestLoggerFactory } from './request-logger.ts';
 import { installUnreadBodyGuard } from './unread-body.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -59,7 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // `request.log` makes its pino child only when used (request-logger.ts).
     childLoggerFactory: requestLoggerFactory,
     requestIdHeader: 'x-request-id',
-    genReqId: () => `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    genReqId: newRequestId,
     ajv: {
       customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, allErrors: false },
     },
