@@ -53,6 +53,19 @@ export function runMatchStoreContract(adapter: string, open: OpenStorage): void 
       assert.equal(together.get('pt:ann')?.length, 3);
     });
 
+    test('refsForKeys honours every limit, however many different limits are asked for', () => {
+      // Twice over 0–20: each limit read again, and more limits than the embedded store prepares
+      // a statement of its own for (the rest are bound).
+      for (let round = 0; round < 2; round++)
+        for (let limit = 0; limit <= 20; limit++) {
+          const refs = storage.entities.refsForKeys(['pt:ann', 'pt:kim', 'pt:nobody'], limit);
+          assert.deepEqual(refs.get('pt:ann'), storage.entities.refsForKey('pt:ann', limit));
+          assert.equal(refs.get('pt:ann')?.length, Math.min(3, limit));
+          assert.equal(refs.get('pt:kim')?.length, Math.min(1, limit));
+          assert.deepEqual(refs.get('pt:nobody'), []);
+        }
+    });
+
     test('getByRefs of several refs answers their entities in the order asked, absent ones left out', () => {
       const [m1, m2, m3] = storage.entities.refsForKeys(['pt:ann'], 10).get('pt:ann') ?? [];
       const [m4] = storage.entities.refsForKeys(['pu:zz'], 10).get('pu:zz') ?? [];
