@@ -1508,8 +1508,8 @@ const CITIES_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
 /** An organization whose first word no other organization's name has ("Lebomivo"). */
 const firstWordOwner = (o: Entity | undefined) => o && orgsByWord.get(key(wordOf(o)))?.length === 1;
 /**
- * The two-letter codes of `o`'s country ("FR", "UK"); the three-letter ones ("AUS") are not read
- * as countries (left open: bench/NOTES.md, shapes5).
+ * The two-letter codes of `o`'s country ("FR", "UK"); the three-letter ones ("AUS") are
+ * `ISO3_KINDS`' (shapes5's kinds stay as they were drawn).
  */
 const twoLetterCodes = (o: Entity) =>
   (COUNTRY_CODES[countryOf(o)] ?? []).filter((code) => /^[A-Z]{2}$/.test(code));
@@ -1599,6 +1599,74 @@ const NAMES3_KINDS: Record<string, Kind> = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Issue 22, three-letter country codes (iso3): CRM exports write countries as ISO 3166-1
+// alpha-3 codes ("Sydney, AUS", "Lebomivo Robotics GmbH, DEU"), read only in capitals and set
+// apart as a place. They test how queries are read (`--training` leaves them out); their own
+// random streams.
+// ---------------------------------------------------------------------------------------------
+
+/** The demo graph's countries' ISO 3166-1 alpha-3 codes. */
+const ALPHA3: Readonly<Record<string, string>> = {
+  'United States': 'USA',
+  'United Kingdom': 'GBR',
+  Germany: 'DEU',
+  France: 'FRA',
+  Spain: 'ESP',
+  Netherlands: 'NLD',
+  Switzerland: 'CHE',
+  Brazil: 'BRA',
+  Japan: 'JPN',
+  India: 'IND',
+  Australia: 'AUS',
+  Canada: 'CAN',
+};
+
+/** Organizations' names that several organizations share. */
+const orgNamesakeGroups = [...orgsByName.values()].filter((g) => g.length > 1);
+
+const ISO3_KINDS: Record<string, Kind> = {
+  'person-city-alpha3': () => {
+    // Namesakes the country tells apart: "Rafael Nguyen", "Sydney, AUS" / "Paris (FRA)" / "DEU".
+    const group = pick(namesakeGroups);
+    const p = pick(group);
+    const code = ALPHA3[countryOf(p)];
+    if (!code || group.filter((x) => countriesOf(x).has(countryOf(p))).length !== 1) return undefined;
+    const city = cityOf(p);
+    const location = city ? pick([`${city}, ${code}`, `${city} (${code})`, code]) : code;
+    return { query: personQuery({ name: `${first(p)} ${last(p)}`, location }), expected: p.id };
+  },
+  'org-place-alpha3': () => {
+    // "Lebomivo Robotics GmbH (Munich, DEU)", "… [Sydney, AUS]", "… (FRA)".
+    const o = pick(uniqueOrgs);
+    const code = ALPHA3[countryOf(o)];
+    const city = cityOf(o);
+    if (!code || !city) return undefined;
+    const name = pick([
+      `${o.name} (${city}, ${code})`,
+      `${o.name} [${city}, ${code}]`,
+      `${o.name} (${code})`,
+    ]);
+    return { query: orgQuery({ name }), expected: o.id };
+  },
+  'org-name-alpha3': () => {
+    // Namesakes in two countries: the code after a comma or in parentheses tells them apart.
+    const group = pick(orgNamesakeGroups);
+    const o = pick(group);
+    const code = ALPHA3[countryOf(o)];
+    if (!code || group.filter((x) => countriesOf(x).has(countryOf(o))).length !== 1) return undefined;
+    return { query: orgQuery({ name: pick([`${o.name}, ${code}`, `${o.name} (${code})`]) }), expected: o.id };
+  },
+  'org-country-alpha3': () => {
+    // Namesakes in two countries; the location field holds the code alone ("DEU").
+    const o = pick(pick(orgNamesakeGroups));
+    const code = ALPHA3[countryOf(o)];
+    const sameName = orgsByName.get(key(o.name ?? '')) ?? [];
+    if (!code || sameName.filter((x) => countriesOf(x).has(countryOf(o))).length !== 1) return undefined;
+    return { query: orgQuery({ name: o.name, location: code }), expected: o.id };
+  },
+};
+
 /** Everyday shapes that test how queries are read, not the weights: `--training` leaves them out. */
 const EVERYDAY_SKIPS = [...Object.keys(EVERYDAY_KINDS), ...Object.keys(NAMES3_KINDS)];
 
@@ -1609,6 +1677,7 @@ const ALL_KINDS: Record<string, Kind> = {
   ...WEIGHED_KINDS,
   ...SHAPES5_KINDS,
   ...NAMES3_KINDS,
+  ...ISO3_KINDS,
 };
 /**
  * Organization shapes that the query analysis reads into forms the training queries already
@@ -1622,6 +1691,7 @@ const TRAINING_SKIPS: ReadonlySet<string> = new Set([
   ...Object.keys(MORE_KINDS).filter((k) => k.startsWith('org-')),
   ...EVERYDAY_SKIPS,
   ...Object.keys(SHAPES5_KINDS),
+  ...Object.keys(ISO3_KINDS),
 ]);
 const chosen = (values.kinds ? values.kinds.split(',') : Object.keys(ALL_KINDS)).filter(
   (kind) => !(values.training && TRAINING_SKIPS.has(kind)),
@@ -1636,7 +1706,8 @@ for (const kind of chosen) {
     kind in EVERYDAY_KINDS ||
     kind in WEIGHED_KINDS ||
     kind in SHAPES5_KINDS ||
-    kind in NAMES3_KINDS
+    kind in NAMES3_KINDS ||
+    kind in ISO3_KINDS
   )
     random = new Random(seed * 7919 + 17 + Math.floor(stableFraction(kind) * 2 ** 31));
   const seen = new Set<string>();

@@ -449,3 +449,29 @@ test('four words written two surnames first, mixed case, no comma, are also read
   assert.equal(tokensOf('Rossi Santos Ada').length, 1);
   assert.equal(tokensOf('Moreau y Ferreira Julia Farid').length, 3);
 });
+
+test("a country's alpha-3 code in capitals set apart after an organization's name is its place, never a bare word", () => {
+  for (const [name, country] of [
+    ['Lebomivo Robotics GmbH, DEU', 'DE'],
+    ['Acme Robotics GmbH (Sydney, AUS)', 'AU'],
+    ['Acme Robotics (FRA)', 'FR'],
+  ]) {
+    const read = withNamesWithoutPlace(
+      analyzeQuery(organization({ names: [name] })),
+      (word) => word === 'deu',
+    );
+    assert.equal(read.names.length, 2, name);
+    assert.equal(read.location?.country, country, name);
+  }
+  // A last word in capitals is the name's ("industries", "finance"), wherever codes spell it.
+  for (const name of ['ACME IND', 'ACME FIN', 'SMITH AND SONS', 'Acme Robotics - FIN']) {
+    const read = withNamesWithoutPlace(analyzeQuery(organization({ names: [name] })), noNameWords);
+    assert.equal(read.location, undefined, name);
+    assert.equal(read.names.length, 1, name);
+  }
+  const person = { ...organization({}), type: 'Person' as const, names: ['Ada Hoffmann'] };
+  const employer = (text: string) => analyzeQuery({ ...person, employer: text }).employerTokens;
+  assert.deepEqual(employer('Lebomivo Robotics GmbH, DEU'), ['lebomivo', 'robotics']);
+  assert.ok(employer('Lebomivo Robotics IND').includes('ind'));
+  assert.equal(analyzeQuery({ ...person, location: 'Sydney, AUS' }).location?.country, 'AU');
+});

@@ -3,6 +3,7 @@ import type { EntityType, NameAddition, NormalizedEmail, ParsedLocation } from '
 import {
   abbreviatedOrganizationWord,
   canonicalGivenName,
+  alpha3Country,
   countryCode,
   isGenericOrganizationWord,
   isOrganizationStopword,
@@ -379,9 +380,13 @@ function placeWordsOf(place: string): string[] {
     .flatMap((part) => (countryTag(part.trim()) ? [] : normalizeOrganizationName(part).tokens));
 }
 
-/** Whether `place` is a country's code or abbreviation in capitals ("FR", "UK", "USA", "U.S."). */
+/**
+ * Whether `place` is a country's code or abbreviation in capitals ("FR", "UK", "USA", "U.S.",
+ * "DEU"); `place` is set apart after a name, where an alpha-3 code is a country.
+ */
 function countryTag(place: string): boolean {
-  return /^(?:[A-Z]{2,3}|(?:[A-Z]\.){2,3})$/.test(place) && countryCode(place) !== undefined;
+  if (!/^(?:[A-Z]{2,3}|(?:[A-Z]\.){2,3})$/.test(place)) return false;
+  return countryCode(place) !== undefined || alpha3Country(place) !== undefined;
 }
 
 function present(value: string | undefined): value is string {

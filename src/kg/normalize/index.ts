@@ -37,6 +37,7 @@ export {
 export { withoutTitleQualifiers } from './job-title.ts';
 export { normalizePhone, type PhoneReading, readPhone } from './phone.ts';
 export {
+  alpha3Country,
   cityName,
   comparePlaces,
   countryCode,

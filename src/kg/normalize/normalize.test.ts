@@ -30,6 +30,7 @@ import examples from 'libphonenumber-js/mobile/examples';
 import { Random } from '../../random.ts';
 import { GUESSED_COUNTRIES, normalizePhone, readPhone } from './phone.ts';
 import {
+  alpha3Country,
   cityName,
   comparePlaces,
   countryCode,
@@ -114,6 +115,17 @@ test('a place written after an organization name is set apart from it', () => {
   split('Acme Labs Pvt Ltd', ' (Bengaluru, India)', true);
   split('Acme Health LLC', ' (Austin, Texas, United States)', true);
   assert.equal(splitTrailingPlace('Acme Labs [Paris, FR]')?.place, 'Paris, FR');
+  // An alpha-3 code in capitals after a comma or in parentheses; never bare nor after a dash.
+  split('Lebomivo Robotics GmbH', ', DEU', true);
+  split('Acme Labs', ' (FRA)', true);
+  split('Acme Labs', ' (Sydney, AUS)', true);
+  // "GBR" is also "GbR" (a German partnership): the country after a city or another legal form.
+  split('Acme Labs Ltd', ', GBR', true);
+  assert.equal(splitTrailingPlace('Acme Labs [London, GBR]')?.place, 'London, GBR');
+  assert.equal(splitTrailingPlace('Müller Schmidt, GBR'), undefined);
+  assert.equal(splitTrailingPlace('Müller Schmidt (GbR)'), undefined);
+  for (const name of ['ACME IND', 'ACME FIN', 'SMITH AND SONS', 'Acme Labs PER', 'Acme - FIN', 'CAN'])
+    assert.equal(splitTrailingPlace(name), undefined, name);
   // Not places, or more than three: the parentheses stay part of the name.
   assert.equal(splitTrailingPlace('Acme Labs (Paris, Bravo)'), undefined);
   assert.equal(splitTrailingPlace('Acme Labs (Paris, France, Paris, France)'), undefined);
@@ -659,4 +671,41 @@ test('a country code in capitals after a city is the country when the city lies 
     assert.equal(read(text).country, undefined, text);
     assert.deepEqual(read(text).regions, [region], text);
   }
+});
+
+test('a three-letter country code in capitals set apart in a location is the country', () => {
+  const read = (text: string) => parseLocation(text);
+  for (const [text, country, city] of [
+    ['Sydney, AUS', 'AU', 'sydney'],
+    ['Berlin, DEU', 'DE', 'berlin'],
+    ['Paris (FRA)', 'FR', 'paris'],
+    ['Lima, PER', 'PE', 'lima'],
+    ['Toronto; CAN', 'CA', 'toronto'],
+    ['Bogotá, COL', 'CO', 'bogota'],
+    ['Mexico City, MEX', 'MX', 'mexico city'],
+  ]) {
+    assert.equal(read(text).country, country, text);
+    assert.equal(read(text).places[0]?.city, city, text);
+    assert.ok(!read(text).tokens.includes(text.slice(-4).replace(/\W/g, '').toLowerCase()), text);
+  }
+  // Alone or after a street: the country.
+  assert.deepEqual(read('GBR').places, [{ country: 'GB' }]);
+  assert.equal(read('Hauptstr. 5, DEU').country, 'DE');
+  // Not set apart, not in capitals, or a division's abbreviation where the city lies: as before.
+  for (const text of ['Sydney AUS', 'Lima, per', 'can', 'Indianapolis, IND', 'Colima, COL', 'MEX'])
+    assert.equal(read(text).country, undefined, text);
+  assert.deepEqual(
+    read('Indianapolis, IND').places.map((p) => p.country),
+    ['US'],
+  );
+  assert.deepEqual(read('Colima, COL').regions, ['colima']);
+});
+
+test('an alpha-3 code is a country only in capitals, alone', () => {
+  assert.equal(alpha3Country('DEU'), 'DE');
+  assert.equal(alpha3Country(' GBR '), 'GB');
+  for (const text of ['deu', 'Can', 'XYZ', 'DE', 'DEU GmbH'])
+    assert.equal(alpha3Country(text), undefined, text);
+  // countryCode, which reads entities' country fields, is unchanged (see its doc).
+  assert.equal(countryCode('DEU'), undefined);
 });

@@ -5,7 +5,7 @@
  * stopwords recognised, acronyms derived.
  */
 import { listField, readDataFile } from './data.ts';
-import { isPlaceName } from './place.ts';
+import { alpha3Country, isPlaceName } from './place.ts';
 import { sortedDistinct, textTokens } from './text.ts';
 
 // Each canonical word with its abbreviations and common translations (after folding).
@@ -337,7 +337,9 @@ export interface NameWithPlace {
  * The place written after an organization's name, as a CRM's or spreadsheet's name column has
  * it: "Acme Robotics Berlin", "Acme Robotics GmbH (Germany)", "Acme Ltd, UK", "Acme SA FR".
  * The words after the name must be, as a whole, a city's or a country's name (`isPlaceName`),
- * or any place the tables know when set apart by parentheses, a comma or a dash; a legal form
+ * or any place the tables know when set apart by parentheses, a comma or a dash, or a country's
+ * ISO alpha-3 code in capitals after a comma or in parentheses ("Acme GmbH, DEU", "Acme (FRA)";
+ * never bare, "ACME IND" ends with a word, nor after a dash, "Acme - FIN"); a legal form
  * is never read as a place ("AG", "SL", "SA" are also country codes), and what remains must
  * still be a name that does not end in a stopword ("Bank of America" keeps its country).
  * `undefined` when no place ends the name.
@@ -351,8 +353,10 @@ export function splitTrailingPlace(name: string): NameWithPlace | undefined {
   if (apart) {
     const place = (apart[2] ?? apart[3] ?? apart[4] ?? apart[5] ?? '').trim();
     const enclosed = apart[2] !== undefined || apart[3] !== undefined;
-    if ((enclosed ? isPlacePath(place) : isPlaceName(place, true)) && keepsAName(apart[1], place))
-      return { name: apart[1], place, setApart: true };
+    const placed = enclosed
+      ? isPlacePath(place)
+      : isPlaceName(place, true) || (apart[4] !== undefined && alpha3Country(place) !== undefined);
+    if (placed && keepsAName(apart[1], place)) return { name: apart[1], place, setApart: true };
   }
   // Parentheses or brackets that are not a place: their last word is not one either.
   if (/[)\]]$/u.test(text)) return undefined;
@@ -371,12 +375,15 @@ const PLACE_PATH_MAX = 3;
 
 /**
  * Whether `text` (in parentheses after a name) is a place, or places each within the next,
- * written with commas: "Bengaluru, India", "Austin, Texas, United States" (`isPlaceName` at any
- * level, each).
+ * written with commas: "Bengaluru, India", "Austin, Texas, United States", "Sydney, AUS"
+ * (`isPlaceName` at any level, or an alpha-3 code in capitals, each).
  */
 function isPlacePath(text: string): boolean {
   const parts = text.split(',');
-  return parts.length <= PLACE_PATH_MAX && parts.every((part) => isPlaceName(part, true));
+  return (
+    parts.length <= PLACE_PATH_MAX &&
+    parts.every((part) => isPlaceName(part, true) || alpha3Country(part) !== undefined)
+  );
 }
 
 /** An organization name written with another name of it: the name, and the other. */
@@ -489,16 +496,31 @@ const INSTITUTION_WORDS: ReadonlySet<string> = new Set([
 
 /**
  * Whether `rest` is still a name once `place` is taken off it (not an institution's, see
- * `CAMPUS_WORDS`), and `place` is no legal form.
+ * `CAMPUS_WORDS`), and `place` is no legal form (but see `codeNotLegalForm`).
  */
 function keepsAName(rest: string, place: string): boolean {
   const placeWords = textTokens(joinDottedInitials(place));
-  if (placeWords.some((word) => isLegalSuffix(word) || LEGAL.leading.has(word))) return false;
+  const legal = placeWords.some((word) => isLegalSuffix(word) || LEGAL.leading.has(word));
+  if (legal && !codeNotLegalForm(rest, place)) return false;
   const written = textTokens(rest);
   const last = written[written.length - 1];
   if (last === undefined || STOPWORDS.has(canonicalOrganizationToken(last))) return false;
   const significant = normalizeOrganizationName(rest).significant;
   return significant.length > 0 && !significant.some((word) => CAMPUS_WORDS.has(word));
+}
+
+/**
+ * Whether the place's words that spell a legal form are alpha-3 codes in capitals that are
+ * countries here ("GBR": also "GbR", a German partnership): after a city ("[London, GBR]") or
+ * after a name that has its legal form already ("Acme Ltd, GBR", "Acme Ltd (GBR)").
+ */
+function codeNotLegalForm(rest: string, place: string): boolean {
+  const parts = place.split(',').map((part) => part.trim());
+  const legal = parts.filter((part) =>
+    textTokens(joinDottedInitials(part)).some((word) => isLegalSuffix(word) || LEGAL.leading.has(word)),
+  );
+  if (!legal.every((part) => alpha3Country(part) !== undefined)) return false;
+  return parts.length > 1 || normalizeOrganizationName(rest).legalForms.length > 0;
 }
 
 /**

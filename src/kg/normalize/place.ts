@@ -35,6 +35,8 @@ interface CountryTables {
   readonly byName: ReadonlyMap<string, string>;
   /** The ISO codes libphonenumber knows (`getCountries`, an array built per call), as a set. */
   readonly codes: ReadonlySet<string>;
+  /** ISO 3166-1 alpha-3 code ("DEU") → alpha-2 ("DE"). */
+  readonly byAlpha3: ReadonlyMap<string, string>;
 }
 
 interface RegionTables {
@@ -69,7 +71,9 @@ function countries(): CountryTables {
     const name = names.of(code);
     if (name && name !== code) byName.set(placeKey(name), code);
   }
-  for (const [code, name, others] of readDataFile('places-countries.tsv')) {
+  const byAlpha3 = new Map<string, string>();
+  for (const [code, name, others, alpha3] of readDataFile('places-countries.tsv')) {
+    if (alpha3) byAlpha3.set(alpha3, code);
     for (const spelling of [name, ...listField(others)]) {
       const key = placeKey(spelling);
       if (key && !byName.has(key)) byName.set(key, code);
@@ -77,7 +81,7 @@ function countries(): CountryTables {
   }
   // Aliases win: they are written for the spellings the tables get wrong or lack.
   for (const [, name, , code] of aliases('country')) byName.set(placeKey(name), code);
-  countryTables = { byName, codes: new Set(getCountries()) };
+  countryTables = { byName, codes: new Set(getCountries()), byAlpha3 };
   return countryTables;
 }
 
@@ -145,7 +149,11 @@ function cities(): CityTables {
 
 const countryMemo = new BoundedMemo<string | undefined>(2 * 1024 * 1024, () => 8);
 
-/** ISO 3166-1 alpha-2 code for a country name in a common spelling, else `undefined`. */
+/**
+ * ISO 3166-1 alpha-2 code for a country name in a common spelling, else `undefined`. Alpha-3
+ * codes are `alpha3Country`'s: an entity's country field read through here keys its phones, so
+ * reading "DEU" here would change stored keys (a recompute).
+ */
 export function countryCode(name: string): string | undefined {
   return countryMemo.get(name, () => lookUpCountry(name));
 }
@@ -160,6 +168,16 @@ function lookUpCountry(name: string): string | undefined {
     if (countries().codes.has(upper)) return upper;
   }
   return undefined;
+}
+
+/**
+ * The alpha-2 code of a country written as its ISO 3166-1 alpha-3 code in capitals, alone
+ * ("DEU", " GBR "), else `undefined`: lowercase or mixed case ("can", "Per") is a word. Only for
+ * a text set apart as a place; "ACME IND" (industries), "ACME FIN" (finance) end with words.
+ */
+export function alpha3Country(text: string): string | undefined {
+  const trimmed = text.trim();
+  return /^[A-Z]{3}$/.test(trimmed) ? countries().byAlpha3.get(trimmed) : undefined;
 }
 
 // Place names repeat across a graph (a few thousand cities and regions for millions of
@@ -300,6 +318,14 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
       tokens = tokens.slice(0, -1);
     }
   }
+  // "Sydney, AUS", "Paris (FRA)", "GBR": a three-letter code in capitals set apart.
+  if (!country) {
+    const code = alpha3AtEnd(text, tokens);
+    if (code) {
+      country = code;
+      tokens = tokens.slice(0, -1);
+    }
+  }
   // A country written as its ISO code in capitals ("CH", "IN"; "CA" is also California).
   if (!country && /^[A-Z]{2}$/.test(text.trim())) {
     const code = text.trim();
@@ -343,6 +369,28 @@ function countryCodeAfterCity(text: string, tokens: readonly string[]): string |
   const code = comma < 0 ? '' : text.slice(comma + 1).trim();
   if (!/^[A-Z]{2}$/.test(code) || !countries().codes.has(code)) return undefined;
   return namedCities(tokens.slice(0, -1), code, []).length ? code : undefined;
+}
+
+/** A three-letter code in capitals after a comma, semicolon or slash, in parentheses, or alone. */
+const ALPHA3_AT_END = /(?:^|[,;/(]\s*)([A-Z]{3})\s*(?:\)\s*)?$/u;
+
+/**
+ * The country `text` ends with as its ISO 3166-1 alpha-3 code in capitals, set apart as the
+ * location's last part ("Sydney, AUS", "Paris (FRA)", "GBR"; `tokens`, the text's words, the
+ * code last), unless the words before name cities elsewhere only: some codes are divisions'
+ * abbreviations too ("Indianapolis, IND" Indiana, "Birmingham, ALA" Alabama, not India and
+ * Åland). A division's abbreviation in use ("COL" Colima, "MEX" México State) is the country
+ * only when a city of it is named before ("Bogotá, COL"). Undefined otherwise.
+ */
+function alpha3AtEnd(text: string, tokens: readonly string[]): string | undefined {
+  const written = ALPHA3_AT_END.exec(text)?.[1];
+  const code = written ? alpha3Country(written) : undefined;
+  const key = written?.toLowerCase();
+  if (!code || tokens[tokens.length - 1] !== key) return undefined;
+  const before = tokens.slice(0, -1);
+  if (namedCities(before, code, []).length) return code;
+  const division = [...regions().abbreviations.values()].some((table) => table.has(key));
+  return !division && namedCities(before, undefined, []).length === 0 ? code : undefined;
 }
 
 /** True when a division's name longer than `n` words ends the text `tokens`. */
