@@ -23,6 +23,24 @@ function mount(dir: string, size: string, remount = false): void {
   }
 }
 
+/**
+ * Unmounts the tmpfs at `dir`. A file the closed runtime's threads held there may be released a
+ * moment later on a loaded machine (umount: target is busy): retried, then detached lazily, so
+ * that the directory can be removed either way.
+ */
+function unmount(dir: string): void {
+  const mounted = () => fs.readFileSync('/proc/self/mounts', 'utf8').includes(` ${dir} `);
+  for (let attempt = 0; attempt < 20 && mounted(); attempt++) {
+    try {
+      execFileSync('umount', [dir], { stdio: 'ignore' });
+      return;
+    } catch {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+  if (mounted()) execFileSync('umount', ['--lazy', dir], { stdio: 'ignore' });
+}
+
 for (const store of ['sqlite', 'postgres'] as const)
   describe(`an export on a full disk (${store})`, () => {
     let t: TestRuntime;
@@ -40,9 +58,7 @@ for (const store of ['sqlite', 'postgres'] as const)
     after(async () => {
       await t?.close();
       await database?.drop();
-      try {
-        execFileSync('umount', [exportsDir]);
-      } catch {}
+      unmount(exportsDir);
       dir.remove();
     });
 
