@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { demoRecords, type Entity } from '../src/kg/index.ts';
 import { Random, stableFraction } from '../src/random.ts';
+import { SECOND_SURNAMES } from './support/name-words.ts';
 
 const { values } = parseArgs({
   options: {
@@ -1013,19 +1014,20 @@ function smudge(text: string): string {
 /** Birth names written with a person's name (this file's own; some are the graph's surnames). */
 const BIRTH_NAMES = ['Berg', 'Novak', 'Kim', 'Rossi', 'Jensen', 'Weber', 'Lindqvist', 'Moreno'];
 
-/** Second surnames written after a person's (this file's own; some are the graph's surnames). */
-const SECOND_SURNAMES = [
-  'Santos',
-  'García',
-  'Pereira',
-  'Ferreira',
-  'Oliveira',
-  'Martínez',
-  'Alves',
-  'Gómez',
-  'Costa',
-  'Ruiz',
-];
+/**
+ * A unique person and a second surname the graph lacks with theirs, decidably: no one has the
+ * given name with the added surname, and without the middle name (left out two times in five)
+ * only this person has the given name and surname. `given` is what the query writes before
+ * the surnames. Undefined when the draw is not decidable.
+ */
+function withSecondSurname(): { p: Entity; extra: string; given: string } | undefined {
+  const p = pick(uniquePersons);
+  const extra = pick(SECOND_SURNAMES.filter((s) => key(s) !== key(last(p))));
+  if (personsByFirstLast.has(key(`${first(p)} ${extra}`))) return undefined;
+  const withMiddle = middle(p) && random.chance(0.6);
+  if (!withMiddle && personsByFirstLast.get(key(`${first(p)} ${last(p)}`))?.length !== 1) return undefined;
+  return { p, extra, given: withMiddle ? `${first(p)} ${middle(p)}` : first(p) };
+}
 /** Titles with a qualifier, `T` the title: interim, acting, a job ad's gender tag. */
 const TITLE_QUALIFIED = [
   'Interim T',
@@ -1379,15 +1381,9 @@ const EVERYDAY_KINDS: Record<string, Kind> = {
     // A second surname the graph lacks with the person's ("Ada Amir Rossi Santos", "Ada
     // Rossi-Santos", "Ada Santos Rossi", "Rossi Santos, Ada", "ROSSI SANTOS Ada"): a Spanish
     // or Portuguese double surname, or a married name added.
-    const p = pick(uniquePersons);
-    const extra = pick(SECOND_SURNAMES.filter((s) => key(s) !== key(last(p))));
-    // Decidable only when no one else has the given name with the added surname, or the
-    // whole name as written.
-    if (personsByFirstLast.has(key(`${first(p)} ${extra}`))) return undefined;
-    const withMiddle = middle(p) && random.chance(0.6);
-    // Without the middle name, only one person may have this given name and surname.
-    if (!withMiddle && personsByFirstLast.get(key(`${first(p)} ${last(p)}`))?.length !== 1) return undefined;
-    const given = withMiddle ? `${first(p)} ${middle(p)}` : first(p);
+    const found = withSecondSurname();
+    if (!found) return undefined;
+    const { p, extra, given } = found;
     const name = pick([
       `${given} ${last(p)} ${extra}`,
       `${given} ${last(p)}-${extra}`,
@@ -1587,12 +1583,9 @@ const NAMES3_KINDS: Record<string, Kind> = {
     // Two surnames written first, in mixed case and without a comma ("Rossi Santos Ada Amir",
     // the Portuguese order "Santos Rossi Ada"): a second surname the graph lacks, as in
     // person-second-surname, and the given names last.
-    const p = pick(uniquePersons);
-    const extra = pick(SECOND_SURNAMES.filter((s) => key(s) !== key(last(p))));
-    if (personsByFirstLast.has(key(`${first(p)} ${extra}`))) return undefined;
-    const withMiddle = middle(p) && random.chance(0.6);
-    if (!withMiddle && personsByFirstLast.get(key(`${first(p)} ${last(p)}`))?.length !== 1) return undefined;
-    const given = withMiddle ? `${first(p)} ${middle(p)}` : first(p);
+    const found = withSecondSurname();
+    if (!found) return undefined;
+    const { p, extra, given } = found;
     const name = random.chance(0.7) ? `${last(p)} ${extra} ${given}` : `${extra} ${last(p)} ${given}`;
     if (personsByFullName.has(key(name))) return undefined;
     return { query: personQuery({ name }), expected: p.id };

@@ -22,6 +22,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { demoRecords, type Entity } from '../src/kg/index.ts';
 import { Random } from '../src/random.ts';
+import { SECOND_SURNAMES } from './support/name-words.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,19 +41,6 @@ const records = [
 ];
 const random = new Random(seed * 7919 + 23);
 
-/** Second surnames (this file's own; some are the graph's surnames too). */
-const EXTRAS = [
-  'Santos',
-  'García',
-  'Pereira',
-  'Ferreira',
-  'Oliveira',
-  'Martínez',
-  'Alves',
-  'Gómez',
-  'Costa',
-  'Ruiz',
-];
 /** Surnames no demo person has. */
 const UNKNOWN = 'Vostrel';
 
@@ -95,7 +83,9 @@ for (let i = candidates.length - 1; i > 0; i--) {
 // Those decidable by given name and surname alone first: they answer every kind.
 for (const p of [...candidates.filter(alone), ...candidates.filter((p) => !alone(p))]) {
   if (chosen.length >= Number(values.count)) break;
-  const extras = EXTRAS.filter((e) => key(e) !== key(last(p)) && !taken.has(key(`${first(p)} ${e}`)));
+  const extras = SECOND_SURNAMES.filter(
+    (e) => key(e) !== key(last(p)) && !taken.has(key(`${first(p)} ${e}`)),
+  );
   if (extras.length === 0) continue;
   const extra = random.pick(extras);
   taken.add(key(`${first(p)} ${extra}`));
