@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Entity } from '../src/kg/index.ts';
-import {
-  createMatcher,
-  DEFAULT_LIMITS,
-  loadDefaultModel,
-  type Matcher,
-  type MatchQuery,
-} from '../src/match/index.ts';
+import { createMatcher, DEFAULT_LIMITS, type Matcher, type MatchQuery } from '../src/match/index.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { createVocabularyShareData, VocabularyShare } from '../src/threads/index.ts';
@@ -261,32 +255,6 @@ test('an explanation lists the bias first, the features in the model order, the 
   assert.ok(withRivals > 0);
   // The e-mail is the strongest evidence for Bill Lee: listed first among the reasons for.
   assert.match(results[0].explanation.summary, /; for: e-mail/);
-});
-
-test('a model with a feature named like the bias or the rivals summarizes its explanations as the others', () => {
-  // No feature of that name is ever computed: the explanations are the default model's, but
-  // their summary is read back from the contributions object instead of summed on the way.
-  const fitted = loadDefaultModel();
-  const renamed = (type: 'Organization' | 'Person') => {
-    const typed = fitted.models[type];
-    const weights = { ...typed.base.weights, bias: 1, otherCandidates: 1 };
-    return { ...typed, base: { ...typed.base, weights } };
-  };
-  const model = { ...fitted, models: { Organization: renamed('Organization'), Person: renamed('Person') } };
-  const odd = createMatcher(storage.entities, { model });
-  const queries = [
-    q({ type: 'Person', names: ['Bill Lee'], emails: ['w.lee@acme-labs.com'] }),
-    q({ type: 'Person', names: ['Lee'] }),
-    q({ type: 'Organization', names: ['National University'], urls: ['mit.edu'] }),
-  ];
-  let explained = 0;
-  for (const query of queries) {
-    const expected = matcher.match(query, { limit: 5 }).map((r) => r.explanation);
-    const seen = odd.match(query, { limit: 5 }).map((r) => r.explanation);
-    assert.deepEqual(seen, expected);
-    explained += seen.length;
-  }
-  assert.ok(explained >= 4);
 });
 
 test('nothing plausible, nothing identifying: empty or low', () => {

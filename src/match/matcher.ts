@@ -434,17 +434,15 @@ function labelOf(name: string): string | undefined {
   return labelCache.get(name);
 }
 
-/**
- * The labels of a compiled model's features by slot (`labelOf`), or undefined when a feature is
- * named `bias` or `otherCandidates`: its contribution would then share a key with those and
- * `explain` could not list the contributions in their object's order (no fitted model has one).
- */
-const slotLabelCache = new WeakMap<readonly string[], readonly (string | undefined)[] | undefined>();
+/** The labels of a compiled model's features by slot (`labelOf`), worked out once per model. */
+const slotLabelCache = new WeakMap<readonly string[], readonly (string | undefined)[]>();
 
-function slotLabels(names: readonly string[]): readonly (string | undefined)[] | undefined {
-  if (slotLabelCache.has(names)) return slotLabelCache.get(names);
-  const labels = names.includes('bias') || names.includes('otherCandidates') ? undefined : names.map(labelOf);
-  slotLabelCache.set(names, labels);
+function slotLabels(names: readonly string[]): readonly (string | undefined)[] {
+  let labels = slotLabelCache.get(names);
+  if (!labels) {
+    labels = names.map(labelOf);
+    slotLabelCache.set(names, labels);
+  }
   return labels;
 }
 
@@ -468,17 +466,11 @@ class LabelSums {
 
 /**
  * "score 0.912; for: name, website; against: elsewhere": the labels whose contributions (summed
- * per label, in the contributions' order) weigh at least 0.25, strongest first (ties in that
- * order), at most four each way. Parallel arrays instead of a Map and filter/sort/map chains:
- * it runs for every candidate listed in every answer's `searchInfo` (issue 30).
+ * per label, in the contributions' order: `LabelSums`) weigh at least 0.25, strongest first
+ * (ties in that order), at most four each way. Parallel arrays instead of a Map and
+ * filter/sort/map chains: it runs for every candidate listed in every answer's `searchInfo`
+ * (issue 30).
  */
-function summarize(contributions: Record<string, number>, score: number): string {
-  const sums = new LabelSums();
-  for (const name in contributions) sums.add(labelOf(name), contributions[name]);
-  return summaryOf(sums, score);
-}
-
-/** `summarize`'s text from the label sums. */
 function summaryOf({ labels, sums }: LabelSums, score: number): string {
   const ranked: number[] = [];
   for (let k = 0; k < sums.length; k++) if (Math.abs(sums[k]) >= 0.25) ranked.push(k);
@@ -588,25 +580,24 @@ function explain(model: TypeModel, features: FeatureVector, rivals: number, scor
   const bias = round3(scale * model.base.bias + (model.calibration?.offset ?? 0));
   const contributions: Record<string, number> = { bias };
   // The summary's sums as the contributions are made, in their order: enumerating the new
-  // object again (`summarize`) cost a runtime call per explanation (`ForInEnumerate`, ~1% of
+  // object again cost a runtime call per explanation (`ForInEnumerate`, ~1% of
   // the matcher's thread on 1M + 1M with every answer's candidates explained).
   const labels = slotLabels(names);
   const sums = new LabelSums();
-  if (labels) sums.add(labelOf('bias'), bias);
+  sums.add(labelOf('bias'), bias);
   // `logit`'s terms (weight × value, where the value is there and not 0), in the model's order.
   for (let i = 0; i < names.length; i++) {
     const value = values[i];
     if (value === undefined || value === 0) continue;
     const contribution = round3(scale * (weights[i] * value));
     contributions[names[i]] = contribution;
-    if (labels) sums.add(labels[i], contribution);
+    sums.add(labels[i], contribution);
   }
   if (rivals !== 0) {
     contributions.otherCandidates = round3(rivals);
-    if (labels) sums.add(labelOf('otherCandidates'), contributions.otherCandidates);
+    sums.add(labelOf('otherCandidates'), contributions.otherCandidates);
   }
-  const summary = labels ? summaryOf(sums, score) : summarize(contributions, score);
-  return { features: evidence, contributions, summary };
+  return { features: evidence, contributions, summary: summaryOf(sums, score) };
 }
 
 export function hasEvidence(query: AnalyzedQuery): boolean {

@@ -76,6 +76,15 @@ test('validateModelFile names what is wrong', () => {
     () => validateModelFile({ ...good, models: { ...good.models, Person: {} } }),
     /models\.Person\.base/,
   );
+  // The names an explanation gives the bias and the rivals' share are no feature's.
+  for (const name of ['bias', 'otherCandidates']) {
+    const weights = { a: 1, [name]: 0.5 };
+    const reserved = { ...good, models: { ...good.models, Organization: { base: { bias: 0, weights } } } };
+    assert.throws(
+      () => validateModelFile(reserved),
+      new RegExp(`Organization\\.base has a feature named ${name}`),
+    );
+  }
 });
 
 test('the committed model file is valid, with a calibrated default threshold per type', async () => {

@@ -166,6 +166,10 @@ export function validateModelFile(value: unknown): ModelFile {
         throw new TypeError(`model file: models.${type}.${stage} must have a numeric bias and weights`);
       }
       for (const [name, w] of Object.entries(m.weights)) {
+        // An explanation lists the bias and the rivals' share under these names, beside the
+        // features' contributions: a feature may not take them.
+        if (name === 'bias' || name === 'otherCandidates')
+          throw new TypeError(`model file: ${type}.${stage} has a feature named ${name}, a reserved name`);
         if (!Number.isFinite(w))
           throw new TypeError(`model file: weight ${type}.${stage}.${name} is not finite`);
       }
