@@ -108,8 +108,9 @@ export class EnhanceService {
 
   /**
    * Answers `kind` for an HTTP request, on an answering thread when there are threads (the
-   * response comes back as UTF-8 JSON, `EncodedAnswer.body`), else here; charged either way. Throws 429, charging
-   * nothing, when the balance cannot pay; a bad `filter` is a 400 raised before any thread works.
+   * response comes back as UTF-8 JSON, `EncodedAnswer.body`), else here; charged either way.
+   * Throws 429, charging nothing, when the balance cannot pay; a bad `filter` is a 400 raised
+   * before any thread works.
    */
   async respond(
     kind: AnswerKind,

@@ -309,18 +309,12 @@ export function parseLocation(text: string, regionHint?: string): ParsedLocation
       }
     }
   }
-  // "Munich, DE", "Paris, FR", "Toronto, CA": a code in capitals after a comma is the country
-  // when the city before it lies there ("Wilmington, DE" and "San Diego, CA" stay US states).
-  if (!country && tokens.length > 1) {
-    const code = countryCodeAfterCity(text, tokens);
-    if (code) {
-      country = code;
-      tokens = tokens.slice(0, -1);
-    }
-  }
-  // "Sydney, AUS", "Paris (FRA)", "GBR": a three-letter code in capitals set apart.
+  // A country's code in capitals as the last word: two letters after a comma when the city
+  // before it lies there ("Munich, DE", "Paris, FR"; "Wilmington, DE" and "San Diego, CA" stay
+  // US states), three set apart ("Sydney, AUS", "Paris (FRA)", "GBR").
   if (!country) {
-    const code = alpha3AtEnd(text, tokens);
+    const code =
+      (tokens.length > 1 ? countryCodeAfterCity(text, tokens) : undefined) ?? alpha3AtEnd(text, tokens);
     if (code) {
       country = code;
       tokens = tokens.slice(0, -1);
