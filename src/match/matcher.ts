@@ -5,7 +5,7 @@
  * `VocabularyCache`'s, both keyed by graph version.
  */
 import { readFileSync } from 'node:fs';
-import { abbreviatedOrganizationWord, type EntityType, normalizeOrganizationName } from '../kg/index.ts';
+import { type EntityType, normalizeOrganizationName } from '../kg/index.ts';
 import { type CandidateSource, CachingCandidateSource, type CachingOptions } from './candidate-source.ts';
 import { type FeatureVector, organizationFeatures, personFeatures } from './features.ts';
 import {
@@ -225,9 +225,9 @@ export function withQueryOrganizations(
     );
   }
   // "Acme Mtrs": the graph's organizations know the employer by its words written out.
-  const read = query.employerKey?.split(' ').some((word) => abbreviatedOrganizationWord(word))
-    ? withEmployerWrittenOut(query, (word) => vocabularies.vocabularies('Organization').names.count(word))
-    : query;
+  const read = withEmployerWrittenOut(query, (word) =>
+    vocabularies.vocabularies('Organization').names.count(word),
+  );
   let out = read;
   const ipKeys = ipOrganizationKeys(read);
   if (read.ip && ipKeys.length)
