@@ -2,12 +2,15 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
-import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
+import { accountsFileFor, openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { tempDir } from './support/temp-dir.ts';
 
-/** A second connection's view of a token's balance: what a restart after a crash would see. */
+/**
+ * A second connection's view of a token's balance (in the store's accounts file): what a restart
+ * after a crash would see.
+ */
 function committedCredits(file: string, id: string): number | null {
-  const db = new DatabaseSync(file, { readOnly: true });
+  const db = new DatabaseSync(accountsFileFor(file), { readOnly: true });
   try {
     return (db.prepare('SELECT credits FROM tokens WHERE id = ?').get(id) as { credits: number | null })
       .credits;

@@ -63,6 +63,14 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
     sql: 'SELECT 1;',
   },
   {
+    version: 4,
+    name: 'tokens and credits in a file of their own',
+    // The embedded store's 4 moves its tokens into a SQLite file of their own (its graph readers
+    // lost their page caches at each credit charge). PostgreSQL has no such effect: no change.
+    // Recorded so that both stores keep the same versions and a build before it refuses the store.
+    sql: 'SELECT 1;',
+  },
+  {
     version: 40,
     name: 'origin fetches of refresh and search',
     sql: `
@@ -162,6 +170,13 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
         UNIQUE (token_id, api, url_pattern)
       );
       CREATE INDEX custom_apis_by_api ON custom_apis (token_id, api, seq);`,
+  },
+  {
+    version: 201,
+    name: 'custom api rule sets without a foreign key to tokens',
+    // The embedded store's 201 drops its foreign key (its tokens moved to another file, 4); here
+    // the tokens stay in the same database and the key is kept. Same versions in both stores.
+    sql: 'SELECT 1;',
   },
   {
     version: 300,

@@ -106,6 +106,10 @@ function applyInOrder(store: SqliteTokenStore, group: readonly Operation[]): boo
 /**
  * A transaction of its own, never joining one already open (unlike sqlite-database.ts's
  * createTransactionRunner, which joins): a group's charges resolve only on their own commit.
+ * `BEGIN IMMEDIATE` takes the write lock of the graph's file too (attached to the same
+ * connection), but writes only the accounts file: nothing is appended to the graph's WAL, so its
+ * readers keep their page caches (accounts-file.ts). (A deferred `BEGIN` could fail with
+ * SQLITE_BUSY_SNAPSHOT where a group reads a token before charging another.)
  */
 function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
   db.exec('BEGIN IMMEDIATE');

@@ -8,7 +8,7 @@ import type {
   StorageTransaction,
   TokenStore,
 } from '../ports.ts';
-import { asynchronous, TransactionGate } from './asynchronous.ts';
+import { asynchronous, type Synchronous, TransactionGate } from './asynchronous.ts';
 import { groupedCharges } from './grouped-charges.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { lockDataDirectory } from './process-lock.ts';
@@ -24,7 +24,9 @@ import { SqliteCustomApiStore } from './sqlite-custom-api-store.ts';
 import { SqliteEntityStore } from './sqlite-entity-store.ts';
 import { SqliteOriginFetchStore } from './sqlite-origin-fetch-store.ts';
 import { SqliteTokenStore } from './sqlite-token-store.ts';
+import { TokenJournal } from './token-journal.ts';
 
+export { accountsFileFor } from './accounts-file.ts';
 export { applyMigrations, openSqliteDatabase } from './sqlite-database.ts';
 export type { SqliteOpenOptions } from './sqlite-database.ts';
 export type { WalCheckpointer } from './wal-checkpointer.ts';
@@ -34,7 +36,11 @@ export { DataDirectoryLockedError, LOCK_FILE_NAME } from './process-lock.ts';
 /** File name of the embedded store inside the data directory. */
 export const SQLITE_FILE_NAME = 'quarry.sqlite';
 
-/** Path of the embedded store for a data directory. */
+/**
+ * Path of the embedded store for a data directory: the graph's file. Its tokens and credits are
+ * in a second file beside it (`accountsFileFor`, `quarry-accounts.sqlite`); a copy or backup of
+ * the store takes both (docs/storage.md).
+ */
 export function sqliteFileFor(dataDir: string): string {
   return path.join(dataDir, SQLITE_FILE_NAME);
 }
@@ -65,28 +71,37 @@ export function openSqliteStorage(
   }
   const runSync = createTransactionRunner(db);
   const entities = new SqliteEntityStore(db, runSync);
+  // A read-only connection (a graph reader) has no accounts file attached, hence no tokens.
+  const tokenStore = options.readOnly ? new NoTokens() : new SqliteTokenStore(db);
+  const journal = options.readOnly ? undefined : new TokenJournal(db);
   const stores = {
-    tokens: new SqliteTokenStore(db),
+    tokens: tokenStore,
     bulkJobs: new SqliteBulkJobStore(db, runSync),
     customApis: new SqliteCustomApiStore(db, runSync),
     crawlJobs: new SqliteCrawlJobStore(db, runSync),
     originFetches: new SqliteOriginFetchStore(db, runSync),
   };
-  // Inside a transaction: the same adapters, not held by the gate.
-  const inTransaction: StorageTransaction = {
-    tokens: asynchronous<TokenStore>(stores.tokens),
+  // Inside a transaction: the same adapters, not held by the gate; its balance changes journaled
+  // in both files (token-journal.ts: the transaction's parts commit file by file).
+  const inTransaction = (): StorageTransaction => ({
+    tokens: asynchronous<TokenStore>(
+      journal && tokenStore instanceof SqliteTokenStore ? journal.tokensOf(tokenStore) : stores.tokens,
+    ),
     bulkJobs: asynchronous<BulkJobStore>(stores.bulkJobs),
     customApis: asynchronous<CustomApiStore>(stores.customApis),
     crawlJobs: asynchronous<CrawlJobStore>(stores.crawlJobs),
     originFetches: asynchronous<OriginFetchStore>(stores.originFetches),
-  };
+  });
   const gate = new TransactionGate();
   return {
     entities,
     workQueue: undefined,
     // One process runs jobs on the embedded store: the politeness it keeps in memory is exact.
     hostTurns: undefined,
-    tokens: groupedCharges(asynchronous<TokenStore>(stores.tokens, gate), stores.tokens, db, gate),
+    tokens:
+      tokenStore instanceof SqliteTokenStore
+        ? groupedCharges(asynchronous<TokenStore>(tokenStore, gate), tokenStore, db, gate)
+        : asynchronous<TokenStore>(tokenStore, gate),
     bulkJobs: asynchronous<BulkJobStore>(stores.bulkJobs, gate),
     customApis: asynchronous<CustomApiStore>(stores.customApis, gate),
     crawlJobs: asynchronous<CrawlJobStore>(stores.crawlJobs, gate),
@@ -94,10 +109,10 @@ export function openSqliteStorage(
     transaction<T>(fn: (tx: StorageTransaction) => Promise<T>): Promise<T> {
       return gate.hold(async () => {
         // Joining a read snapshot open on this connection, as the synchronous runner does.
-        if (db.isTransaction) return fn(inTransaction);
+        if (db.isTransaction) return fn(inTransaction());
         db.exec('BEGIN IMMEDIATE');
         try {
-          const result = await fn(inTransaction);
+          const result = await fn(inTransaction());
           db.exec('COMMIT');
           return result;
         } catch (error) {
@@ -125,4 +140,32 @@ export function openSqliteStorage(
       lock?.release();
     },
   };
+}
+
+/** The token port of a read-only connection: every call fails, saying why. */
+class NoTokens implements Synchronous<TokenStore> {
+  create(): never {
+    return noTokens();
+  }
+  findBySecretHash(): never {
+    return noTokens();
+  }
+  findById(): never {
+    return noTokens();
+  }
+  charge(): never {
+    return noTokens();
+  }
+  refund(): never {
+    return noTokens();
+  }
+  list(): never {
+    return noTokens();
+  }
+}
+
+function noTokens(): never {
+  throw new Error(
+    'a read-only connection to the embedded store has no tokens (they are in its accounts file)',
+  );
 }

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { attachAccounts } from './accounts-file.ts';
 import type { Migration } from './migrations/index.ts';
 import { MIGRATIONS } from './migrations/index.ts';
+import { reconcileTokenJournal } from './token-journal.ts';
 
 /** Options for opening the embedded database. */
 export interface SqliteOpenOptions {
@@ -32,7 +34,10 @@ const PAGE_SIZE = 16_384;
 
 /**
  * Opens (creating when needed) the SQLite file at `file` in WAL mode and applies pending
- * migrations. WAL lets worker threads read while the main thread writes.
+ * migrations. WAL lets worker threads read while the main thread writes. A writing connection
+ * also attaches the store's accounts file (`accounts`: tokens and credits, accounts-file.ts),
+ * and, once migrated, repairs a transaction a crash left committed in one file only
+ * (token-journal.ts); a read-only one (the graph's readers) never opens the accounts file.
  */
 export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}): DatabaseSync {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -44,7 +49,13 @@ export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}
     // WAL + synchronous=NORMAL: durable at each checkpoint, never corrupt; a crash can only lose
     // the last transactions, which the job runners re-derive from their persisted progress.
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-    if (options.migrate !== false) applyMigrations(db, MIGRATIONS);
+    attachAccounts(db, file);
+    if (options.migrate !== false) {
+      applyMigrations(db, MIGRATIONS);
+      const repaired = reconcileTokenJournal(db);
+      if (repaired !== 'none')
+        logToStderr(`store: credits of a transaction a crash left half-committed ${repaired}`);
+    }
   }
   // Last, once the page size is in force: SQLite turns a cache size in KiB into pages with the
   // page size of the moment and keeps that count when a new file's pages grow from 4 to 16 KiB,
@@ -91,10 +102,34 @@ export function applyMigrations(
   }
   const done: number[] = [];
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  // Foreign keys off while the schema changes (SQLite's procedure for rebuilding a table): with
+  // them on, 4 dropping the old tokens table would have deleted every rule set (201).
+  const foreignKeys = Number(
+    (db.prepare('PRAGMA foreign_keys').get() as { foreign_keys: number }).foreign_keys,
+  );
+  db.exec('PRAGMA foreign_keys = OFF');
+  try {
+    applyEach(db, migrations, applied, record, log, done);
+  } finally {
+    db.exec(`PRAGMA foreign_keys = ${foreignKeys}`);
+  }
+  return done;
+}
+
+/** applyMigrations' loop: each migration not in `applied`, in version order, in its own transaction. */
+function applyEach(
+  db: DatabaseSync,
+  migrations: readonly Migration[],
+  applied: ReadonlySet<number>,
+  record: ReturnType<DatabaseSync['prepare']>,
+  log: (line: string) => void,
+  done: number[],
+): void {
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(migration.version)) continue;
     const started = performance.now();
     if (applied.size > 0) log(`store: applying migration ${migration.version} (${migration.name})…`);
+    migration.prepare?.(db);
     db.exec('BEGIN IMMEDIATE');
     try {
       db.exec(migration.sql);
@@ -112,7 +147,6 @@ export function applyMigrations(
     }
     done.push(migration.version);
   }
-  return done;
 }
 
 /**

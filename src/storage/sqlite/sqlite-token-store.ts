@@ -13,7 +13,10 @@ function toRecord(row: TokenRow): TokenRecord {
   return Object.freeze({ id: row.id, label: row.label, credits: row.credits, createdAt: row.created_at });
 }
 
-/** Tokens in the embedded store. Charging is one conditional UPDATE, so it is atomic. */
+/**
+ * Tokens in the embedded store, in its accounts file (accounts-file.ts; the connection must have
+ * it attached: a writing one). Charging is one conditional UPDATE, so it is atomic.
+ */
 export class SqliteTokenStore implements Synchronous<TokenStore> {
   readonly #db: DatabaseSync;
   readonly #insert;
@@ -25,15 +28,19 @@ export class SqliteTokenStore implements Synchronous<TokenStore> {
   constructor(db: DatabaseSync) {
     this.#db = db;
     this.#insert = db.prepare(
-      'INSERT INTO tokens (id, secret_hash, label, credits, created_at) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO accounts.tokens (id, secret_hash, label, credits, created_at) VALUES (?, ?, ?, ?, ?)',
     );
-    this.#bySecret = db.prepare('SELECT id, label, credits, created_at FROM tokens WHERE secret_hash = ?');
-    this.#byId = db.prepare('SELECT id, label, credits, created_at FROM tokens WHERE id = ?');
+    this.#bySecret = db.prepare(
+      'SELECT id, label, credits, created_at FROM accounts.tokens WHERE secret_hash = ?',
+    );
+    this.#byId = db.prepare('SELECT id, label, credits, created_at FROM accounts.tokens WHERE id = ?');
     // The WHERE clause makes the check and the debit one statement: no read-modify-write race.
     this.#charge = db.prepare(
-      'UPDATE tokens SET credits = credits - ?1 WHERE id = ?2 AND credits IS NOT NULL AND credits >= ?1',
+      'UPDATE accounts.tokens SET credits = credits - ?1 WHERE id = ?2 AND credits IS NOT NULL AND credits >= ?1',
     );
-    this.#refund = db.prepare('UPDATE tokens SET credits = credits + ? WHERE id = ? AND credits IS NOT NULL');
+    this.#refund = db.prepare(
+      'UPDATE accounts.tokens SET credits = credits + ? WHERE id = ? AND credits IS NOT NULL',
+    );
   }
 
   create(input: { id: string; secretHash: string; label?: string; credits: number | null }): TokenRecord {
@@ -87,7 +94,7 @@ export class SqliteTokenStore implements Synchronous<TokenStore> {
   list(): TokenRecord[] {
     return (
       this.#db
-        .prepare('SELECT id, label, credits, created_at FROM tokens ORDER BY created_at')
+        .prepare('SELECT id, label, credits, created_at FROM accounts.tokens ORDER BY created_at')
         .all() as unknown as TokenRow[]
     ).map(toRecord);
   }

@@ -1,3 +1,4 @@
+import { copyTokensToAccounts } from '../accounts-file.ts';
 import type { Migration } from './migration.ts';
 
 export const CORE_MIGRATIONS: readonly Migration[] = [
@@ -56,5 +57,21 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
       CREATE TRIGGER entity_profiles_delete AFTER DELETE ON entities BEGIN
         DELETE FROM entity_profiles WHERE ref = OLD.ref;
       END;`,
+  },
+  {
+    version: 4,
+    name: 'tokens and credits in a file of their own',
+    // The tokens move to the accounts file (accounts-file.ts), so that the credit charged per
+    // enhance request commits nothing to the graph's file and its readers keep their page
+    // caches (bench/NOTES.md). Two steps, as no transaction is atomic across two WAL files:
+    // `prepare` copies the rows into the accounts file and syncs it; then this transaction drops
+    // the old table. A crash between them leaves the old table, and the restart drops it without
+    // copying again (`tokens_moved`). `token_journal` (token-journal.ts) holds the balance changes
+    // of the last transaction that wrote both files, so that a crash between their commits is
+    // repaired at restart.
+    prepare: copyTokensToAccounts,
+    sql: `
+      DROP TABLE main.tokens;
+      CREATE TABLE main.token_journal (txn INTEGER NOT NULL, token_id TEXT NOT NULL, delta INTEGER NOT NULL);`,
   },
 ];
