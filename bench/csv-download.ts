@@ -19,7 +19,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
 import { QUERY_FIELDS } from '../src/kg/query-fields.ts';
-import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
+import { accountsFileFor, sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { MAIN, quarryCli, startServer } from './support/server.ts';
 import { cpuGrowth, threadCpu } from './support/thread-cpu.ts';
 
@@ -60,9 +60,11 @@ const job = newestJob();
 const token = quarryCli(['token', 'create', '--unlimited'], dataDir).trim();
 {
   // The job belongs to the token of the run that submitted it: give it to the new one.
+  // The tokens are in the store's accounts file (src/storage/sqlite/accounts-file.ts).
   const db = new DatabaseSync(sqliteFileFor(dataDir));
+  db.prepare('ATTACH DATABASE ? AS accounts').run(accountsFileFor(sqliteFileFor(dataDir)));
   db.prepare(
-    'UPDATE bulk_jobs SET token_id = (SELECT id FROM tokens ORDER BY created_at DESC, rowid DESC LIMIT 1) WHERE id = ?',
+    'UPDATE bulk_jobs SET token_id = (SELECT id FROM accounts.tokens ORDER BY created_at DESC, rowid DESC LIMIT 1) WHERE id = ?',
   ).run(job.id);
   db.close();
 }

@@ -37,6 +37,12 @@ test('a second serve or worker on a data directory is refused; token create stil
     const token = quarry(['token', 'create', '--credits', '5']);
     assert.equal(token.status, 0, token.stderr);
     assert.match(token.stdout, /^[0-9a-f]{32}\n$/);
+    // The running server knows it at once (both write the store's accounts file), and an
+    // unknown token is still refused.
+    const listed = await fetch(`${first.url}/kg/v3/enhance/bulk/status?token=${token.stdout.trim()}`);
+    assert.equal(listed.status, 200, await listed.text());
+    const refused = await fetch(`${first.url}/kg/v3/enhance/bulk/status?token=${'0'.repeat(32)}`);
+    assert.equal(refused.status, 401);
   } finally {
     await first.kill('SIGKILL');
   }

@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import { copyTokensToAccounts } from '../src/storage/sqlite/accounts-file.ts';
 import { accountsFileFor, applyMigrations, openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { MIGRATIONS } from '../src/storage/sqlite/migrations/index.ts';
+import { loadFixtureGraph } from './support/load-graph.ts';
 import { tempDir } from './support/temp-dir.ts';
+import { startTestRuntime } from './support/test-runtime.ts';
 
 /** A token's balance as a second connection reads it from the accounts file (what a restart sees). */
 function credits(file: string, id: string): number | null | undefined {
@@ -65,6 +67,37 @@ test('accounts file: charges land in it; a graph reader sees no change of the gr
   } finally {
     await storage.close();
     dir.remove();
+  }
+});
+
+test('accounts file: HTTP enhance requests with a credited token write nothing to the graph file', {
+  skip: process.env.QUARRY_TEST_STORE === 'postgres' && 'the embedded store only',
+}, async () => {
+  const t = await startTestRuntime({ workerThreads: 1 });
+  try {
+    await loadFixtureGraph(
+      t.runtime.storage.entities,
+      path.join(import.meta.dirname, 'fixtures', 'kg-small.jsonl'),
+    );
+    const token = await t.token(100);
+    const file = path.join(t.dataDir, 'quarry.sqlite');
+    const reader = new DatabaseSync(file, { readOnly: true });
+    const dataVersion = () => Number(reader.prepare('PRAGMA data_version').get()?.data_version);
+    const before = dataVersion();
+    for (let i = 0; i < 3; i++) {
+      const res = await t.runtime.app.inject({
+        url: `/kg/v3/enhance?token=${token}&type=Organization&name=Acme%20Robotics`,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().hits, 1);
+    }
+    const record = await t.runtime.services.tokens.find(token);
+    assert.ok(record && record.credits !== null && record.credits < 100, 'the requests were charged');
+    assert.equal(credits(file, record.id), record.credits, 'in the accounts file');
+    assert.equal(dataVersion(), before, 'no commit to the graph file');
+    reader.close();
+  } finally {
+    await t.close();
   }
 });
 

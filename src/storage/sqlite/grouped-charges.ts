@@ -17,8 +17,8 @@ interface Operation {
  * after another in the order they were made (conditional UPDATEs, so never below zero; a token's
  * charges between two refunds as one UPDATE of their sum when its balance covers them). One commit per
  * group instead of one per request: each commit appends the tokens page to the WAL (~15 µs of
- * the HTTP thread per request, measured) and makes every reading thread's next snapshot drop its
- * page cache. A charge resolves only once its transaction has committed, so an answer is never
+ * the HTTP thread per request, measured). The tokens are in the accounts file (accounts-file.ts),
+ * so a group commits nothing to the graph's file and its readers keep their page caches. A charge resolves only once its transaction has committed, so an answer is never
  * sent for a charge a crash could still undo; a group that fails rejects every charge in it,
  * none of which was taken.
  */
