@@ -101,6 +101,21 @@ test('accounts file: HTTP enhance requests with a credited token write nothing t
   }
 });
 
+test('accounts file: a store whose accounts file was lost is refused rather than opened without its tokens', async () => {
+  const dir = tempDir();
+  try {
+    const file = path.join(dir.path, 'quarry.sqlite');
+    const storage = openSqliteStorage(file);
+    await storage.tokens.create({ id: 'tok_1', secretHash: 'h-1', credits: 10 });
+    await storage.close();
+    fs.rmSync(accountsFileFor(file));
+    assert.throws(() => openSqliteStorage(file), /accounts file .*quarry-accounts\.sqlite .* is missing/);
+    assert.throws(() => openSqliteStorage(file), /is missing/, 'and again: the attempt made nothing up');
+  } finally {
+    dir.remove();
+  }
+});
+
 test('accounts file: a transaction that rolls back leaves both files unchanged', async () => {
   const dir = tempDir();
   const file = path.join(dir.path, 'quarry.sqlite');

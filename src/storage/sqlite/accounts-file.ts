@@ -46,6 +46,7 @@ export function accountsFileFor(file: string): string {
  */
 export function attachAccounts(db: DatabaseSync, file: string): void {
   db.prepare(`ATTACH DATABASE ? AS ${ACCOUNTS_SCHEMA}`).run(accountsFileFor(file));
+  refuseLostAccounts(db, file);
   const a = ACCOUNTS_SCHEMA;
   // Only a new, empty file takes the page size; then the journal mode (a WAL file keeps its page size).
   db.exec(`PRAGMA ${a}.page_size = ${ACCOUNTS_PAGE_SIZE}`);
@@ -81,6 +82,26 @@ export function attachAccounts(db: DatabaseSync, file: string): void {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
   }
+}
+
+/**
+ * Throws when the accounts file is new (no schema yet) but the graph's file has had its tokens
+ * moved out (migration 4): the accounts file was lost (a copy or backup of `quarry.sqlite`
+ * alone). Creating an empty one would silently drop every token and balance.
+ */
+function refuseLostAccounts(db: DatabaseSync, file: string): void {
+  const fresh = db.prepare(`PRAGMA ${ACCOUNTS_SCHEMA}.user_version`).get() as { user_version: number };
+  if (Number(fresh.user_version) !== 0) return;
+  const migrations = db
+    .prepare("SELECT 1 AS found FROM main.sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
+  if (!migrations || !db.prepare('SELECT 1 AS found FROM main.schema_migrations WHERE version = 4').get())
+    return;
+  db.exec(`DETACH DATABASE ${ACCOUNTS_SCHEMA}`);
+  throw new Error(
+    `the store's accounts file ${accountsFileFor(file)} (tokens and credits) is missing or empty, ` +
+      `but ${file} had its tokens moved there: restore both files from the same backup`,
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
 import type {
   BulkJobStore,
   CrawlJobStore,
@@ -71,37 +72,28 @@ export function openSqliteStorage(
   }
   const runSync = createTransactionRunner(db);
   const entities = new SqliteEntityStore(db, runSync);
-  // A read-only connection (a graph reader) has no accounts file attached, hence no tokens.
-  const tokenStore = options.readOnly ? new NoTokens() : new SqliteTokenStore(db);
-  const journal = options.readOnly ? undefined : new TokenJournal(db);
   const stores = {
-    tokens: tokenStore,
     bulkJobs: new SqliteBulkJobStore(db, runSync),
     customApis: new SqliteCustomApiStore(db, runSync),
     crawlJobs: new SqliteCrawlJobStore(db, runSync),
     originFetches: new SqliteOriginFetchStore(db, runSync),
   };
-  // Inside a transaction: the same adapters, not held by the gate; its balance changes journaled
-  // in both files (token-journal.ts: the transaction's parts commit file by file).
-  const inTransaction = (): StorageTransaction => ({
-    tokens: asynchronous<TokenStore>(
-      journal && tokenStore instanceof SqliteTokenStore ? journal.tokensOf(tokenStore) : stores.tokens,
-    ),
+  const gate = new TransactionGate();
+  const tokens = tokenPorts(db, options.readOnly === true, gate);
+  // Inside a transaction: the same adapters, not held by the gate; a token port of its own.
+  const adapters = {
     bulkJobs: asynchronous<BulkJobStore>(stores.bulkJobs),
     customApis: asynchronous<CustomApiStore>(stores.customApis),
     crawlJobs: asynchronous<CrawlJobStore>(stores.crawlJobs),
     originFetches: asynchronous<OriginFetchStore>(stores.originFetches),
-  });
-  const gate = new TransactionGate();
+  };
+  const inTransaction = (): StorageTransaction => ({ ...adapters, tokens: tokens.inTransaction() });
   return {
     entities,
     workQueue: undefined,
     // One process runs jobs on the embedded store: the politeness it keeps in memory is exact.
     hostTurns: undefined,
-    tokens:
-      tokenStore instanceof SqliteTokenStore
-        ? groupedCharges(asynchronous<TokenStore>(tokenStore, gate), tokenStore, db, gate)
-        : asynchronous<TokenStore>(tokenStore, gate),
+    tokens: tokens.outside,
     bulkJobs: asynchronous<BulkJobStore>(stores.bulkJobs, gate),
     customApis: asynchronous<CustomApiStore>(stores.customApis, gate),
     crawlJobs: asynchronous<CrawlJobStore>(stores.crawlJobs, gate),
@@ -139,6 +131,29 @@ export function openSqliteStorage(
       db.close();
       lock?.release();
     },
+  };
+}
+
+/**
+ * The token ports of a connection: outside transactions (charges grouped per event-loop turn),
+ * and a new one for each transaction, whose balance changes are journaled in both files of the
+ * store (token-journal.ts: a transaction's parts commit file by file). A read-only connection (a
+ * graph reader) has no accounts file attached, hence no tokens.
+ */
+function tokenPorts(
+  db: DatabaseSync,
+  readOnly: boolean,
+  gate: TransactionGate,
+): { readonly outside: TokenStore; inTransaction(): TokenStore } {
+  if (readOnly) {
+    const none = asynchronous<TokenStore>(new NoTokens(), gate);
+    return { outside: none, inTransaction: () => none };
+  }
+  const store = new SqliteTokenStore(db);
+  const journal = new TokenJournal(db);
+  return {
+    outside: groupedCharges(asynchronous<TokenStore>(store, gate), store, db, gate),
+    inTransaction: () => asynchronous<TokenStore>(journal.tokensOf(store)),
   };
 }
 

@@ -49,12 +49,12 @@ export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}
     // WAL + synchronous=NORMAL: durable at each checkpoint, never corrupt; a crash can only lose
     // the last transactions, which the job runners re-derive from their persisted progress.
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-    attachAccounts(db, file);
-    if (options.migrate !== false) {
-      applyMigrations(db, MIGRATIONS);
-      const repaired = reconcileTokenJournal(db);
-      if (repaired !== 'none')
-        logToStderr(`store: credits of a transaction a crash left half-committed ${repaired}`);
+    try {
+      attachAccounts(db, file);
+      if (options.migrate !== false) migrateAndRepair(db);
+    } catch (error) {
+      db.close();
+      throw error;
     }
   }
   // Last, once the page size is in force: SQLite turns a cache size in KiB into pages with the
@@ -64,6 +64,14 @@ export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}
   if (options.readOnly && options.mmapMiB)
     db.exec(`PRAGMA mmap_size = ${Math.floor(options.mmapMiB * 2 ** 20)}`);
   return db;
+}
+
+/** Applies pending migrations, then repairs what a crash left half-committed (token-journal.ts). */
+function migrateAndRepair(db: DatabaseSync): void {
+  applyMigrations(db, MIGRATIONS);
+  const repaired = reconcileTokenJournal(db);
+  if (repaired !== 'none')
+    logToStderr(`store: credits of a transaction a crash left half-committed ${repaired}`);
 }
 
 /** Where `applyMigrations` says which migration it applies to an existing store: stderr. */
