@@ -65,7 +65,7 @@ test('resourceLimits reach every thread of the pool', async () => {
 
 test('serveTaskBatches answers the tasks queued together as one batch, each on its own', async () => {
   const batches = new URL('../../test/fixtures/batch-worker.ts', import.meta.url);
-  const pool = new WorkerPool<number, { value: number; batch: number }>({
+  const pool = new WorkerPool<number, { value: number; batch: number; index: number }>({
     size: 1,
     script: batches,
     tasksPerWorker: 8,
@@ -83,12 +83,45 @@ test('serveTaskBatches answers the tasks queued together as one batch, each on i
       'answered together',
     );
     // A lone task goes at once, in a batch of its own.
-    assert.deepEqual(await pool.run(7), { value: 14, batch: 1 });
+    assert.deepEqual(await pool.run(7), { value: 14, batch: 1, index: 0 });
     // A batch that fails fails every task it did not answer; the thread serves on.
     const failed = await Promise.allSettled([-1, 3].map((n) => pool.run(n)));
     assert.equal(failed[0].status, 'rejected');
     assert.match(String((failed[0] as PromiseRejectedResult).reason), /the batch failed/);
     assert.equal((await pool.run(9)).value, 18);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('serveTaskBatches takes the tasks posted one by one while it was busy as its next batch, in order', async () => {
+  const batches = new URL('../../test/fixtures/batch-worker.ts', import.meta.url);
+  const pool = new WorkerPool<number, { value: number; batch: number; index: number }>({
+    size: 1,
+    script: batches,
+    tasksPerWorker: 16,
+  });
+  try {
+    await pool.run(1); // started
+    const busy = pool.run(1300);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Each in a turn of its own: one message each, all on the port when the thread is free.
+    const later: Promise<{ value: number; batch: number; index: number }>[] = [];
+    for (const n of [2, 3, 4, 5, 6, 7]) {
+      later.push(pool.run(n));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal((await busy).batch, 1);
+    assert.deepEqual(await Promise.all(later), [
+      { value: 4, batch: 6, index: 0 },
+      { value: 6, batch: 6, index: 1 },
+      { value: 8, batch: 6, index: 2 },
+      { value: 10, batch: 6, index: 3 },
+      { value: 12, batch: 6, index: 4 },
+      { value: 14, batch: 6, index: 5 },
+    ]);
+    // Then a lone task, alone again.
+    assert.deepEqual(await pool.run(8), { value: 16, batch: 1, index: 0 });
   } finally {
     await pool.close();
   }
