@@ -92,9 +92,14 @@ export interface AnswerThreadData {
 const TASKS_PER_THREAD = 4;
 /**
  * The same when the requests queued together are answered as a batch: what a batch can hold, so
- * more of them share a read snapshot (and, on PostgreSQL, its round trips).
+ * more of them share a read snapshot (and, on PostgreSQL, its round trips). A larger batch costs
+ * less per request (1M + 1M, one thread, `bench/thread-stages.ts`: ~470 µs at 4, ~440 at 8,
+ * ~390 at 16, ~360 at 32). 32: what one thread takes when it holds every request of the HTTP
+ * bench's 32 connections (`QUARRY_ENHANCE_THREADS=1`: its CPU per request 336 / 339 µs against
+ * 350 / 364 with 16; bench/NOTES.md, issue 30). Threads take tasks least loaded first, so with
+ * more threads each holds its share, as before.
  */
-const TASKS_PER_BATCHING_THREAD = 16;
+const TASKS_PER_BATCHING_THREAD = 32;
 /**
  * Niceness of batching threads. Batched, an enhance thread never waits for the main thread (nor,
  * on PostgreSQL, for the database): the threads (and PostgreSQL's bridges and backends) keep both
