@@ -57,7 +57,8 @@ export const enhanceRoutes: RoutePlugin<EnhanceRoutesOptions> = async (app, opti
         response: { 200: enhanceResponse, ...enhanceErrorResponses },
       },
     },
-    async (request, reply) => run(request, reply, request.query, 'get'),
+    // Not an async function: `run`'s promise is the handler's, without a second one around it.
+    (request, reply) => run(request, reply, request.query, 'get'),
   );
 
   // No query schema (options in the query are checked with the body's), so typed here.
@@ -89,6 +90,6 @@ export const enhanceRoutes: RoutePlugin<EnhanceRoutesOptions> = async (app, opti
         response: { 200: enhanceResponse, ...enhanceErrorResponses },
       },
     },
-    async (request, reply) => run(request, reply, request.query, 'combine'),
+    (request, reply) => run(request, reply, request.query, 'combine'),
   );
 };
