@@ -19,6 +19,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Agent, setGlobalDispatcher } from 'undici';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { freePort, MAIN, quarryCli, waitForHealthz } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';
@@ -40,6 +41,10 @@ const n = Number(values.requests);
 const token = quarryCli(['token', 'create', '--credits', '1000000000'], dataDir).trim();
 const queries = sampleQueries(sqliteFileFor(dataDir), 20_000);
 const paths = queries.map((q) => `/kg/v3/enhance?${toQueryString(q)}&token=${token}`);
+// No headers or body timeout: under valgrind on a loaded host the first answers (the thread's
+// vocabularies, compiles) can take longer than undici's 300 s (two runs died of it at load 15-20).
+// The requests fetch sends are the same.
+setGlobalDispatcher(new Agent({ headersTimeout: 0, bodyTimeout: 0 }));
 const port = await freePort();
 const child = spawn(
   'valgrind',
