@@ -23,7 +23,7 @@ import { extractRoutes } from './routes-extract.ts';
 import { reconcileRoutes } from './routes-reconcile.ts';
 import { healthRoutes } from './routes-health.ts';
 import { metricsRoutes } from './routes-metrics.ts';
-import { newRequestId, requestLineWriter, requestLoggerFactory } from './request-logger.ts';
+import { newRequestId, requestLoggerFactory } from './request-logger.ts';
 import { installUnreadBodyGuard } from './unread-body.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -80,21 +80,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installUnreadBodyGuard(app);
   installJsonBodyParser(app);
   installBodyIdleTimeout(app, deps.config.timeouts.bodyIdleMs);
-  const writeRequestLine = requestLineWriter(deps.logger);
   // A callback hook, not an async one: no promise per request for what is synchronous.
   app.addHook('onResponse', (request, reply, done) => {
     // Read once: Fastify builds the whole `routeOptions` object at each read.
     const pattern = request.routeOptions.url;
     const elapsed = reply.elapsedTime;
     // Through the server's logger, the request id first: the line `request.log` would write,
-    // without making the request's pino child, formatted directly (request-logger.ts).
-    writeRequestLine({
-      reqId: request.id,
-      method: request.method,
-      url: pattern ?? request.url.split('?')[0],
-      status: reply.statusCode,
-      ms: Math.round(elapsed * 100) / 100,
-    });
+    // without making the request's pino child (request-logger.ts).
+    deps.logger.info(
+      {
+        reqId: request.id,
+        method: request.method,
+        url: pattern ?? request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(elapsed * 100) / 100,
+      },
+      'request',
+    );
     // The route's pattern, never the URL: a label per job id or 404 path would grow unbounded.
     deps.metrics.requestAnswered(request.method, pattern ?? 'unmatched', reply.statusCode, elapsed / 1000);
     done();
