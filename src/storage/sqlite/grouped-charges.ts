@@ -14,11 +14,12 @@ interface Operation {
 /**
  * The token port of the embedded store with charges (and refunds) grouped: those made in one
  * turn of the event loop are written in one transaction, with the outcomes of making them one
- * after another in the order they were made (conditional UPDATEs, so never below zero; a token's
- * charges between two refunds as one UPDATE of their sum when its balance covers them). One commit per
- * group instead of one per request: each commit appends the tokens page to the WAL (~15 µs of
- * the HTTP thread per request, measured). The tokens are in the accounts file (accounts-file.ts),
- * so a group commits nothing to the graph's file and its readers keep their page caches. A charge resolves only once its transaction has committed, so an answer is never
+ * after another in the order they were made (conditional UPDATEs, so never below zero; a
+ * token's charges between two refunds as one UPDATE of their sum when its balance covers them).
+ * One commit per group instead of one per request: each commit appends the tokens page to the
+ * WAL (~15 µs of the HTTP thread per request, measured). The tokens are in the accounts file
+ * (accounts-file.ts), so a group commits nothing to the graph's file and its readers keep their
+ * page caches. A charge resolves only once its transaction has committed, so an answer is never
  * sent for a charge a crash could still undo; a group that fails rejects every charge in it,
  * none of which was taken.
  */
