@@ -75,6 +75,7 @@ export function printFigure(f: Figure): void {
 
 /** Figure names shared by the benchmarks that print them and `crossTargets`. */
 export const FIGURES = {
+  /** The in-process matcher's whole process (its thread and V8's helper threads), as the servers'. */
   matcherCpu: 'matcher CPU per query',
   httpCpu: 'HTTP enhance server CPU per request',
   bulkCpu: 'bulk server CPU per record',
@@ -82,8 +83,9 @@ export const FIGURES = {
 
 /**
  * Issue 30's targets that relate two benchmarks of one run: server CPU per HTTP enhance ≤ 1.3×
- * the in-process matcher's CPU per query, and bulk CPU per record ≤ the matcher's. Each target
- * is given only when both of its figures were printed in the run.
+ * the in-process matcher's CPU per query, and bulk CPU per record ≤ the matcher's. Both sides
+ * count a whole process's threads, V8's helpers included. Each target is given only when both of
+ * its figures were printed in the run.
  */
 export function crossTargets(figures: ReadonlyMap<string, number>): Target[] {
   const matcher = figures.get(FIGURES.matcherCpu);
