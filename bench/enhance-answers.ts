@@ -135,10 +135,9 @@ try {
 } finally {
   await server.stop();
 }
-// The balance as the store the server ran on keeps it.
-const storage = openStorage(storeLocator({ dataDir, databaseUrl: store.env.QUARRY_DATABASE_URL }), {
-  readOnly: true,
-});
+// The balance as the store the server ran on keeps it. A writing connection (the server has
+// stopped): tokens live in the accounts file, which read-only connections never attach.
+const storage = openStorage(storeLocator({ dataDir, databaseUrl: store.env.QUARRY_DATABASE_URL }));
 const record = await storage.tokens.findBySecretHash(hashSecret(token));
 await storage.close();
 await store.drop();
