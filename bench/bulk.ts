@@ -134,6 +134,42 @@ async function status(server: BenchServer, token: string, id: string): Promise<R
   return ((await res.json()) as { content: Record<string, unknown> }).content;
 }
 
+/**
+ * Where a job's end-to-end time goes (diagnostics, issue 30), seconds from the submission's
+ * first byte: the 202 (upload and store), the first batch claimed (`start_time_ms`, the
+ * server's clock on this host), the first results seen stored, COMPLETE in the store
+ * (`completed_time_ms`) and as the polls saw it, the CSV downloaded. "Start-up" is what the
+ * first 15 s of processing fell short of the job's middle rate (20% → 80% done), in seconds of
+ * that rate: the threads' start and warm-up; "tail" the same for the last 5% of the records.
+ */
+function timeline(
+  t0: number,
+  epoch0: number,
+  tSubmitted: number,
+  tComplete: number,
+  tDownloaded: number,
+  job: Record<string, unknown>,
+  progress: readonly [number, number][],
+): string {
+  const s = (t: number) => ((t - t0) / 1000).toFixed(1);
+  const server = (ms: unknown) => (typeof ms === 'number' ? ((ms - epoch0) / 1000).toFixed(1) : '?');
+  const total = Number(job.jobs_completed ?? 0);
+  const at = (fraction: number) => progress.find(([, done]) => done >= fraction * total);
+  const firstResults = progress.find(([, done]) => done > 0);
+  const [t20, d20] = at(0.2) ?? [0, 0];
+  const [t80, d80] = at(0.8) ?? [0, 0];
+  const rate = t80 > t20 ? (d80 - d20) / ((t80 - t20) / 1000) : Number.NaN;
+  const early = progress.find(([t]) => t - tSubmitted >= 15_000);
+  const startup = early ? (early[0] - tSubmitted) / 1000 - early[1] / rate : Number.NaN;
+  const [t95, d95] = at(0.95) ?? [0, 0];
+  const tail = t95 > 0 ? (tComplete - t95) / 1000 - (total - d95) / rate : Number.NaN;
+  return (
+    `202 at ${s(tSubmitted)} s, first batch claimed ${server(job.start_time_ms)}, first results seen ${firstResults ? s(firstResults[0]) : '?'}, ` +
+    `COMPLETE stored ${server(job.completed_time_ms)} / seen ${s(tComplete)}, CSV downloaded ${s(tDownloaded)}; ` +
+    `middle rate ${rate.toFixed(0)} records/s, start-up short by ${startup.toFixed(1)} s, tail ${tail.toFixed(1)} s beyond that rate`
+  );
+}
+
 /** Jobs of earlier runs that the server would resume and run beside the measured one. */
 function unfinishedJobs(file: string): string[] {
   if (!fs.existsSync(file)) return [];
@@ -238,6 +274,7 @@ export async function benchBulk(
 
     phase('submit');
     const t0 = performance.now();
+    const epoch0 = Date.now();
     const submitted = await fetch(`${server.url}/kg/v3/enhance/bulk?token=${token}&name=bench`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -279,8 +316,11 @@ export async function benchBulk(
 
     let last: Record<string, unknown>;
     let lastPrint = 0;
+    // Records stored over time (each poll), for the timeline: the job's start-up and its tail.
+    const progress: [number, number][] = [];
     for (;;) {
       last = await status(server, token, id);
+      progress.push([performance.now(), Number(last.jobs_completed ?? 0)]);
       if (last.status !== 'IN_PROCESS' && last.status !== 'NOT_STARTED') break;
       if (performance.now() - lastPrint > 15_000) {
         lastPrint = performance.now();
@@ -351,6 +391,9 @@ export async function benchBulk(
     );
     console.log(
       `  CPU without the probes ${recordCpuPerRecordUs.toFixed(0)} µs/record (${latencies.length} probes during the job × ${probeCpuUs.toFixed(0)} µs each, priced before the job over ${PRICED_PROBES} others beyond the idle processes' ${(1000 * idleCpuPerSecond).toFixed(0)} ms CPU/s)`,
+    );
+    console.log(
+      `  timeline               ${timeline(t0, epoch0, tSubmitted, tComplete, tDownloaded, last, progress)}`,
     );
     console.log(
       `  CSV download           ${csv.seconds.toFixed(1)} s, ${mib(csv.bytes)}, ${csv.lines - 1} rows = ${((csv.lines - 1) / csv.seconds).toFixed(0)} rows/s (target ≥ 100,000), server CPU ${((1e6 * csvCpuSeconds) / Math.max(1, csv.lines - 1)).toFixed(1)} µs/row  [HTTP ${csv.status}]`,
