@@ -119,3 +119,49 @@ test('a job survives SIGKILL of the server: every record exactly once, in order,
     dir.remove();
   }
 });
+
+test('SIGKILL while a submission is uploaded, its first records answered: no job, no charge after the restart', async () => {
+  const dir = tempDir();
+  let live: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+  try {
+    const setup = openSqliteStorage(sqliteFileFor(dir.path));
+    await loadFixtureGraph(setup.entities, FIXTURE);
+    const { secret: token, record } = await new TokenService(setup.tokens).create({ credits: CREDITS });
+    setup.close();
+    const records = sampleRecords(12_000);
+    const server = await startServerProcess(dir.path, { QUARRY_WORKERS: '2' });
+    live = server;
+    // 12,000 records (two chunks stored and handed to the workers), then the upload stalls.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(`[${records.map((r) => JSON.stringify(r)).join(',')}`));
+      },
+    });
+    const upload = fetch(`${server.url}/kg/v3/enhance/bulk?token=${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await server.kill('SIGKILL');
+    await upload;
+
+    live = await startServerProcess(dir.path, { QUARRY_WORKERS: '2' });
+    const list = await fetch(`${live.url}/kg/v3/enhance/bulk/status?token=${token}`);
+    assert.equal(list.status, 200);
+    assert.deepEqual(await list.json(), [], 'the interrupted submission is no job');
+    await live.kill('SIGTERM');
+    const store = openSqliteStorage(sqliteFileFor(dir.path));
+    try {
+      assert.equal((await store.tokens.findById(record.id))?.credits, CREDITS, 'nothing charged');
+      const jobs = await store.bulkJobs.listByState(['NOT_STARTED', 'IN_PROCESS', 'COMPLETE', 'STOPPED']);
+      assert.deepEqual(jobs, []);
+    } finally {
+      store.close();
+    }
+  } finally {
+    await live?.kill('SIGKILL');
+    dir.remove();
+  }
+});
