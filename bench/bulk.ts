@@ -164,7 +164,7 @@ function timeline(
   const [t95, d95] = at(0.95) ?? [0, 0];
   const tail = t95 > 0 ? (tComplete - t95) / 1000 - (total - d95) / rate : Number.NaN;
   return (
-    `202 at ${s(tSubmitted)} s, first batch claimed ${server(job.start_time_ms)}, first results seen ${firstResults ? s(firstResults[0]) : '?'}, ` +
+    `202 at ${s(tSubmitted)} s (${progress[0]?.[1] ?? 0} records stored by the first poll after it), first batch claimed ${server(job.start_time_ms)}, first results seen ${firstResults ? s(firstResults[0]) : '?'}, ` +
     `COMPLETE stored ${server(job.completed_time_ms)} / seen ${s(tComplete)}, CSV downloaded ${s(tDownloaded)}; ` +
     `middle rate ${rate.toFixed(0)} records/s, start-up short by ${startup.toFixed(1)} s, tail ${tail.toFixed(1)} s beyond that rate`
   );
