@@ -120,7 +120,7 @@ test('a job survives SIGKILL of the server: every record exactly once, in order,
   }
 });
 
-test('SIGKILL while a submission is uploaded, its first records answered: no job, no charge after the restart', async () => {
+test('SIGKILL while a submission is uploaded: no job, no charge after the restart', async () => {
   const dir = tempDir();
   let live: Awaited<ReturnType<typeof startServerProcess>> | undefined;
   try {
@@ -131,7 +131,7 @@ test('SIGKILL while a submission is uploaded, its first records answered: no job
     const records = sampleRecords(12_000);
     const server = await startServerProcess(dir.path, { QUARRY_WORKERS: '2' });
     live = server;
-    // 12,000 records (two chunks stored and handed to the workers), then the upload stalls.
+    // 12,000 records (two chunks stored), then the upload stalls.
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode(`[${records.map((r) => JSON.stringify(r)).join(',')}`));
