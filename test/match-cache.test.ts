@@ -6,6 +6,7 @@ import {
   type CandidateSource,
   createMatcher,
   type MatchQuery,
+  profileBytes,
   type ScoredCandidate,
 } from '../src/match/index.ts';
 import { generateQuery } from '../src/match/training/query-generator.ts';
@@ -189,7 +190,8 @@ test('the profiles kept are bounded by their size in memory: past it they are re
     counts: () => entities.counts(),
     version: () => entities.version(),
   };
-  const oneProfile = approximateBytes(entities.profiles([1])[0].profile);
+  // As the cache sizes it (from the stored JSON's length).
+  const oneProfile = profileBytes(entities.profiles([1])[0]);
   // Room for about two profiles: two more push the first two out, and they are read again.
   const small = new CachingCandidateSource(counting, { profileBytes: oneProfile * 2.5 });
   small.profiles([1, 2]);
@@ -224,6 +226,56 @@ test('the profiles kept are bounded by their size in memory: past it they are re
   const roomyAfter = reads;
   roomy.profiles([1, 2]);
   assert.equal(reads, roomyAfter, 'within its budget nothing is read again');
+});
+
+test('profile rows are kept and sized without being parsed; a row is parsed once, when first read', () => {
+  const rows = storage.entities.profiles([1, 2, 3]);
+  // The SQLite store's rows carry their JSON text's length, and parse the text once.
+  for (const row of rows) {
+    assert.ok(row.profileTextLength !== undefined && row.profileTextLength > 10);
+    assert.equal(row.profile, row.profile, 'the same parsed object at every read');
+  }
+  const parses: number[] = [];
+  // Rows of a source whose profile getter counts its reads.
+  const counting: CandidateSource = {
+    refsForKeys: (keys, limit) => storage.entities.refsForKeys(keys, limit),
+    profiles: (refs) =>
+      storage.entities.profiles(refs).map((row) => ({
+        ref: row.ref,
+        id: row.id,
+        type: row.type,
+        profileTextLength: row.profileTextLength,
+        get profile() {
+          parses.push(row.ref);
+          return row.profile;
+        },
+      })),
+    termCounts: (prefix) => storage.entities.termCounts(prefix),
+    counts: () => storage.entities.counts(),
+    version: () => storage.entities.version(),
+  };
+  const cached = new CachingCandidateSource(counting);
+  const read = cached.profiles([3, 1, 2]);
+  assert.deepEqual(
+    read.map((row) => row.ref),
+    [3, 1, 2],
+  );
+  assert.deepEqual(parses, [], 'kept and sized from profileTextLength alone');
+  assert.deepEqual(read[1].profile, rows[0].profile);
+  assert.deepEqual(parses, [1]);
+  // Without the text's length the cache sizes a row by its parsed profile, as before.
+  const plain = new CachingCandidateSource({
+    ...counting,
+    profiles: (refs) =>
+      counting.profiles(refs).map(({ ref, id, type, profile }) => ({ ref, id, type, profile })),
+  });
+  parses.length = 0;
+  plain.profiles([2]);
+  assert.deepEqual(parses, [2]);
+  assert.equal(
+    profileBytes({ ref: 1, id: 'x', type: 'Person', profile: { n: ['ab'] } }),
+    approximateBytes({ n: ['ab'] }),
+  );
 });
 
 test('after a write, the caching source reads the new graph', () => {

@@ -19,6 +19,12 @@ export interface CandidateProfile {
   readonly type: EntityType;
   /** The match profile `indexEntity` computed (match/profile.ts), as stored. */
   readonly profile: unknown;
+  /**
+   * Characters of the profile's stored JSON, when the source has the text (SQLite): the caching
+   * source estimates the parsed profile's size from it without reading `profile` (which a source
+   * may parse only when first read). Undefined: estimated from the parsed profile.
+   */
+  readonly profileTextLength?: number;
 }
 
 export interface EntityCounts {
@@ -57,9 +63,10 @@ export interface CandidateSource {
 
 export interface CachingOptions {
   /**
-   * Most bytes of parsed profiles kept (`approximateBytes`; default 16 MiB, ~20,000 demo
-   * profiles), by size rather than count: profiles of entities with many names or employments
-   * are several times larger, and large caches lengthen garbage-collection pauses (p99).
+   * Most bytes of parsed profiles kept (`approximateBytes`, or estimated from the JSON text's
+   * length: `profileTextLength`; default 16 MiB, ~20,000 demo profiles), by size rather than
+   * count: profiles of entities with many names or employments are several times larger, and
+   * large caches lengthen garbage-collection pauses (p99).
    */
   readonly profileBytes?: number;
   /**
@@ -75,6 +82,22 @@ export interface CachingOptions {
 const PROFILE_CACHE_BYTES = 16 * 2 ** 20;
 /** 500,000 refs (the former bound) and ~60,000 keys of 20 characters. */
 const POSTINGS_CACHE_BYTES = 8 * 2 ** 20;
+
+/**
+ * `approximateBytes` of a parsed profile per character of its JSON text: 3.0 (persons) to 3.8
+ * (organizations) on the 1M + 1M demo graph, 3.35 over the 20k + 20k one.
+ */
+const PARSED_BYTES_PER_CHARACTER = 3.4;
+
+/**
+ * Estimated heap of a profile row once parsed: from its text's length when the source gives it
+ * (without parsing a row the matcher may never read: see `CandidateProfile.profileTextLength`).
+ */
+export function profileBytes(row: CandidateProfile): number {
+  return row.profileTextLength !== undefined
+    ? Math.ceil(PARSED_BYTES_PER_CHARACTER * row.profileTextLength)
+    : approximateBytes(row.profile);
+}
 
 /** Estimated heap of the postings of one key: its map slot and string, and 8 bytes per ref. */
 function postingsBytes(key: string, refs: readonly number[]): number {
@@ -112,9 +135,7 @@ export class CachingCandidateSource implements CandidateSource {
 
   constructor(source: CandidateSource, options: CachingOptions = {}) {
     this.#source = source;
-    this.#profiles = new ByteBoundedCache(options.profileBytes ?? PROFILE_CACHE_BYTES, (row) =>
-      approximateBytes(row.profile),
-    );
+    this.#profiles = new ByteBoundedCache(options.profileBytes ?? PROFILE_CACHE_BYTES, profileBytes);
     this.#postingsCap = options.postingsBytes ?? POSTINGS_CACHE_BYTES;
   }
 

@@ -32,7 +32,7 @@ export type {
   CandidateSource,
   EntityCounts,
 } from './candidate-source.ts';
-export { CachingCandidateSource } from './candidate-source.ts';
+export { CachingCandidateSource, profileBytes } from './candidate-source.ts';
 export type {
   Explanation,
   Matcher,

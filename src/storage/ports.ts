@@ -107,6 +107,12 @@ export interface CandidateProfile {
   readonly id: string;
   readonly type: EntityType;
   readonly profile: unknown;
+  /**
+   * Characters of the profile's stored JSON, when the store has the text (SQLite): the caching
+   * source estimates the parsed profile's size from it without reading `profile` (which a store
+   * may parse only when first read). Undefined: estimated from the parsed profile.
+   */
+  readonly profileTextLength?: number;
 }
 
 export interface EntityCounts {

@@ -529,7 +529,7 @@ export class SqliteEntityStore implements EntityStore {
       EntityType,
       string,
     ][];
-    return rows.map(([ref, id, type, profile]) => ({ ref, id, type, profile: JSON.parse(profile) }));
+    return rows.map(([ref, id, type, profile]) => storedProfile(ref, id, type, profile));
   }
 
   counts(): EntityCounts {
@@ -561,4 +561,29 @@ export class SqliteEntityStore implements EntityStore {
       this.#pinnedVersion = undefined;
     }
   }
+}
+
+/**
+ * A profile row whose JSON is parsed when `profile` is first read, then kept parsed (the text let
+ * go). The matcher reads a candidate set's rows of both types and scores those of the query's
+ * (on 1M + 1M, 0.72 of 9.7 rows a query are of the other type), and the caching source sizes a
+ * row by `profileTextLength` instead of walking the parsed object: `JSON.parse` of the profiles
+ * was ~9% of a query's CPU there (~3 µs a 260-character row), `approximateBytes` ~1%.
+ */
+function storedProfile(ref: number, id: string, type: EntityType, text: string): CandidateProfile {
+  let json: string | undefined = text;
+  let parsed: unknown;
+  return {
+    ref,
+    id,
+    type,
+    profileTextLength: text.length,
+    get profile(): unknown {
+      if (json !== undefined) {
+        parsed = JSON.parse(json);
+        json = undefined;
+      }
+      return parsed;
+    },
+  };
 }
