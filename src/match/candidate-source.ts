@@ -21,8 +21,8 @@ export interface CandidateProfile {
   readonly profile: unknown;
   /**
    * Characters of the profile's stored JSON, when the source has the text (SQLite): the caching
-   * source estimates the parsed profile's size from it without reading `profile` (which a source
-   * may parse only when first read). Undefined: estimated from the parsed profile.
+   * source estimates the parsed profile's size from it instead of walking `profile`. Undefined:
+   * estimated from the parsed profile.
    */
   readonly profileTextLength?: number;
 }
@@ -90,8 +90,8 @@ const POSTINGS_CACHE_BYTES = 8 * 2 ** 20;
 const PARSED_BYTES_PER_CHARACTER = 3.4;
 
 /**
- * Estimated heap of a profile row once parsed: from its text's length when the source gives it
- * (without parsing a row the matcher may never read: see `CandidateProfile.profileTextLength`).
+ * Estimated heap of a parsed profile row: from its JSON text's length when the source gives it
+ * (`CandidateProfile.profileTextLength`), else by walking the parsed profile.
  */
 export function profileBytes(row: CandidateProfile): number {
   return row.profileTextLength !== undefined

@@ -109,8 +109,8 @@ export interface CandidateProfile {
   readonly profile: unknown;
   /**
    * Characters of the profile's stored JSON, when the store has the text (SQLite): the caching
-   * source estimates the parsed profile's size from it without reading `profile` (which a store
-   * may parse only when first read). Undefined: estimated from the parsed profile.
+   * source estimates the parsed profile's size from it instead of walking `profile`. Undefined:
+   * estimated from the parsed profile.
    */
   readonly profileTextLength?: number;
 }
