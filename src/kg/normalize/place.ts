@@ -44,6 +44,11 @@ interface RegionTables {
   readonly byName: ReadonlyMap<string, readonly PlaceRef[]>;
   /** Per country, abbreviation in use (folded) → canonical name. */
   readonly abbreviations: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /**
+   * `abbreviations` the other way round: abbreviation → the divisions it abbreviates, in the
+   * order of `abbreviations`' countries (a token is looked up once, not in every country's table).
+   */
+  readonly byAbbreviation: ReadonlyMap<string, readonly PlaceRef[]>;
   /** Most words in a division's name. */
   readonly longest: number;
 }
@@ -115,7 +120,10 @@ function regions(): RegionTables {
   }
   for (const [, name, region, country] of aliases('region'))
     add(placeKey(name), { country, region: placeKey(region) });
-  regionTables = { byName, abbreviations, longest };
+  const byAbbreviation = new Map<string, PlaceRef[]>();
+  for (const [country, table] of abbreviations)
+    for (const [abbreviation, region] of table) push(byAbbreviation, abbreviation, { country, region });
+  regionTables = { byName, abbreviations, byAbbreviation, longest };
   return regionTables;
 }
 
@@ -423,10 +431,12 @@ function namedRegions(
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     const atEnd = i === tokens.length - 1 || (i === tokens.length - 2 && /^\d{4,6}$/.test(last));
-    const scope = hint ? [hint] : [...tables.abbreviations.keys()];
-    for (const code of scope) {
-      const region = tables.abbreviations.get(code)?.get(token);
-      if (region && (token.length >= 3 || atEnd || hint)) add({ country: code, region });
+    if (hint) {
+      const region = tables.abbreviations.get(hint)?.get(token);
+      if (region) add({ country: hint, region });
+    } else if (token.length >= 3 || atEnd) {
+      for (const { country: code, region } of tables.byAbbreviation.get(token) ?? [])
+        add({ country: code, region });
     }
   }
   return out;
