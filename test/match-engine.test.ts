@@ -257,6 +257,32 @@ test('an explanation lists the bias first, the features in the model order, the 
   assert.match(results[0].explanation.summary, /; for: e-mail/);
 });
 
+test('a scored candidate shows its fields and explanation as a plain object does; the explanation is built once', () => {
+  const [first, second] = matcher.match(q({ type: 'Person', names: ['Lee'] }), { limit: 5 });
+  assert.ok(first && second);
+  assert.equal(Object.getPrototypeOf(first), Object.prototype);
+  assert.deepEqual(Object.keys(first), [
+    'ref',
+    'id',
+    'type',
+    'score',
+    'baseScore',
+    'esscore',
+    'linear',
+    'explanation',
+  ]);
+  // Read once, the same object after; each candidate its own.
+  assert.equal(first.explanation, first.explanation);
+  assert.notEqual(first.explanation, second.explanation);
+  assert.match(first.explanation.summary, new RegExp(`^score ${first.score.toFixed(3)}`));
+  // Spread and JSON read the explanation as any enumerable property; nothing else shows.
+  const copy = { ...first };
+  assert.equal(copy.explanation, first.explanation);
+  assert.deepEqual(Object.getOwnPropertySymbols(copy), []);
+  assert.deepEqual(JSON.parse(JSON.stringify(first)), JSON.parse(JSON.stringify(copy)));
+  assert.deepEqual(structuredClone(first).explanation, JSON.parse(JSON.stringify(first.explanation)));
+});
+
 test('nothing plausible, nothing identifying: empty or low', () => {
   assert.deepEqual(matcher.match(q({ type: 'Organization', location: 'Hungary' })), []);
   const nobody = matcher.match(q({ type: 'Person', names: ['Zebulon Quixotic'] }));
