@@ -16,6 +16,7 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { warmPageCache } from './support/page-cache.ts';
 import { mib, quarryCli, sampleRssSplit, startServer } from './support/server.ts';
@@ -36,12 +37,19 @@ interface LoadResult {
   max: number;
   /** CPU of this process (autocannon, on the server's cores) per request, µs. */
   clientCpuUs: number;
+  /**
+   * This process's event-loop delay during the load, ms: autocannon measures a response's latency
+   * when its loop reads it, so a late client adds to the latencies it reports.
+   */
+  clientLoop: { p99: number; max: number };
   errors: number;
   non2xx: number;
 }
 
 async function load(url: string, paths: string[], seconds: number, connections: number): Promise<LoadResult> {
   let next = 0;
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const cpu = process.cpuUsage();
   const result = await autocannon({
     url,
@@ -57,6 +65,7 @@ async function load(url: string, paths: string[], seconds: number, connections: 
     ],
   });
   const client = process.cpuUsage(cpu);
+  loop.disable();
   return {
     rps: result.requests.average,
     requests: result.requests.total,
@@ -66,6 +75,7 @@ async function load(url: string, paths: string[], seconds: number, connections: 
     p99: result.latency.p99,
     max: result.latency.max,
     clientCpuUs: (client.user + client.system) / Math.max(1, result.requests.total),
+    clientLoop: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
     errors: result.errors,
     non2xx: result.non2xx,
   };
@@ -150,7 +160,7 @@ export async function benchHttp(
       `  enhance latency: mean ${enhance.mean.toFixed(1)} ms (connections ÷ req/s: ${((1000 * connections) / Math.max(1, enhance.rps)).toFixed(1)} ms), p50 ${enhance.p50}, p90 ${enhance.p90}, p99 ${enhance.p99} (${(enhance.p99 / Math.max(0.001, enhance.mean)).toFixed(2)}× the mean), max ${enhance.max} ms`,
     );
     console.log(
-      `  client (autocannon, same cores) CPU, µs/request: /healthz ${health.clientCpuUs.toFixed(0)}, enhance ${enhance.clientCpuUs.toFixed(0)}`,
+      `  client (autocannon, same cores) CPU, µs/request: /healthz ${health.clientCpuUs.toFixed(0)}, enhance ${enhance.clientCpuUs.toFixed(0)}; its event-loop delay under enhance load p99 ${enhance.clientLoop.p99.toFixed(1)} ms, max ${enhance.clientLoop.max.toFixed(1)} ms`,
     );
     console.log(
       `  read system calls per request (load-independent): ${readCallsPer(readsBefore, readsAfter, enhance.requests)}`,
