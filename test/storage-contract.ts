@@ -99,6 +99,11 @@ export function runStorageContract(adapter: string, open: OpenStorage): void {
         assert.equal(refs.length, 1);
         assert.equal(storage.entities.profiles(refs)[0].id, 'ORG-1');
         assert.deepEqual(storage.entities.profiles(refs)[0].profile, { name: 'ORG-1' });
+        // The stored JSON's length comes along: the matcher's cache sizes a row by it.
+        assert.equal(
+          storage.entities.profiles(refs)[0].profileTextLength,
+          JSON.stringify({ name: 'ORG-1' }).length,
+        );
         const counts = storage.entities.keyCounts(['t:acme', 't:missing'], 10);
         assert.equal(counts.get('t:acme'), 1);
         assert.equal(counts.get('t:missing'), 0);

@@ -108,9 +108,9 @@ export interface CandidateProfile {
   readonly type: EntityType;
   readonly profile: unknown;
   /**
-   * Characters of the profile's stored JSON, when the store has the text (SQLite): the caching
-   * source estimates the parsed profile's size from it instead of walking `profile`. Undefined:
-   * estimated from the parsed profile.
+   * Characters of the profile's stored JSON, when the source has the text (both stores): the
+   * caching source estimates the parsed profile's size from it instead of walking `profile`.
+   * Undefined (e.g. a search's overlay of fetched entities): estimated from the parsed profile.
    */
   readonly profileTextLength?: number;
 }

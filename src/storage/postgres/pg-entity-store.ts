@@ -9,7 +9,14 @@ import type {
   StoredEntityWithKeys,
   WriteBatchOptions,
 } from '../ports.ts';
-import { type EntityRow, newVersion, prefixEnd, toStored, toStoredWithKeys } from '../entity-rows.ts';
+import {
+  type EntityRow,
+  newVersion,
+  prefixEnd,
+  toCandidateProfile,
+  toStored,
+  toStoredWithKeys,
+} from '../entity-rows.ts';
 import type { PgExecutor } from './pg-executor.ts';
 import type { SyncPostgres } from './sync-bridge.ts';
 
@@ -110,7 +117,7 @@ interface ProfileRow {
 }
 
 function toProfile(row: ProfileRow): CandidateProfile {
-  return { ref: Number(row.ref), id: row.id, type: row.type, profile: JSON.parse(row.profile) };
+  return toCandidateProfile(Number(row.ref), row.id, row.type, row.profile);
 }
 
 /**

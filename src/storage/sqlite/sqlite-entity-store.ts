@@ -12,7 +12,14 @@ import type {
   StoredEntityWithKeys,
   WriteBatchOptions,
 } from '../ports.ts';
-import { type EntityRow, newVersion, prefixEnd, toStored, toStoredWithKeys } from '../entity-rows.ts';
+import {
+  type EntityRow,
+  newVersion,
+  prefixEnd,
+  toCandidateProfile,
+  toStored,
+  toStoredWithKeys,
+} from '../entity-rows.ts';
 import { withPragmas } from './sqlite-database.ts';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.ts';
 
@@ -529,7 +536,7 @@ export class SqliteEntityStore implements EntityStore {
       EntityType,
       string,
     ][];
-    return rows.map(([ref, id, type, profile]) => storedProfile(ref, id, type, profile));
+    return rows.map(([ref, id, type, profile]) => toCandidateProfile(ref, id, type, profile));
   }
 
   counts(): EntityCounts {
@@ -561,15 +568,4 @@ export class SqliteEntityStore implements EntityStore {
       this.#pinnedVersion = undefined;
     }
   }
-}
-
-/**
- * A profile row, parsed, with its JSON text's length: the caching source sizes a row from it
- * instead of walking the parsed object (`approximateBytes`: ~2 µs of a query's ~9.7 rows on 1M + 1M).
- * Parsed here, not when `profile` is first read: an object with a getter of its own is a
- * dictionary-mode object with a closure, ~1.3 µs more a row than the ~0.2 µs a row the lazy parse
- * saved (the 7% of rows of the other type than the query's are never read; bench/NOTES.md).
- */
-function storedProfile(ref: number, id: string, type: EntityType, text: string): CandidateProfile {
-  return { ref, id, type, profile: JSON.parse(text), profileTextLength: text.length };
 }
