@@ -164,7 +164,7 @@ function timeline(
   const [t95, d95] = at(0.95) ?? [0, 0];
   const tail = t95 > 0 ? (tComplete - t95) / 1000 - (total - d95) / rate : Number.NaN;
   return (
-    `202 at ${s(tSubmitted)} s (${progress[0]?.[1] ?? 0} records stored by the first poll after it), first batch claimed ${server(job.start_time_ms)}, first results seen ${firstResults ? s(firstResults[0]) : '?'}, ` +
+    `202 at ${s(tSubmitted)} s, first batch claimed ${server(job.start_time_ms)}, first results seen ${firstResults ? s(firstResults[0]) : '?'}, ` +
     `COMPLETE stored ${server(job.completed_time_ms)} / seen ${s(tComplete)}, CSV downloaded ${s(tDownloaded)}; ` +
     `middle rate ${rate.toFixed(0)} records/s, start-up short by ${startup.toFixed(1)} s, tail ${tail.toFixed(1)} s beyond that rate`
   );
@@ -274,8 +274,8 @@ export async function benchBulk(
 
     phase('submit');
     const t0 = performance.now();
-    // From the upload's first byte: records answered while it is stored (BulkRunner.early) are
-    // outside the processing window below.
+    // From the upload's first byte too: the processing window below starts at the 202, after
+    // the upload was parsed, validated and stored.
     const cpuUploadStart = allCpu();
     const epoch0 = Date.now();
     const submitted = await fetch(`${server.url}/kg/v3/enhance/bulk?token=${token}&name=bench`, {
@@ -393,7 +393,7 @@ export async function benchBulk(
       `  read system calls per record (load-independent; the server's threads): ${readCallsPer(readsSubmitted, readsComplete, options.records)}`,
     );
     console.log(
-      `  CPU from the upload's first byte to COMPLETE ${((1e6 * (cpuComplete - cpuUploadStart)) / options.records).toFixed(0)} µs/record (the upload's own work and records answered during it included; probes included)`,
+      `  CPU from the upload's first byte to COMPLETE ${((1e6 * (cpuComplete - cpuUploadStart)) / options.records).toFixed(0)} µs/record (the upload's own work included; probes included)`,
     );
     console.log(
       `  CPU without the probes ${recordCpuPerRecordUs.toFixed(0)} µs/record (${latencies.length} probes during the job × ${probeCpuUs.toFixed(0)} µs each, priced before the job over ${PRICED_PROBES} others beyond the idle processes' ${(1000 * idleCpuPerSecond).toFixed(0)} ms CPU/s)`,
