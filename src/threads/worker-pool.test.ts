@@ -96,22 +96,26 @@ test('serveTaskBatches answers the tasks queued together as one batch, each on i
 
 test('serveTaskBatches takes the tasks posted one by one while it was busy as its next batch, in order', async () => {
   const batches = new URL('../../test/fixtures/batch-worker.ts', import.meta.url);
+  // Task 1000 holds the thread until the test opens the gate, and says when it has started.
+  const gate = new Int32Array(new SharedArrayBuffer(8));
   const pool = new WorkerPool<number, { value: number; batch: number; index: number }>({
     size: 1,
     script: batches,
+    workerData: { gate },
     tasksPerWorker: 16,
   });
   try {
-    await pool.run(1); // started
-    const busy = pool.run(1300);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const busy = pool.run(1000);
+    await Atomics.waitAsync(gate, 0, 0).value;
     // Each in a turn of its own: one message each, all on the port when the thread is free.
     const later: Promise<{ value: number; batch: number; index: number }>[] = [];
     for (const n of [2, 3, 4, 5, 6, 7]) {
       later.push(pool.run(n));
       await new Promise((resolve) => setImmediate(resolve));
     }
-    assert.equal((await busy).batch, 1);
+    Atomics.store(gate, 1, 1);
+    Atomics.notify(gate, 1);
+    assert.deepEqual(await busy, { value: 2000, batch: 1, index: 0 });
     assert.deepEqual(await Promise.all(later), [
       { value: 4, batch: 6, index: 0 },
       { value: 6, batch: 6, index: 1 },
