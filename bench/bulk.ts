@@ -37,6 +37,7 @@ import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { DatabaseSync } from 'node:sqlite';
 import { type BenchQuery, sampleQueries, seededRandom, toQueryString } from './support/queries.ts';
 import { warmPageCache } from './support/page-cache.ts';
+import { describeTimings, timeMatcher } from './support/paired-matcher.ts';
 import {
   type BenchServer,
   mib,
@@ -46,7 +47,7 @@ import {
   startWorker,
 } from './support/server.ts';
 import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
-import { FIGURES, printFigure, printTarget } from './support/targets.ts';
+import { matcherRatio, printTarget } from './support/targets.ts';
 import { cpuGrowth, readCallsPer, threadCpu, threadReadCalls } from './support/thread-cpu.ts';
 
 interface Options {
@@ -272,6 +273,11 @@ export async function benchBulk(
       (1e6 * (allCpu() - cpuPricing - (idleCpuPerSecond * (performance.now() - tPricing)) / 1000)) /
       PRICED_PROBES;
 
+    // Issue 30's ratio's other side, on the job's own queries, before the job and after its
+    // downloads (bench/support/paired-matcher.ts); the server idles meanwhile.
+    const paired = store.kind === 'sqlite' && processes === 1 && options.mix !== 'id';
+    const matcherBefore = paired ? timeMatcher(dataDir, queries, 'bulk-record') : undefined;
+
     phase('submit');
     const t0 = performance.now();
     // From the upload's first byte too: the processing window below starts at the 202, after
@@ -369,6 +375,7 @@ export async function benchBulk(
       `${server.url}/kg/v3/enhance/bulk/${id}?token=${token}&format=xlsx&head=${options.xlsxRows}&wait=600`,
     );
     clearInterval(sampler);
+    const matcherAfter = matcherBefore && timeMatcher(dataDir, queries, 'bulk-record');
 
     const seconds = (a: number, b: number) => (b - a) / 1000;
     const sorted = [...latencies].sort((a, b) => a - b);
@@ -395,6 +402,7 @@ export async function benchBulk(
     console.log(
       `  CPU from the upload's first byte to COMPLETE ${((1e6 * (cpuComplete - cpuUploadStart)) / options.records).toFixed(0)} µs/record (the upload's own work included; probes included)`,
     );
+    if (matcherBefore && matcherAfter) console.log(`  ${describeTimings(matcherBefore, matcherAfter)}`);
     console.log(
       `  CPU without the probes ${recordCpuPerRecordUs.toFixed(0)} µs/record (${latencies.length} probes during the job × ${probeCpuUs.toFixed(0)} µs each, priced before the job over ${PRICED_PROBES} others beyond the idle processes' ${(1000 * idleCpuPerSecond).toFixed(0)} ms CPU/s)`,
     );
@@ -475,11 +483,8 @@ export async function benchBulk(
         unit: 'rows/s',
       });
       // Probes included, as in the processing line: the single enhances sent during the job.
-      printFigure({
-        name: FIGURES.bulkCpu,
-        value: Math.round((1e6 * (cpuComplete - cpuSubmitted)) / options.records),
-        unit: 'µs',
-      });
+      if (matcherBefore && matcherAfter)
+        printTarget(matcherRatio('bulk', cpuPerRecordUs, [matcherBefore.process, matcherAfter.process]));
     }
     // Kept for bench/csv-download.ts with --keep-job.
     if (!options.keepJob) await fetch(`${server.url}/kg/v3/enhance/bulk/${id}/delete?token=${token}`);

@@ -271,10 +271,9 @@ console.log(
   `enhance in-process mean: ${(loopMs / queries.length).toFixed(3)} ms wall, ${((cpuUsed.user + cpuUsed.system) / 1000 / queries.length).toFixed(3)} ms cpu (the matching thread; the whole process, V8's helper threads included: ${((processCpuUsed.user + processCpuUsed.system) / 1000 / queries.length).toFixed(3)} ms)`,
 );
 console.log(`rss: ${mib(process.memoryUsage().rss)}`);
-// Issue 30's ratios divide the servers' CPU per request or record by this figure, and theirs is
-// the whole server process's (V8's helper threads included: `bench/http.ts`, `bench/bulk.ts`).
-// So this is the whole process's too: divided by the matching thread's alone, the ratios counted
-// the helpers' garbage collection and compiling on one side only (40–100 µs of ~300–600).
+// The whole process's CPU, as the servers' figures count theirs (V8's helper threads included).
+// Issue 30's ratios no longer divide by this figure: `bench/http.ts` and `bench/bulk.ts` time the
+// matcher on their own queries around their load (bench/support/paired-matcher.ts).
 printFigure({
   name: FIGURES.matcherCpu,
   value: Number(((processCpuUsed.user + processCpuUsed.system) / queries.length).toFixed(1)),

@@ -19,10 +19,11 @@ import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sqliteFileFor } from '../src/storage/sqlite/index.ts';
 import { warmPageCache } from './support/page-cache.ts';
+import { describeTimings, type MatcherTiming, timeMatcher } from './support/paired-matcher.ts';
 import { mib, quarryCli, sampleRssSplit, startServer } from './support/server.ts';
 import { sampleQueries, toQueryString } from './support/queries.ts';
 import { type BenchStore, openBenchStore, parseStoreKind } from './support/store.ts';
-import { FIGURES, printFigure, printTarget } from './support/targets.ts';
+import { matcherRatio, printTarget } from './support/targets.ts';
 import { cpuGrowth, readCallsPer, threadCpu, threadReadCalls } from './support/thread-cpu.ts';
 
 interface LoadResult {
@@ -130,6 +131,10 @@ export async function benchHttp(
     let cpu = server.cpuSeconds();
     const health = await load(server.url, ['/healthz'], seconds, connections);
     const healthCpu = server.cpuSeconds() - cpu;
+    // The ratio's other side, on these queries, right before and right after the enhance load
+    // (bench/support/paired-matcher.ts); the server idles meanwhile, outside its CPU window.
+    const matcherBefore: MatcherTiming | undefined =
+      store.kind === 'sqlite' ? timeMatcher(dataDir, queries, 'post') : undefined;
     await store.sample();
     cpu = server.cpuSeconds() + store.databaseCpuSeconds();
     const cpuBefore = { threads: threadCpu(server.pid), db: store.databaseCpuByApplication() };
@@ -141,6 +146,7 @@ export async function benchHttp(
     const cpuAfter = { threads: threadCpu(server.pid), db: store.databaseCpuByApplication() };
     const readsAfter = threadReadCalls(server.pid);
     const enhanceCpu = server.cpuSeconds() + store.databaseCpuSeconds() - cpu;
+    const matcherAfter = matcherBefore && timeMatcher(dataDir, queries, 'post');
     const perRequest = (cpuSeconds: number, result: LoadResult) =>
       `${((cpuSeconds * 1e6) / Math.max(1, result.requests)).toFixed(0)} µs server CPU/request`;
     console.log(
@@ -153,6 +159,7 @@ export async function benchHttp(
       `  /kg/v3/enhance    ${enhance.rps.toFixed(0).padStart(7)} req/s   p50 ${enhance.p50} ms   p99 ${enhance.p99} ms   ${perRequest(enhanceCpu, enhance)}${store.kind === 'postgres' ? ' (PostgreSQL backends included)' : ''}   (target ≥ 2,000 req/s)`,
     );
     console.log(`  CPU by thread, µs/request: ${cpuBreakdown(cpuBefore, cpuAfter, enhance.requests)}`);
+    if (matcherBefore && matcherAfter) console.log(`  ${describeTimings(matcherBefore, matcherAfter)}`);
     // Autocannon keeps every connection busy (a closed loop): requests wait somewhere in the
     // server, so the mean latency is connections ÷ req/s whatever the server does with them
     // (Little's law); the p99 is that floor times how unevenly the waits fall.
@@ -203,11 +210,13 @@ export async function benchHttp(
         limit: 15,
         unit: 'ms',
       });
-      printFigure({
-        name: FIGURES.httpCpu,
-        value: Math.round((enhanceCpu * 1e6) / Math.max(1, enhance.requests)),
-        unit: 'µs',
-      });
+      if (matcherBefore && matcherAfter)
+        printTarget(
+          matcherRatio('http', (enhanceCpu * 1e6) / Math.max(1, enhance.requests), [
+            matcherBefore.process,
+            matcherAfter.process,
+          ]),
+        );
     }
     if (loop) {
       printTarget({

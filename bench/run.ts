@@ -23,7 +23,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { cpuDescription, describeReference } from './support/machine.ts';
-import { crossTargets, parseFigureLine, TARGET_PREFIX, targetLine } from './support/targets.ts';
+import { TARGET_PREFIX } from './support/targets.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const GRAPH = path.join(ROOT, '.bench-out', 'import');
@@ -127,8 +127,6 @@ console.log(
 console.log(`machine: ${cpuDescription()}; ${describeReference()}`);
 /** The `target:` lines the benchmarks printed, with the benchmark that printed each. */
 const targets: { bench: string; line: string }[] = [];
-/** The `figure:` lines, first value of each name: `crossTargets` relates them. */
-const figures = new Map<string, number>();
 for (const bench of selected) {
   if (bench.args.includes(GRAPH) && !fs.existsSync(path.join(GRAPH, 'quarry.sqlite'))) {
     console.log(`\n== ${bench.name}: skipped, no graph in ${GRAPH} (run the import benchmark first)`);
@@ -139,14 +137,10 @@ for (const bench of selected) {
   const status = await runBench(bench.file, bench.args, (line) => {
     if (line.startsWith(TARGET_PREFIX))
       targets.push({ bench: bench.name, line: line.slice(TARGET_PREFIX.length) });
-    const figure = parseFigureLine(line);
-    if (figure && !figures.has(figure.name)) figures.set(figure.name, figure.value);
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   console.log(`== ${bench.name}: ${status === 0 ? 'done' : `exited with ${status}`} in ${seconds} s`);
 }
-for (const target of crossTargets(figures))
-  targets.push({ bench: 'run', line: targetLine(target).slice(TARGET_PREFIX.length) });
 const reference = describeReference();
 console.log(`\nmachine after the run: ${reference}`);
 const short = targets.filter((target) => target.line.endsWith(' short')).length;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  crossTargets,
   FIGURES,
   figureLine,
   isMet,
+  matcherRatio,
   parseFigureLine,
   TARGET_PREFIX,
   targetLine,
@@ -53,18 +53,14 @@ test('bench figures: a figure line reads back as printed, and other lines are no
   assert.equal(parseFigureLine('figure: no value here'), undefined);
 });
 
-test('bench figures: issue 30 relates HTTP and bulk CPU to the matcher of the same run, only when both were measured', () => {
-  assert.deepEqual(crossTargets(new Map([[FIGURES.httpCpu, 500]])), []);
-  const targets = crossTargets(
-    new Map([
-      [FIGURES.matcherCpu, 400],
-      [FIGURES.httpCpu, 1260],
-      [FIGURES.bulkCpu, 380],
-    ]),
-  );
-  assert.equal(targets.length, 2);
-  assert.equal(targets[0].value, 3.15);
-  assert.equal(isMet(targets[0]), false);
-  assert.equal(targets[1].value, 0.95);
-  assert.equal(isMet(targets[1]), true);
+test("bench figures: issue 30 divides a server's CPU by the mean of the matcher timed around it", () => {
+  const http = matcherRatio('http', 1260, [380, 420]);
+  assert.equal(http.value, 3.15);
+  assert.equal(http.limit, 1.3);
+  assert.equal(isMet(http), false);
+  const bulk = matcherRatio('bulk', 380, [400]);
+  assert.equal(bulk.value, 0.95);
+  assert.equal(isMet(bulk), true);
+  assert.equal(isMet(matcherRatio('bulk', 401, [400])), false);
+  assert.throws(() => matcherRatio('http', 500, []), /at least one matcher timing/);
 });

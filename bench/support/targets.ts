@@ -73,39 +73,38 @@ export function printFigure(f: Figure): void {
   console.log(figureLine(f));
 }
 
-/** Figure names shared by the benchmarks that print them and `crossTargets`. */
+/** Figure names shared by the benchmarks that print them and those that read them. */
 export const FIGURES = {
   /** The in-process matcher's whole process (its thread and V8's helper threads), as the servers'. */
   matcherCpu: 'matcher CPU per query',
-  httpCpu: 'HTTP enhance server CPU per request',
-  bulkCpu: 'bulk server CPU per record',
 } as const;
 
 /**
- * Issue 30's targets that relate two benchmarks of one run: server CPU per HTTP enhance ≤ 1.3×
- * the in-process matcher's CPU per query, and bulk CPU per record ≤ the matcher's. Both sides
- * count a whole process's threads, V8's helpers included. Each target is given only when both of
- * its figures were printed in the run.
+ * Issue 30's two ratios: a server's CPU per HTTP enhance (≤ 1.3×) or per bulk record (≤ 1×)
+ * over the in-process matcher's CPU per query on the same queries, the matcher timed just before
+ * and just after the server's load (`matcherTimings`, their mean: bench/support/paired-matcher.ts).
+ * Both sides count a whole process's threads, V8's helpers included.
  */
-export function crossTargets(figures: ReadonlyMap<string, number>): Target[] {
-  const matcher = figures.get(FIGURES.matcherCpu);
-  if (matcher === undefined || matcher <= 0) return [];
-  const ratios = [
-    {
-      figure: FIGURES.httpCpu,
-      name: 'HTTP enhance server CPU / in-process matcher CPU (issue 30)',
-      limit: 1.3,
-    },
-    {
-      figure: FIGURES.bulkCpu,
-      name: 'bulk server CPU per record / in-process matcher CPU per query (issue 30)',
-      limit: 1,
-    },
-  ];
-  return ratios.flatMap(({ figure, name, limit }) => {
-    const value = figures.get(figure);
-    return value === undefined
-      ? []
-      : [{ name, value: value / matcher, bound: 'max' as const, limit, unit: '×' }];
-  });
+export function matcherRatio(
+  of: 'http' | 'bulk',
+  serverCpu: number,
+  matcherTimings: readonly number[],
+): Target {
+  if (matcherTimings.length === 0) throw new Error('matcherRatio needs at least one matcher timing');
+  const matcher = matcherTimings.reduce((sum, t) => sum + t, 0) / matcherTimings.length;
+  return of === 'http'
+    ? {
+        name: 'HTTP enhance server CPU / in-process matcher CPU, same queries (issue 30)',
+        value: serverCpu / matcher,
+        bound: 'max',
+        limit: 1.3,
+        unit: '×',
+      }
+    : {
+        name: 'bulk server CPU per record / in-process matcher CPU per query, same queries (issue 30)',
+        value: serverCpu / matcher,
+        bound: 'max',
+        limit: 1,
+        unit: '×',
+      };
 }
