@@ -28,7 +28,7 @@ import {
 } from 'libphonenumber-js';
 import examples from 'libphonenumber-js/mobile/examples';
 import { Random } from '../../random.ts';
-import { GUESSED_COUNTRIES, normalizePhone, readPhone } from './phone.ts';
+import { GUESSED_COUNTRIES, guessReadings, normalizePhone, readPhone } from './phone.ts';
 import {
   alpha3Country,
   cityName,
@@ -490,6 +490,34 @@ test('the countries a number is not tried in are those it cannot be valid in', (
     if (got.length > 1) several++;
   }
   assert.ok(several > written.length / 4, `${several} of ${written.length} read several ways`);
+});
+
+test('a guessed number is read once per thread by its digits, however written; a hint is never guessed', () => {
+  const first = readPhone('(650) 253-0000');
+  assert.deepEqual(first, guessReadings('6502530000'));
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first.numbers) && Object.isFrozen(first.guessedCountries));
+  // The same digits written another way, or with a label: the reading remembered.
+  assert.equal(readPhone('650 253 0000'), first);
+  assert.equal(readPhone('Tel: 650-253-0000'), first);
+  // With a location the number is read there, whatever was remembered for its digits.
+  assert.deepEqual(readPhone('(650) 253-0000', 'US'), { numbers: ['+16502530000'] });
+  assert.deepEqual(readPhone('0650 253 0000', 'DE'), { numbers: ['+496502530000'] });
+  // No valid reading: the digits as written, nothing guessed (not remembered as a number).
+  assert.deepEqual(readPhone('10000000000000000'), { numbers: ['#10000000000000000'], guessedCountries: [] });
+  assert.deepEqual(readPhone('0 000000000'), { numbers: ['#0000000000'], guessedCountries: [] });
+});
+
+test('the remembered readings are bounded: a full memo starts over and reads numbers again alike', () => {
+  const number = '5511961237999';
+  const before = readPhone(number);
+  assert.equal(readPhone(number), before);
+  // ~600 bytes a reading in 2 MiB: 5,000 other numbers fill it.
+  const random = new Random(11);
+  for (let i = 0; i < 5_000; i++) readPhone(`4915${String(100_000_000 + random.int(900_000_000))}`);
+  const after = readPhone(number);
+  assert.notEqual(after, before, 'dropped when the memo filled, then read again');
+  assert.deepEqual(after, before);
+  assert.deepEqual(after, guessReadings(number));
 });
 
 test('places: country spellings, state abbreviations, free-text locations', () => {
