@@ -495,7 +495,9 @@ test('the countries a number is not tried in are those it cannot be valid in', (
 test('a guessed number is read once per thread by its digits, however written; a hint is never guessed', () => {
   const first = readPhone('(650) 253-0000');
   assert.deepEqual(first, guessReadings('6502530000'));
-  assert.ok(Object.isFrozen(first) && Object.isFrozen(first.numbers) && Object.isFrozen(first.guessedCountries));
+  assert.ok(
+    Object.isFrozen(first) && Object.isFrozen(first.numbers) && Object.isFrozen(first.guessedCountries),
+  );
   // The same digits written another way, or with a label: the reading remembered.
   assert.equal(readPhone('650 253 0000'), first);
   assert.equal(readPhone('Tel: 650-253-0000'), first);
