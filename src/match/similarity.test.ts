@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Random } from '../random.ts';
 import { bestTokenMatches, editDistance, jaroWinkler, tokenSimilarity } from './similarity.ts';
 
 test('jaroWinkler matches the textbook values', () => {
@@ -7,6 +8,64 @@ test('jaroWinkler matches the textbook values', () => {
   assert.ok(Math.abs(jaroWinkler('martha', 'marhta') - 0.9611) < 0.001);
   assert.ok(Math.abs(jaroWinkler('dixon', 'dicksonx') - 0.8133) < 0.001);
   assert.equal(jaroWinkler('abc', ''), 0);
+});
+
+test('jaroWinkler is the textbook loop exactly: short ASCII strings by bit masks, any others by the loop', () => {
+  // The reference: the window scanned for each character of `a`, flags in arrays.
+  const reference = (a: string, b: string): number => {
+    if (a === b) return 1;
+    if (a.length === 0 || b.length === 0) return 0;
+    const window = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
+    const inA = new Array<boolean>(a.length).fill(false);
+    const inB = new Array<boolean>(b.length).fill(false);
+    let m = 0;
+    for (let i = 0; i < a.length; i++) {
+      for (let j = Math.max(0, i - window); j <= Math.min(i + window, b.length - 1); j++) {
+        if (!inB[j] && a[i] === b[j]) {
+          inA[i] = inB[j] = true;
+          m++;
+          break;
+        }
+      }
+    }
+    if (m === 0) return 0;
+    let t = 0;
+    for (let i = 0, k = 0; i < a.length; i++) {
+      if (!inA[i]) continue;
+      while (!inB[k]) k++;
+      if (a[i] !== b[k++]) t++;
+    }
+    const jaro = (m / a.length + m / b.length + (m - t / 2) / m) / 3;
+    let prefix = 0;
+    while (prefix < 4 && prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+    return jaro + prefix * 0.1 * (1 - jaro);
+  };
+  const random = new Random(3);
+  // Few letters, so that characters repeat and match across the window; a letter beyond ASCII
+  // now and then; lengths about the 32 the masks hold, in either string.
+  const alphabets = ['ab', 'abc', 'abcde .', 'abcdefghijklmnopqrstuvwxyz', 'aäeé.@'];
+  const word = (letters: string, length: number) =>
+    Array.from({ length }, () => letters[random.int(letters.length)]).join('');
+  for (let n = 0; n < 20_000; n++) {
+    const letters = alphabets[random.int(alphabets.length)];
+    const a = word(letters, random.int(36));
+    // Half the pairs alike: `a` with a few characters replaced, or moved along.
+    const b =
+      random.int(2) === 0
+        ? word(letters, random.int(36))
+        : [...a].map((c) => (random.int(5) === 0 ? letters[random.int(letters.length)] : c)).join('') +
+          word(letters, random.int(3));
+    assert.equal(jaroWinkler(a, b), reference(a, b), `${a} | ${b}`);
+    assert.equal(jaroWinkler(b, a), reference(b, a), `${b} | ${a}`);
+  }
+  for (const [a, b] of [
+    ['a'.repeat(32), 'a'.repeat(32)],
+    ['a'.repeat(32), `${'a'.repeat(31)}b`],
+    [`b${'a'.repeat(31)}`, `${'a'.repeat(31)}b`],
+    ['ada.hoffmann84@lebomivo.example', 'ada.hofmann@lebomivo.example'],
+    ['müller', 'muller'],
+  ])
+    assert.equal(jaroWinkler(a, b), reference(a, b), `${a} | ${b}`);
 });
 
 test('editDistance counts transpositions as one edit and stops early', () => {
