@@ -8,6 +8,7 @@ import {
   organizationFeatures,
   PERSON_FEATURES,
   personFeatures,
+  splitWords,
 } from './features.ts';
 import { indexEntity, type OrganizationProfile, type PersonProfile } from './profile.ts';
 import { analyzeQuery, type MatchQuery } from './query-analysis.ts';
@@ -760,4 +761,22 @@ test("another employer weighs as unknown to the graph only when the query's empl
   );
   assert.equal(same.employerUnknownConflict, 0, 'no conflict, nothing to weigh');
   assert.equal(same.employerSimilarity, 1, 'a name the graph has for the person counts, known or not');
+});
+
+test('splitWords gives the words of each phrase as split does, in order, in one new array', () => {
+  const flat = (a?: readonly string[], b?: readonly string[]) =>
+    [...(a ?? []), ...(b ?? [])].flatMap((p) => p.split(' '));
+  const cases: [string[] | undefined, string[] | undefined][] = [
+    [undefined, undefined],
+    [[], undefined],
+    [['senior software engineer'], undefined],
+    [['acme robotics', 'globex'], ['new south wales']],
+    [undefined, ['berlin']],
+    [['', ' a', 'b ', 'c  d', ' '], ['']],
+  ];
+  for (const [a, b] of cases) assert.deepEqual(splitWords(a, b), flat(a, b), JSON.stringify([a, b]));
+  const phrases = ['ada lovelace'];
+  const words = splitWords(phrases);
+  words.push('x');
+  assert.deepEqual(splitWords(phrases), ['ada', 'lovelace'], 'a new array each call');
 });
