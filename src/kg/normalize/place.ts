@@ -286,9 +286,36 @@ function* phrases(tokens: readonly string[], longest: number): Generator<[string
 /**
  * Reads a free-text location. A country is recognised as a whole comma-separated part or as the
  * text's last one to four words; state abbreviations are expanded (`nsw` → `new south wales`);
- * divisions and cities are looked up by name (and alias) in the hierarchy.
+ * divisions and cities are looked up by name (and alias) in the hierarchy. Remembered per
+ * thread by the text (and hint), frozen (every caller shares it): a query's location is mostly
+ * one of a few thousand places (827 distinct of 8,437 locations in 20,000 bench queries on
+ * 1M + 1M), each read in ~10-20 µs.
  */
 export function parseLocation(text: string, regionHint?: string): ParsedLocation {
+  const hint = regionHint ?? '';
+  return locations.get(`${hint.length}:${hint}${text}`, () => frozenLocation(readLocation(text, regionHint)));
+}
+
+// 4 MiB: ~10,000 locations (~400 bytes each).
+const locations = new BoundedMemo<ParsedLocation>(4 * 1024 * 1024, locationBytes);
+
+function locationBytes(location: ParsedLocation): number {
+  let bytes = 160 + 64 * location.places.length;
+  for (const list of [location.regions, location.postcodes, location.tokens])
+    for (const word of list) bytes += 48 + 2 * word.length;
+  return bytes;
+}
+
+function frozenLocation(location: ParsedLocation): ParsedLocation {
+  Object.freeze(location.regions);
+  Object.freeze(location.postcodes);
+  Object.freeze(location.tokens);
+  Object.freeze(location.places);
+  return Object.freeze(location);
+}
+
+/** `parseLocation` read afresh (not remembered, not frozen). */
+export function readLocation(text: string, regionHint?: string): ParsedLocation {
   const folded = foldText(text);
   const parts = folded
     .split(/[,;/]/)
