@@ -8,10 +8,13 @@ import {
   organizationFeatures,
   PERSON_FEATURES,
   personFeatures,
+  personTokenSimilarity,
+  personWords,
   splitWords,
 } from './features.ts';
 import { indexEntity, type OrganizationProfile, type PersonProfile } from './profile.ts';
 import { analyzeQuery, type MatchQuery } from './query-analysis.ts';
+import { Random } from '../random.ts';
 import { Vocabulary } from './vocabulary.ts';
 
 const vocabulary = new Vocabulary(
@@ -779,4 +782,57 @@ test('splitWords gives the words of each phrase as split does, in order, in one 
   const words = splitWords(phrases);
   words.push('x');
   assert.deepEqual(splitWords(phrases), ['ada', 'lovelace'], 'a new array each call');
+});
+
+test('personTokenSimilarity is symmetric: the name comparison reads each pair once for both directions', () => {
+  const words = [
+    'ada',
+    'a',
+    'adah',
+    'dada',
+    'luke',
+    'lucas',
+    'sophia',
+    'sofia',
+    'bob',
+    'robert',
+    'rob',
+    'b',
+    'r',
+    'hoffmann',
+    'hofmann',
+    'hoffman',
+    'hofmnan',
+    'ivan',
+    'joao',
+    'john',
+    'j',
+    'mary',
+    'ryan',
+    'meoor',
+    'moore',
+    'evenyl',
+    'evelyn',
+    'theo',
+    'theodore',
+    'li',
+    'lee',
+    'al',
+    'alfred',
+    'fred',
+    'x',
+  ];
+  const random = new Random(9);
+  const name = () => Array.from({ length: 1 + random.int(4) }, () => words[random.int(words.length)]);
+  for (let n = 0; n < 3_000; n++) {
+    const a = personWords(name());
+    const b = personWords(name());
+    for (let i = 0; i < a.tokens.length; i++)
+      for (let j = 0; j < b.tokens.length; j++)
+        assert.equal(
+          personTokenSimilarity(a, i, b, j),
+          personTokenSimilarity(b, j, a, i),
+          `${a.written.join(' ')} [${i}] | ${b.written.join(' ')} [${j}]`,
+        );
+  }
 });

@@ -640,7 +640,7 @@ interface PersonWords {
   readonly variants: boolean;
 }
 
-function personWords(written: readonly string[]): PersonWords {
+export function personWords(written: readonly string[]): PersonWords {
   const tokens: string[] = [];
   let initials = '';
   let same = true;
@@ -691,7 +691,7 @@ function respeltAsCandidate(query: PersonWords, candidate: PersonWords): PersonW
 const EQUIVALENT_NAME_SIMILARITY = 0.95;
 
 /** Similarity of two person-name words: as `tokenSimilarity`, and an initial matches a name it starts. */
-function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: number): number {
+export function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: number): number {
   const x = a.tokens[i];
   const y = b.tokens[j];
   if (x === y) return a.written[i] === b.written[j] ? 1 : EQUIVALENT_NAME_SIMILARITY;
@@ -717,6 +717,8 @@ function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords, j: num
  * (earlier query words first among equal totals).
  */
 function personMatches(query: PersonWords, candidate: PersonWords, closest?: number[]): number[] {
+  const reversed = query === pairs.candidate && candidate === pairs.query;
+  if (!reversed && (query !== pairs.query || candidate !== pairs.candidate)) startPairs(query, candidate);
   const n = query.tokens.length;
   const m = candidate.tokens.length;
   const out: number[] = [];
@@ -728,7 +730,7 @@ function personMatches(query: PersonWords, candidate: PersonWords, closest?: num
     let best = 0;
     let where = -1;
     for (let j = 0; j < m && best < 1; j++) {
-      const similarity = personTokenSimilarity(query, i, candidate, j);
+      const similarity = reversed ? pairSimilarity(j, i) : pairSimilarity(i, j);
       if (similarity > best) {
         best = similarity;
         where = j;
@@ -741,24 +743,71 @@ function personMatches(query: PersonWords, candidate: PersonWords, closest?: num
     out.push(best);
     at.push(where);
   }
-  if (shared && m <= MAX_ASSIGNED_WORDS && n <= MAX_ASSIGNED_WORDS) assignOneToOne(query, candidate, out, at);
+  if (shared && m <= MAX_ASSIGNED_WORDS && n <= MAX_ASSIGNED_WORDS) assignOneToOne(n, m, reversed, out, at);
   return out;
+}
+
+/**
+ * The pairs of one name comparison's words (`personMatches` of query and candidate, then of
+ * candidate and query): each pair's `personTokenSimilarity` computed once, on first read, and
+ * read again by the other direction and by `assignOneToOne` (the similarity is symmetric:
+ * features.test.ts). -1: not yet computed. Names of more than `MAX_PAIRED` pairs are
+ * computed afresh each time (no buffer kept for a hostile name's thousands of words).
+ */
+const pairs: {
+  query: PersonWords | undefined;
+  candidate: PersonWords | undefined;
+  width: number;
+  kept: boolean;
+  values: Float64Array;
+} = { query: undefined, candidate: undefined, width: 0, kept: false, values: new Float64Array(64) };
+
+const MAX_PAIRED = 1024;
+
+function startPairs(query: PersonWords, candidate: PersonWords): void {
+  const size = query.tokens.length * candidate.tokens.length;
+  pairs.query = query;
+  pairs.candidate = candidate;
+  pairs.width = candidate.tokens.length;
+  pairs.kept = size <= MAX_PAIRED;
+  if (!pairs.kept) return;
+  if (pairs.values.length < size) pairs.values = new Float64Array(MAX_PAIRED);
+  pairs.values.fill(-1, 0, size);
+}
+
+/** `personTokenSimilarity` of the paired query's word `i` and candidate's word `j`. */
+function pairSimilarity(i: number, j: number): number {
+  const query = pairs.query as PersonWords;
+  const candidate = pairs.candidate as PersonWords;
+  if (!pairs.kept) return personTokenSimilarity(query, i, candidate, j);
+  const at = i * pairs.width + j;
+  let similarity = pairs.values[at];
+  if (similarity < 0) {
+    similarity = personTokenSimilarity(query, i, candidate, j);
+    pairs.values[at] = similarity;
+  }
+  return similarity;
+}
+
+/** The paired words (`pairs`) no longer compared: a later comparison of the same objects starts afresh. */
+function endPairs(): void {
+  pairs.query = undefined;
+  pairs.candidate = undefined;
 }
 
 /** Names longer than this (in words) keep each word's best match (`personMatches`). */
 const MAX_ASSIGNED_WORDS = 8;
 
 /**
- * The one-to-one pairing of `query`'s words with `candidate`'s of the largest total similarity
- * (a query word may stay unpaired: 0), written into `out` and `at`. Exact, over subsets of the
- * candidate's words: names have a few words.
+ * The one-to-one pairing of the paired query's `n` words with the candidate's `m` (`pairs`;
+ * `reversed`: the candidate's words with the query's) of the largest total similarity (a word
+ * may stay unpaired: 0), written into `out` and `at`. Exact, over subsets of the other side's
+ * words: names have a few words.
  */
-function assignOneToOne(query: PersonWords, candidate: PersonWords, out: number[], at: number[]): void {
-  const n = query.tokens.length;
-  const m = candidate.tokens.length;
+function assignOneToOne(n: number, m: number, reversed: boolean, out: number[], at: number[]): void {
   const similarity: number[] = [];
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < m; j++) similarity.push(personTokenSimilarity(query, i, candidate, j));
+    for (let j = 0; j < m; j++) similarity.push(reversed ? pairSimilarity(j, i) : pairSimilarity(i, j));
   }
   // best[i][mask]: the largest total of query words i.. with the candidate words in mask used.
   const masks = 1 << m;
@@ -815,6 +864,7 @@ function comparePersonTokens(
   const closest: number[] = [];
   const matchQ = personMatches(queryWords, candidateWords, closest);
   const matchC = personMatches(candidateWords, queryWords);
+  endPairs();
   const queryIdf = weightsOf(query, vocabulary).idf;
   let wq = 0;
   let sq = 0;
