@@ -10,6 +10,7 @@ import {
   personFeatures,
   personTokenSimilarity,
   personWords,
+  spells,
   splitWords,
 } from './features.ts';
 import { indexEntity, type OrganizationProfile, type PersonProfile } from './profile.ts';
@@ -835,4 +836,18 @@ test('personTokenSimilarity is symmetric: the name comparison reads each pair on
           `${a.written.join(' ')} [${i}] | ${b.written.join(' ')} [${j}]`,
         );
   }
+});
+
+test('spells tells whether parts written together are a text, as concatenating them does', () => {
+  const parts = ['', 'a', 'ab', 'b', 'ba', 'abc'];
+  const texts = ['', 'a', 'ab', 'aab', 'abab', 'abc', 'ba', 'bab', 'abcab'];
+  for (const text of texts)
+    for (const a of parts)
+      for (const b of parts)
+        for (const c of parts)
+          assert.equal(spells(text, a, b, c), a + b + c === text, `${text}: ${a}|${b}|${c}`);
+  assert.equal(spells('adahoffmann', 'ada', 'hoffmann'), true);
+  assert.equal(spells('ahoffmann', 'a', 'hoffmann'), true);
+  assert.equal(spells('hoffmanna', 'hoffmann', 'a'), true);
+  assert.equal(spells('hoffmann', 'hoff', 'man'), false);
 });

@@ -1028,12 +1028,37 @@ function localFitsName(
   const l = asciiLetters(last);
   const f = first ? asciiLetters(first) : '';
   if (!l) return 0;
-  let m = '';
-  for (let i = 0; i < middles.length; i++) m += asciiLetters(middles[i])[0] ?? '';
-  const forms = [l];
-  if (f) forms.push(f + l, f[0] + l, f + l[0], l + f, l + f[0], f, f[0] + m + l, f + m + l, l + f[0] + m);
-  if (forms.includes(letters)) return 1;
+  if (letters === l) return 1;
+  if (f) {
+    let m = '';
+    for (let i = 0; i < middles.length; i++) m += asciiLetters(middles[i])[0] ?? '';
+    const f0 = f[0];
+    const l0 = l[0];
+    // The forms, each compared without building it (ten strings per candidate address).
+    if (
+      spells(letters, f, l) ||
+      spells(letters, f0, l) ||
+      spells(letters, f, l0) ||
+      spells(letters, l, f) ||
+      spells(letters, l, f0) ||
+      letters === f ||
+      spells(letters, f0, m, l) ||
+      spells(letters, f, m, l) ||
+      spells(letters, l, f0, m)
+    )
+      return 1;
+  }
   return l.length >= 4 && letters.includes(l) ? 0.5 : 0;
+}
+
+/** Whether `text` is `a`, `b` and `c` written together (`a + b + c === text`, built by no one). */
+export function spells(text: string, a: string, b: string, c = ''): boolean {
+  return (
+    text.length === a.length + b.length + c.length &&
+    text.startsWith(a) &&
+    text.startsWith(b, a.length) &&
+    text.startsWith(c, a.length + b.length)
+  );
 }
 
 /** How well query word `a` stands for given name `forms` (`nameWordForms`). */
