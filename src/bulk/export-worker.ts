@@ -52,7 +52,7 @@ async function* records(
     for (const result of page) {
       if (result.index >= end) return;
       if (reading === 'whole') yield wholeRecord(result);
-      else if (result.summary !== undefined) yield summaryRecord(result.index, result.summary);
+      else if (result.summary !== undefined) yield new SummaryRecord(result.index, result.summary);
       else yield columnarRecord(result);
     }
     from = page[page.length - 1].index + 1;
@@ -71,10 +71,28 @@ function columnarRecord(result: BulkResult): ResultRecord {
   return { index: result.index, query: queryOf(response), response };
 }
 
-/** A result for columnar formats from its summary: the response reduced to what the columns read. */
-function summaryRecord(index: number, summary: string): ResultRecord {
-  const response = parseSummary(summary);
-  return { index, query: queryOf(response), response };
+/**
+ * A result for columnar formats from its summary: the response reduced to what the columns read,
+ * parsed when read (a CSV export reads a compact summary as it is: `ResultRecord.summary`).
+ */
+class SummaryRecord implements ResultRecord {
+  readonly index: number;
+  readonly summary: string;
+  #response: ResultRecord['response'] | undefined;
+
+  constructor(index: number, summary: string) {
+    this.index = index;
+    this.summary = summary;
+  }
+
+  get response(): ResultRecord['response'] {
+    this.#response ??= parseSummary(this.summary);
+    return this.#response;
+  }
+
+  get query(): Record<string, unknown> {
+    return queryOf(this.response);
+  }
 }
 
 /**

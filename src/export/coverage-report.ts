@@ -44,6 +44,12 @@ export interface CoverageReportOptions {
   tempDir?: string;
 }
 
+/**
+ * Rows gathered before they are written to the spill files: one UTF-8 encoding of a few
+ * hundred rows instead of one per row.
+ */
+const PENDING_ROWS = 256;
+
 /** The two identification columns that precede the exported fields. */
 export const COVERAGE_ID_COLUMNS: readonly string[] = Object.freeze(['DiffbotID', 'Name']);
 
@@ -105,8 +111,16 @@ export class CoverageReport {
   /** The rows as the JSON form's array elements, each after its separator (`\n[...]`, `,\n[...]`). */
   readonly #jsonRows: SpillFile;
   readonly #counts: number[];
+  /** Scratch: per column, whether the record being added has it. */
+  readonly #filled: boolean[];
+  /** The flags text of each pattern of filled columns seen, by its bit mask (≤ 30 columns). */
+  readonly #flags = new Map<number, string>();
   #records = 0;
   #disposed = false;
+  /** Rows not yet in the spill files: gathered, then written in one piece per form. */
+  #csvPending = '';
+  #jsonPending = '';
+  #pendingRows = 0;
 
   private constructor(plan: ExportPlan, dir: string, csvRows: SpillFile, jsonRows: SpillFile) {
     this.#plan = plan;
@@ -114,6 +128,7 @@ export class CoverageReport {
     this.#csvRows = csvRows;
     this.#jsonRows = jsonRows;
     this.#counts = plan.columns.map(() => 0);
+    this.#filled = plan.columns.map(() => false);
   }
 
   /** Starts an empty report for the columns (and filter, `onlyMatches`) of `plan`. */
@@ -150,26 +165,52 @@ export class CoverageReport {
    * `RowWriter.writeRow`).
    */
   addPrepared(prepared: PreparedRecord, rows: readonly ExportRow[]): Promise<void> | undefined {
-    if (this.#disposed) throw new Error('CoverageReport: already disposed');
     const first = rows[0];
-    let flags = '';
-    for (let c = 0; c < first.length; c++) {
-      if (isFilled(first[c])) {
-        this.#counts[c]++;
-        flags += ',1';
-      } else {
-        flags += ',0';
-      }
-    }
+    const filled = this.#filled;
+    for (let c = 0; c < first.length; c++) filled[c] = isFilled(first[c]);
     const top = prepared.record.response.data.find((item) => item.entity != null)?.entity;
     const id = typeof top?.id === 'string' ? top.id : '';
     const name = typeof top?.name === 'string' ? top.name : '';
-    this.#csvRows.text(`${csvField(id)},${csvField(name)}${flags}\r\n`);
-    this.#jsonRows.text(
-      `${this.#records === 0 ? '\n' : ',\n'}[${JSON.stringify(id)},${JSON.stringify(name)}${flags}]`,
-    );
+    return this.addRow(id, name, filled);
+  }
+
+  /**
+   * Adds one exported record by its top match's `id` and `name` ('' without a match) and, per
+   * column, whether its first row has the cell filled. See `addPrepared` for the promise.
+   */
+  addRow(id: string, name: string, filled: readonly boolean[]): Promise<void> | undefined {
+    if (this.#disposed) throw new Error('CoverageReport: already disposed');
+    const counts = this.#counts;
+    // The flags text (`,1,0,…`) of each pattern is made once: a report sees few patterns.
+    let mask = 0;
+    for (let c = 0; c < counts.length; c++) {
+      if (filled[c]) {
+        counts[c]++;
+        if (c < 30) mask |= 1 << c;
+      }
+    }
+    let flags = counts.length <= 30 ? this.#flags.get(mask) : undefined;
+    if (flags === undefined) {
+      flags = '';
+      for (let c = 0; c < counts.length; c++) flags += filled[c] ? ',1' : ',0';
+      if (counts.length <= 30) this.#flags.set(mask, flags);
+    }
+    this.#csvPending += `${csvField(id)},${csvField(name)}${flags}\r\n`;
+    this.#jsonPending += `${this.#records === 0 ? '\n' : ',\n'}[${JSON.stringify(id)},${JSON.stringify(name)}${flags}]`;
     this.#records++;
+    if (++this.#pendingRows < PENDING_ROWS) return undefined;
+    this.#writePending();
     return this.#csvRows.full || this.#jsonRows.full ? this.#flushRows() : undefined;
+  }
+
+  /** The rows gathered in `#csvPending` and `#jsonPending` into the spill files' buffers. */
+  #writePending(): void {
+    if (this.#pendingRows === 0) return;
+    this.#csvRows.text(this.#csvPending);
+    this.#jsonRows.text(this.#jsonPending);
+    this.#csvPending = '';
+    this.#jsonPending = '';
+    this.#pendingRows = 0;
   }
 
   async #flushRows(): Promise<void> {
@@ -187,6 +228,7 @@ export class CoverageReport {
   async saveRows(files: { readonly csv: string; readonly json: string }): Promise<void> {
     if (this.#disposed) throw new Error('CoverageReport: already disposed');
     try {
+      this.#writePending();
       await this.#csvRows.moveTo(files.csv);
       await this.#jsonRows.moveTo(files.json);
     } finally {
@@ -222,6 +264,7 @@ export class CoverageReport {
 
   #rows(file: SpillFile): AsyncGenerator<Buffer> {
     if (this.#disposed) throw new Error('CoverageReport: already disposed');
+    this.#writePending();
     return file.chunks();
   }
 }

@@ -58,13 +58,17 @@ export function csvText(rows: readonly (readonly (string | number | null | undef
   return out;
 }
 
-export function createCsvWriter(sink: OutputSink, headers: readonly string[]): RowWriter {
+export function createCsvWriter(sink: OutputSink, headers: readonly string[]): CsvWriter {
   return new CsvWriter(sink, headers);
 }
 
-class CsvWriter implements RowWriter {
+/** A `RowWriter` of CSV, which also takes rows already encoded (`writeEncoded`). */
+export class CsvWriter implements RowWriter {
   readonly #sink: OutputSink;
   #batch: ExportRow[];
+  /** Rows encoded already, to go before `#batch`'s. */
+  #encoded = '';
+  #encodedRows = 0;
 
   constructor(sink: OutputSink, headers: readonly string[]) {
     this.#sink = sink;
@@ -73,7 +77,21 @@ class CsvWriter implements RowWriter {
 
   writeRow(row: ExportRow): Promise<void> | undefined {
     this.#batch.push(row);
-    return this.#batch.length >= BATCH_ROWS ? this.#flush() : undefined;
+    return this.#batch.length + this.#encodedRows >= BATCH_ROWS ? this.#flush() : undefined;
+  }
+
+  /**
+   * Writes `rows` data rows given as CSV text (each record followed by CRLF, as `csvText`
+   * makes them), after the rows written before. A promise as `writeRow`'s.
+   */
+  writeEncoded(text: string, rows: number): Promise<void> | undefined {
+    if (this.#batch.length > 0) {
+      this.#encoded += csvText(this.#batch);
+      this.#batch = [];
+    }
+    this.#encoded += text;
+    this.#encodedRows += rows;
+    return this.#encodedRows >= BATCH_ROWS ? this.#flush() : undefined;
   }
 
   async finish(): Promise<void> {
@@ -84,9 +102,11 @@ class CsvWriter implements RowWriter {
   async dispose(): Promise<void> {}
 
   async #flush(): Promise<void> {
-    if (this.#batch.length === 0) return;
-    const text = csvText(this.#batch);
+    if (this.#batch.length === 0 && this.#encoded === '') return;
+    const text = this.#batch.length === 0 ? this.#encoded : this.#encoded + csvText(this.#batch);
     this.#batch = [];
+    this.#encoded = '';
+    this.#encodedRows = 0;
     if (this.#sink.push(text)) await this.#sink.flush();
   }
 }

@@ -38,6 +38,11 @@ export interface EntityPath {
   /** The path as written (trimmed). */
   readonly text: string;
   readonly notation: 'dot' | 'jsonpath';
+  /**
+   * The member a dot path of one name reads (`name` for `name`; undefined for `name[0]`,
+   * `name.x` and JSONPath): its value, when the root has it as its own, is the one value selected.
+   */
+  readonly member?: string;
   /** The selected values in document order; empty when nothing matches. */
   values(root: unknown): unknown[];
   /** Calls `visitor` for every selected node, in document order. */
@@ -121,6 +126,7 @@ function compileDotPath(path: string, parameter: string): EntityPath {
   return Object.freeze({
     text: path,
     notation: 'dot' as const,
+    member: only?.kind === 'name' ? only.name : undefined,
     values,
     visit: (root: unknown, visitor: PathVisitor) => walk(root, steps, 0, [], visitor),
   });

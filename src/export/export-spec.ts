@@ -46,6 +46,12 @@ export interface ExportColumn {
    * `name[0]`, `name.x`). Undefined for JSONPath, which may read anything, and other sources.
    */
   readonly entityMember?: string;
+  /**
+   * The one member the column reads when its path is a single name: of the match (`score`,
+   * `esscore`), the query (`query.url`, `customId`) or the entity (`name`, not `name[0]` nor
+   * JSONPath). Undefined otherwise. (Read by `summary-csv.ts`.)
+   */
+  readonly member?: string;
   /** The values this column selects for a row (empty when nothing). Never throws. */
   select(row: RowContext): unknown[];
 }
@@ -127,6 +133,7 @@ function compileColumn(rawPath: string, header?: string): ExportColumn {
     return Object.freeze({
       ...base,
       source: 'match' as const,
+      member: path,
       select: (row: RowContext) => {
         const value = row.item?.[path];
         return value === undefined ? [] : [value];
@@ -138,6 +145,7 @@ function compileColumn(rawPath: string, header?: string): ExportColumn {
     return Object.freeze({
       ...base,
       source: 'query' as const,
+      member: queryPath.member,
       select: (row: RowContext) => queryPath.values(row.query),
     });
   }
@@ -146,6 +154,7 @@ function compileColumn(rawPath: string, header?: string): ExportColumn {
     ...base,
     source: 'entity' as const,
     entityMember: entityPath.notation === 'dot' ? path.split('.')[0].replace(/\[.*$/, '') : undefined,
+    member: entityPath.member,
     select: (row: RowContext) => (row.entity === undefined ? [] : entityPath.values(row.entity)),
   });
 }

@@ -46,6 +46,12 @@ export interface ResultRecord {
    * `response` again, and need not read `response` at all when nothing else does.
    */
   text?: string;
+  /**
+   * The result's stored summary (`result-summary.ts`), when the reader read that instead of the
+   * response (`response` is then the summary parsed): a CSV export reads a compact one directly
+   * (`summary-csv.ts`).
+   */
+  summary?: string;
 }
 
 /** True when the record has at least one matched entity (what `onlyMatches` keeps). */

@@ -92,18 +92,22 @@ function compactEdges(): ResultResponse[] {
  * The records a reader makes of stored text: the whole response, its summary as JSON (how
  * results stored before the compact form have it), or its summary as stored now.
  */
-function stored(kind: 'whole' | 'json summary' | 'summary'): ResultRecord[] {
-  return responses().map((response, index) => {
+function stored(kind: 'whole' | 'json summary' | 'summary' | 'summary text', copies = 1): ResultRecord[] {
+  const all = Array.from({ length: copies }, () => responses()).flat();
+  return all.map((response, index) => {
+    const summary = responseSummary(response);
     const parsed = (
       kind === 'whole'
         ? JSON.parse(JSON.stringify(response))
-        : parseSummary(kind === 'summary' ? responseSummary(response) : jsonSummary(response))
+        : parseSummary(kind === 'json summary' ? jsonSummary(response) : summary)
     ) as ResultResponse;
     const query = parsed.request_ctx?.query;
     return {
       index,
       query: query !== null && typeof query === 'object' ? (query as Record<string, unknown>) : {},
       response: parsed,
+      // As the export thread reads it: the stored text too (a CSV export reads a compact one).
+      ...(kind === 'summary text' ? { summary } : {}),
     };
   });
 }
@@ -158,11 +162,15 @@ describe('result summaries', () => {
       const whole = await exportWithReport(stored('whole'), options);
       const json = await exportWithReport(stored('json summary'), options);
       const summary = await exportWithReport(stored('summary'), options);
+      const text = await exportWithReport(stored('summary text'), options);
       if (options.format === 'csv') {
         assert.match(whole.export, /Ada Lovelace/);
         assert.match(whole.export, /Émilie du Châtelet/);
         assert.equal(json.export, whole.export);
         assert.equal(summary.export, whole.export);
+        assert.equal(text.export, whole.export);
+        assert.equal(text.csv, whole.csv);
+        assert.equal(text.json, whole.json);
       }
       if (options.format === 'xlsx')
         assert.deepEqual(withoutZipTimes(summary.bytes), withoutZipTimes(json.bytes));
@@ -174,6 +182,18 @@ describe('result summaries', () => {
       }
     });
   }
+
+  test('a CSV export read from stored summaries, compact and JSON ones mixed, over many batches', async () => {
+    // 50 copies of the responses: 900 records, past the CSV writer's and the report's batches.
+    for (const options of [{ format: 'csv' }, { format: 'csv', onlyMatches: 'true' }]) {
+      const whole = await exportWithReport(stored('whole', 50), options);
+      const text = await exportWithReport(stored('summary text', 50), options);
+      assert.ok(whole.export.split('\r\n').length > 600);
+      assert.equal(text.export, whole.export);
+      assert.equal(text.csv, whole.csv);
+      assert.equal(text.json, whole.json);
+    }
+  });
 
   test('columns or filters reading other entity members need the whole response', () => {
     for (const options of [

@@ -12,6 +12,7 @@ import { type ExportRow, exportedResponse, prepareRecord, preparedRows } from '.
 import { OutputClosedError, OutputSink } from './output-sink.ts';
 import type { ResultRecord } from './result-record.ts';
 import type { RowWriter } from './row-writer.ts';
+import { summaryCsv } from './summary-csv.ts';
 import { createXlsWriter } from './xls-writer.ts';
 import { createXlsxWriter } from './xlsx-writer.ts';
 
@@ -120,9 +121,23 @@ async function run(
       if (array) sink.push(count === 0 ? ']\n' : '\n]\n');
       rows = count;
     } else {
-      writer = options.rowsOnly ? new RowsSpillWriter(sink) : createRowWriter(sink, plan, options);
+      // CSV of the default columns from compact summaries: rows encoded as the summary is read.
+      const csv =
+        plan.format === 'csv' && !options.rowsOnly ? createCsvWriter(sink, plan.headers) : undefined;
+      const direct = csv === undefined ? undefined : summaryCsv(plan);
+      writer = csv ?? (options.rowsOnly ? new RowsSpillWriter(sink) : createRowWriter(sink, plan, options));
       for await (const record of records) {
         stopIfGone();
+        if (direct !== undefined && record.summary !== undefined && direct.read(record.summary)) {
+          if (direct.rows === 0) continue;
+          const counted = coverage?.addRow(direct.topId, direct.topName, direct.filled);
+          if (counted !== undefined) await counted;
+          count++;
+          const written = csv!.writeEncoded(direct.text, direct.rows);
+          if (written !== undefined) await written;
+          rows += direct.rows;
+          continue;
+        }
         const prepared = prepareRecord(record, plan);
         if (prepared === undefined) continue;
         const recordRows = preparedRows(prepared, plan);
