@@ -31,6 +31,19 @@ const ENTITY_KINDS: Readonly<Record<string, number>> = { id: ID, name: NAME, typ
 const MATCH_KINDS: Readonly<Record<string, number>> = { score: SCORE, esscore: ESSCORE };
 const SEPARATOR = '\u001f';
 
+/** Where the field starting at `from` ends: the next separator, or the end of the text. */
+function fieldEnd(summary: string, from: number): number {
+  const end = summary.indexOf(SEPARATOR, from);
+  return end === -1 ? summary.length : end;
+}
+
+/** A count field (`String` of a length: decimal digits) between `from` and `end`. */
+function count(summary: string, from: number, end: number): number {
+  let value = 0;
+  for (let i = from; i < end; i++) value = value * 10 + summary.charCodeAt(i) - 48;
+  return value;
+}
+
 /**
  * A reader of compact summaries into CSV text for one plan; `undefined` when a column reads
  * anything else than one member (see the module comment) or the plan has a filter.
@@ -93,37 +106,52 @@ export class SummaryCsv {
 
   /** Reads one stored summary; false (nothing read) when it is not in the compact form. */
   read(summary: string): boolean {
-    if (summary.charCodeAt(0) !== 115 /* s */) return false;
-    const fields = summary.split(SEPARATOR);
-    if (fields[0] !== 's1') return false;
+    // `s1` and a separator; a JSON summary starts with `{`. The fields are found with `indexOf`
+    // rather than `split`: the kinds and counts are read where they are, not made into strings.
+    if (summary.charCodeAt(0) !== 115 || summary.charCodeAt(1) !== 49 || summary.charCodeAt(2) !== 31)
+      return false;
     const kinds = this.#kinds;
     const cells = this.#cells;
     for (let c = 0; c < kinds.length; c++) cells[c] = '';
-    let at = 2;
-    if (fields[1] === 't') at = 3;
-    else at = this.#readQuery(fields);
-    const items = Number(fields[at++]);
+    // The query: `t` and its text, or `o` and its members. Then the number of `data` items.
+    let at = summary.charCodeAt(3) === 116 /* t */ ? fieldEnd(summary, 5) + 1 : this.#readQuery(summary);
+    let end = fieldEnd(summary, at);
+    const items = count(summary, at, end);
+    at = end + 1;
     let text = '';
     let rows = 0;
     this.topId = '';
     this.topName = '';
     for (let i = 0; i < items; i++) {
-      if (fields[at] === 'z') {
-        at += 3;
+      // `z`, score, esscore (an item whose entity is null), or `e`, score, esscore, id, name, type.
+      const matched = summary.charCodeAt(at) === 101; /* e */
+      const scoreEnd = fieldEnd(summary, at + 2);
+      const esscoreEnd = fieldEnd(summary, scoreEnd + 1);
+      if (!matched) {
+        at = esscoreEnd + 1;
         continue;
       }
+      const idEnd = fieldEnd(summary, esscoreEnd + 1);
+      const nameEnd = fieldEnd(summary, idEnd + 1);
+      end = fieldEnd(summary, nameEnd + 1);
+      const id = summary.slice(esscoreEnd + 1, idEnd);
+      const name = summary.slice(idEnd + 1, nameEnd);
       for (let c = 0; c < kinds.length; c++) {
         const kind = kinds[c];
-        if (kind < QUERY) cells[c] = kind >= SCORE ? fields[at + kind - 2] : csvField(fields[at + 3 + kind]);
+        if (kind === ID) cells[c] = csvField(id);
+        else if (kind === NAME) cells[c] = csvField(name);
+        else if (kind === TYPE) cells[c] = csvField(summary.slice(nameEnd + 1, end));
+        else if (kind === SCORE) cells[c] = summary.slice(at + 2, scoreEnd);
+        else if (kind === ESSCORE) cells[c] = summary.slice(scoreEnd + 1, esscoreEnd);
       }
       if (rows === 0) {
-        this.topId = fields[at + 3];
-        this.topName = fields[at + 4];
+        this.topId = id;
+        this.topName = name;
         this.#markFilled();
       }
       text += `${cells.join(',')}\r\n`;
       rows++;
-      at += 6;
+      at = end + 1;
     }
     if (rows === 0 && !this.#onlyMatches) {
       // A record without a match: one row, its entity and score cells empty.
@@ -137,41 +165,51 @@ export class SummaryCsv {
     return true;
   }
 
-  /** The query's members into their columns' cells; returns the index of the `data` count. */
-  #readQuery(fields: readonly string[]): number {
+  /** The query's members (from `o`) into their columns' cells; returns where the next field starts. */
+  #readQuery(summary: string): number {
     const cells = this.#cells;
-    const count = Number(fields[2]);
-    let at = 3;
-    for (let m = 0; m < count; m++) {
-      const columns = this.#queryColumns.get(fields[at]);
-      const kind = fields[at + 1];
-      let cell: string;
-      if (kind === 's') {
-        cell = columns === undefined ? '' : csvField(fields[at + 2]);
-        at += 3;
-      } else if (kind === 'n') {
-        cell = fields[at + 2];
-        at += 3;
+    let end = fieldEnd(summary, 5);
+    const members = count(summary, 5, end);
+    let at = end + 1;
+    for (let m = 0; m < members; m++) {
+      end = fieldEnd(summary, at);
+      const columns = this.#queryColumns.get(summary.slice(at, end));
+      // The member's kind: `s` and a string, `n` and a number, `a`, a count and that many strings.
+      const kind = summary.charCodeAt(end + 1);
+      at = end + 3;
+      end = fieldEnd(summary, at);
+      let cell = '';
+      if (kind === 97 /* a */) {
+        const length = count(summary, at, end);
+        at = end + 1;
+        if (columns !== undefined) {
+          cell = this.#listCell(summary, at, length);
+        }
+        for (let i = 0; i < length; i++) at = fieldEnd(summary, at) + 1;
       } else {
-        const length = Number(fields[at + 2]);
-        cell = columns === undefined ? '' : this.#listCell(fields, at + 3, length);
-        at += 3 + length;
+        if (columns !== undefined) {
+          const value = summary.slice(at, end);
+          cell = kind === 115 /* s */ ? csvField(value) : value;
+        }
+        at = end + 1;
       }
       if (columns !== undefined) for (const c of columns) cells[c] = cell;
     }
     return at;
   }
 
-  /** A list of strings as `cellValue` makes its cell (non-empty ones joined), as a CSV field. */
-  #listCell(fields: readonly string[], from: number, length: number): string {
-    if (length === 1) return csvField(fields[from]);
+  /** `length` strings from `at` as `cellValue` makes their cell (non-empty ones joined), as a CSV field. */
+  #listCell(summary: string, at: number, length: number): string {
     let joined = '';
     let first = true;
-    for (let i = from; i < from + length; i++) {
-      const text = fields[i];
-      if (text === '') continue;
-      joined = first ? text : `${joined}${this.#separator}${text}`;
-      first = false;
+    for (let i = 0; i < length; i++) {
+      const end = fieldEnd(summary, at);
+      if (end > at) {
+        const text = summary.slice(at, end);
+        joined = first ? text : `${joined}${this.#separator}${text}`;
+        first = false;
+      }
+      at = end + 1;
     }
     return csvField(joined);
   }
