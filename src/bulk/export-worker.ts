@@ -35,13 +35,16 @@ const PAGE = 1_000;
  */
 type Reading = 'whole' | 'response' | 'summary';
 
-/** The job's results in order, within the task's window, read as `reading` says. */
+/**
+ * The job's results in order, within the task's window, read as `reading` says: a page at a
+ * time (`writeExport` takes pages: no asynchronous step per record).
+ */
 async function* records(
   storage: Storage,
   reading: Reading,
   start = task.offset,
   end = task.limit === null ? Number.POSITIVE_INFINITY : task.offset + task.limit,
-): AsyncGenerator<ResultRecord> {
+): AsyncGenerator<ResultRecord[]> {
   let from = start;
   while (from < end) {
     const page = await storage.bulkJobs.results(task.jobId, from, Math.min(PAGE, end - from), {
@@ -49,12 +52,15 @@ async function* records(
       summary: reading === 'summary',
     });
     if (page.length === 0) return;
+    const out: ResultRecord[] = [];
     for (const result of page) {
-      if (result.index >= end) return;
-      if (reading === 'whole') yield wholeRecord(result);
-      else if (result.summary !== undefined) yield new SummaryRecord(result.index, result.summary);
-      else yield columnarRecord(result);
+      if (result.index >= end) break;
+      if (reading === 'whole') out.push(wholeRecord(result));
+      else if (result.summary !== undefined) out.push(new SummaryRecord(result.index, result.summary));
+      else out.push(columnarRecord(result));
     }
+    if (out.length > 0) yield out;
+    if (out.length < page.length) return;
     from = page[page.length - 1].index + 1;
   }
 }
@@ -216,7 +222,7 @@ async function run(): Promise<ExportTaskResult> {
         });
       });
     } else if (report) {
-      for await (const record of records(storage, reading)) await report.add(record);
+      for await (const page of records(storage, reading)) for (const record of page) await report.add(record);
       summary.records = report.records;
     }
     if (report) {

@@ -74,7 +74,7 @@ export {
 } from './result-summary.ts';
 export { hasMatch } from './result-record.ts';
 export { SPREADSHEET_CELL_CHARS } from './row-writer.ts';
-export type { ExportSummary, WriteExportOptions } from './write-export.ts';
+export type { ExportSummary, RecordSource, WriteExportOptions } from './write-export.ts';
 export { exportStream, writeExport } from './write-export.ts';
 export { XLS_SHEET_ROWS } from './xls-writer.ts';
 export { XLSX_SHEET_ROWS } from './xlsx-writer.ts';

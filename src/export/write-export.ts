@@ -16,6 +16,17 @@ import { summaryCsv } from './summary-csv.ts';
 import { createXlsWriter } from './xls-writer.ts';
 import { createXlsxWriter } from './xlsx-writer.ts';
 
+/**
+ * The records of an export, in order: one at a time, or a page (an array) at a time, which
+ * saves an asynchronous step per record (~0.5-1 µs: a promise and a microtask each) when the
+ * reader reads them by pages anyway.
+ */
+export type RecordSource = AsyncIterable<ResultRecord | readonly ResultRecord[]> | Iterable<ResultRecord>;
+
+function isPage(item: ResultRecord | readonly ResultRecord[]): item is readonly ResultRecord[] {
+  return Array.isArray(item);
+}
+
 export interface WriteExportOptions {
   /** A report opened with the same plan; it is fed every exported record (not written, not disposed). */
   coverage?: CoverageReport;
@@ -64,7 +75,7 @@ export interface ExportSummary {
  * event) so that a truncated download cannot pass for a complete one.
  */
 export function writeExport(
-  records: AsyncIterable<ResultRecord> | Iterable<ResultRecord>,
+  records: RecordSource,
   output: Writable,
   plan: ExportPlan,
   options: WriteExportOptions = {},
@@ -75,7 +86,7 @@ export function writeExport(
 }
 
 async function run(
-  records: AsyncIterable<ResultRecord> | Iterable<ResultRecord>,
+  records: RecordSource,
   output: Writable,
   plan: ExportPlan,
   options: WriteExportOptions,
@@ -100,23 +111,25 @@ async function run(
       // Records read as JSON text are written as they are when nothing changes them.
       const asStored = plan.filter === undefined;
       const readsResponses = plan.filter !== undefined || plan.onlyMatches || coverage !== undefined;
-      for await (const record of records) {
-        stopIfGone();
-        let json: string;
-        if (!readsResponses && record.text !== undefined) {
-          json = record.text;
-        } else {
-          const prepared = prepareRecord(record, plan);
-          if (prepared === undefined) continue;
-          if (coverage !== undefined) await coverage.addPrepared(prepared, preparedRows(prepared, plan));
-          json =
-            asStored && record.text !== undefined
-              ? record.text
-              : JSON.stringify(exportedResponse(prepared, plan));
+      for await (const item of records) {
+        for (const record of isPage(item) ? item : [item]) {
+          stopIfGone();
+          let json: string;
+          if (!readsResponses && record.text !== undefined) {
+            json = record.text;
+          } else {
+            const prepared = prepareRecord(record, plan);
+            if (prepared === undefined) continue;
+            if (coverage !== undefined) await coverage.addPrepared(prepared, preparedRows(prepared, plan));
+            json =
+              asStored && record.text !== undefined
+                ? record.text
+                : JSON.stringify(exportedResponse(prepared, plan));
+          }
+          const line = array ? `${count === 0 ? '\n' : ',\n'}${json}` : `${json}\n`;
+          count++;
+          if (sink.push(line)) await sink.flush();
         }
-        const line = array ? `${count === 0 ? '\n' : ',\n'}${json}` : `${json}\n`;
-        count++;
-        if (sink.push(line)) await sink.flush();
       }
       if (array) sink.push(count === 0 ? ']\n' : '\n]\n');
       rows = count;
@@ -126,30 +139,32 @@ async function run(
         plan.format === 'csv' && !options.rowsOnly ? createCsvWriter(sink, plan.headers) : undefined;
       const direct = csv === undefined ? undefined : summaryCsv(plan);
       writer = csv ?? (options.rowsOnly ? new RowsSpillWriter(sink) : createRowWriter(sink, plan, options));
-      for await (const record of records) {
-        stopIfGone();
-        if (direct !== undefined && record.summary !== undefined && direct.read(record.summary)) {
-          if (direct.rows === 0) continue;
-          const counted = coverage?.addRow(direct.topId, direct.topName, direct.filled);
+      for await (const item of records) {
+        for (const record of isPage(item) ? item : [item]) {
+          stopIfGone();
+          if (direct !== undefined && record.summary !== undefined && direct.read(record.summary)) {
+            if (direct.rows === 0) continue;
+            const counted = coverage?.addRow(direct.topId, direct.topName, direct.filled);
+            if (counted !== undefined) await counted;
+            count++;
+            const written = csv!.writeEncoded(direct.text, direct.rows);
+            if (written !== undefined) await written;
+            rows += direct.rows;
+            continue;
+          }
+          const prepared = prepareRecord(record, plan);
+          if (prepared === undefined) continue;
+          const recordRows = preparedRows(prepared, plan);
+          // Awaited only when they write out (a microtask per await: see `RowWriter.writeRow`).
+          const counted = coverage?.addPrepared(prepared, recordRows);
           if (counted !== undefined) await counted;
           count++;
-          const written = csv!.writeEncoded(direct.text, direct.rows);
-          if (written !== undefined) await written;
-          rows += direct.rows;
-          continue;
+          for (const row of recordRows) {
+            const written = writer.writeRow(row);
+            if (written !== undefined) await written;
+          }
+          rows += recordRows.length;
         }
-        const prepared = prepareRecord(record, plan);
-        if (prepared === undefined) continue;
-        const recordRows = preparedRows(prepared, plan);
-        // Awaited only when they write out (a microtask per await: see `RowWriter.writeRow`).
-        const counted = coverage?.addPrepared(prepared, recordRows);
-        if (counted !== undefined) await counted;
-        count++;
-        for (const row of recordRows) {
-          const written = writer.writeRow(row);
-          if (written !== undefined) await written;
-        }
-        rows += recordRows.length;
       }
       for await (const file of options.appendRows ?? []) {
         for await (const row of spilledRows(file)) {
@@ -226,7 +241,7 @@ function createRowWriter(sink: OutputSink, plan: ExportPlan, options: WriteExpor
  * the summary or the error.
  */
 export function exportStream(
-  records: AsyncIterable<ResultRecord> | Iterable<ResultRecord>,
+  records: RecordSource,
   plan: ExportPlan,
   options: WriteExportOptions & { onDone?: (error: Error | undefined, summary?: ExportSummary) => void } = {},
 ): Readable {
