@@ -156,7 +156,11 @@ export async function startServer(
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) {
+        // Until it has gone: a server started next on the same store finds the lock free.
+        child.kill('SIGKILL');
+        await exited;
+      }
     },
   };
 }
@@ -200,7 +204,11 @@ export async function startWorker(
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) {
+        // Until it has gone: a server started next on the same store finds the lock free.
+        child.kill('SIGKILL');
+        await exited;
+      }
     },
   };
 }
