@@ -8,7 +8,7 @@ import { ACME, ADA, Collector, resultRecord } from '../../test/export-fixtures.t
 import { tempDir } from '../../test/support/temp-dir.ts';
 import { createExportPlan } from './export-plan.ts';
 import type { ResultRecord } from './result-record.ts';
-import { exportStream, writeExport } from './write-export.ts';
+import { exportStream, type RecordSource, writeExport } from './write-export.ts';
 
 const RECORDS: ResultRecord[] = [
   resultRecord(0, { type: 'Person', name: ['Ada'], customId: 'a' }, [{ entity: ADA, score: 0.97 }]),
@@ -16,7 +16,7 @@ const RECORDS: ResultRecord[] = [
   resultRecord(2, { type: 'Organization', name: ['Acme'], customId: 'c' }, [{ entity: ACME, score: 0.5 }]),
 ];
 
-async function exported(records: Iterable<ResultRecord> | AsyncIterable<ResultRecord>, options: object) {
+async function exported(records: RecordSource, options: object) {
   const output = new Collector();
   const summary = await writeExport(records, output, createExportPlan(options));
   return { text: output.text(), summary };
@@ -82,6 +82,29 @@ describe('records given as JSON text', () => {
       const { text } = await exported(withText(reads), options);
       assert.equal(text, (await exported(RECORDS, options)).text, JSON.stringify(options));
       assert.ok(reads.count > 0);
+    }
+  });
+});
+
+describe('records given by pages', () => {
+  test('pages (arrays of records) export as the same records one by one, in every format', async () => {
+    async function* pages() {
+      yield [RECORDS[0], RECORDS[1]];
+      yield [];
+      yield [RECORDS[2]];
+    }
+    async function* single() {
+      yield* RECORDS;
+    }
+    for (const options of [
+      { format: 'jsonl' },
+      { format: 'json', onlyMatches: 'true' },
+      { format: 'csv' },
+      { format: 'csv', onlyMatches: 'true', exportspec: 'id;name' },
+    ]) {
+      const paged = await exported(pages(), options);
+      assert.deepEqual(paged, await exported(single(), options), JSON.stringify(options));
+      assert.deepEqual(paged, await exported(RECORDS, options));
     }
   });
 });
