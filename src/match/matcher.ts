@@ -149,17 +149,28 @@ export function profileCandidates(
   source: Pick<CandidateSource, 'profiles'>,
 ): ProfiledCandidate[] {
   if (retrieved.length === 0) return [];
-  const esscores = new Map(retrieved.map((c) => [c.ref, c.esscore]));
+  const refs: number[] = [];
+  for (const candidate of retrieved) refs.push(candidate.ref);
+  const rows = source.profiles(refs);
+  // A caching source answers in the order of the refs asked: each row's candidate is found by
+  // walking on from the last one's; rows in another order (an uncached store) by a map.
+  let next = 0;
+  let esscores: Map<number, number> | undefined;
   const out: ProfiledCandidate[] = [];
-  for (const row of source.profiles(retrieved.map((c) => c.ref))) {
+  for (const row of rows) {
+    let at = next;
+    if (esscores === undefined)
+      while (at < retrieved.length && retrieved[at].ref !== row.ref) at++;
+    let esscore: number;
+    if (esscores === undefined && at < retrieved.length) {
+      esscore = retrieved[at].esscore;
+      next = at + 1;
+    } else {
+      esscores ??= new Map(retrieved.map((c) => [c.ref, c.esscore]));
+      esscore = esscores.get(row.ref) ?? 0;
+    }
     if (row.type !== query.type) continue;
-    out.push({
-      ref: row.ref,
-      id: row.id,
-      type: row.type,
-      esscore: esscores.get(row.ref) ?? 0,
-      profile: row.profile as MatchProfile,
-    });
+    out.push({ ref: row.ref, id: row.id, type: row.type, esscore, profile: row.profile as MatchProfile });
   }
   return out;
 }
