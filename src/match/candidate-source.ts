@@ -192,7 +192,9 @@ export class CachingCandidateSource implements CandidateSource {
     for (const ref of refs) {
       const cached = this.#profiles.get(ref);
       out.push(cached);
-      if (!cached) (missing ??= []).push(ref);
+      if (cached) continue;
+      missing ??= [];
+      missing.push(ref);
     }
     if (!missing) return out as CandidateProfile[];
     const read = new Map<number, CandidateProfile>();

@@ -159,8 +159,7 @@ export function profileCandidates(
   const out: ProfiledCandidate[] = [];
   for (const row of rows) {
     let at = next;
-    if (esscores === undefined)
-      while (at < retrieved.length && retrieved[at].ref !== row.ref) at++;
+    if (esscores === undefined) while (at < retrieved.length && retrieved[at].ref !== row.ref) at++;
     let esscore: number;
     if (esscores === undefined && at < retrieved.length) {
       esscore = retrieved[at].esscore;
