@@ -27,7 +27,13 @@ import {
   surnameWords,
 } from './profile.ts';
 import type { AnalyzedQuery, QueryName } from './query-analysis.ts';
-import { bestTokenMatches, editDistance, jaroWinkler, tokenSimilarity } from './similarity.ts';
+import {
+  bestTokenMatch,
+  bestTokenMatches,
+  editDistance,
+  jaroWinkler,
+  tokenSimilarity,
+} from './similarity.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 /** Names of the organization features, in model order. */
@@ -333,23 +339,12 @@ function sortedKey(tokens: readonly string[]): string {
 
 /**
  * Best fuzzy match (0–1) of each query token against any of `targets`' tokens, averaged:
- * `bestTokenMatches` summed as it goes (no array per candidate).
+ * each token's `bestTokenMatch` summed as it goes (no array per candidate).
  */
 function cover(query: readonly string[], targets: readonly string[]): number {
   if (query.length === 0) return 0;
   let sum = 0;
-  for (let i = 0; i < query.length; i++) {
-    const q = query[i];
-    let best = 0;
-    for (let j = 0; j < targets.length; j++) {
-      const s = tokenSimilarity(q, targets[j]);
-      if (s > best) {
-        best = s;
-        if (best === 1) break;
-      }
-    }
-    sum += best;
-  }
+  for (let i = 0; i < query.length; i++) sum += bestTokenMatch(query[i], targets);
   return sum / query.length;
 }
 

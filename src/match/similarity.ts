@@ -215,20 +215,22 @@ export function tokenSimilarity(a: string, b: string): number {
   return 0;
 }
 
+/** The best `tokenSimilarity` (0–1) of `token` against any of `candidate`'s tokens. */
+export function bestTokenMatch(token: string, candidate: readonly string[]): number {
+  let best = 0;
+  for (let j = 0; j < candidate.length; j++) {
+    const s = tokenSimilarity(token, candidate[j]);
+    if (s > best) {
+      best = s;
+      if (best === 1) break;
+    }
+  }
+  return best;
+}
+
 /** Which tokens of `query` are matched by tokens of `candidate`, each with its best similarity. */
 export function bestTokenMatches(query: readonly string[], candidate: readonly string[]): number[] {
   const out: number[] = [];
-  for (let i = 0; i < query.length; i++) {
-    const q = query[i];
-    let best = 0;
-    for (let j = 0; j < candidate.length; j++) {
-      const s = tokenSimilarity(q, candidate[j]);
-      if (s > best) {
-        best = s;
-        if (best === 1) break;
-      }
-    }
-    out.push(best);
-  }
+  for (let i = 0; i < query.length; i++) out.push(bestTokenMatch(query[i], candidate));
   return out;
 }
