@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Entity } from '../src/kg/index.ts';
 import { createMatcher, DEFAULT_LIMITS, type Matcher, type MatchQuery } from '../src/match/index.ts';
+import { profileCandidates } from '../src/match/matcher.ts';
+import type { AnalyzedQuery } from '../src/match/query-analysis.ts';
+import type { RetrievedCandidate } from '../src/match/retrieval.ts';
 import type { Storage } from '../src/storage/index.ts';
 import { openSqliteStorage } from '../src/storage/sqlite/index.ts';
 import { createVocabularyShareData, VocabularyShare } from '../src/threads/index.ts';
@@ -478,4 +481,40 @@ test('retrieval keeps the candidates with the best esscore, equal esscores by lo
     pecs.map((c) => c.id),
     ['ORG-pecs'],
   );
+});
+
+test('profileCandidates pairs each row with its retrieved esscore, whatever order the source answers in', () => {
+  const retrieved = [
+    { ref: 1, esscore: 0.1 },
+    { ref: 2, esscore: 0.2 },
+    { ref: 3, esscore: 0.3 },
+    { ref: 4, esscore: 0.4 },
+  ] as unknown as RetrievedCandidate[];
+  const row = (ref: number, type: 'Person' | 'Organization') => ({
+    ref,
+    id: `E${ref}`,
+    type,
+    profile: { n: [] },
+  });
+  const person = { type: 'Person' } as AnalyzedQuery;
+  const paired = (refs: number[]) =>
+    profileCandidates(person, retrieved, {
+      profiles: () => refs.map((ref) => row(ref, ref === 2 ? 'Organization' : 'Person')),
+    }).map((c) => [c.ref, c.esscore]);
+  // In the order asked (a caching source), a row missing, a row of the other type left out.
+  assert.deepEqual(paired([1, 2, 4]), [
+    [1, 0.1],
+    [4, 0.4],
+  ]);
+  // In another order (an uncached store): the rows' order, each with its own esscore.
+  assert.deepEqual(paired([4, 3, 1]), [
+    [4, 0.4],
+    [3, 0.3],
+    [1, 0.1],
+  ]);
+  assert.deepEqual(paired([3, 1, 4]), [
+    [3, 0.3],
+    [1, 0.1],
+    [4, 0.4],
+  ]);
 });

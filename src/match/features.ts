@@ -454,22 +454,40 @@ interface LocationComparison {
  * with every candidate's: what depends on the query alone is computed once (issue 30).
  */
 function oncePer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
-  const computed = new WeakMap<K, V>();
-  // The last key and its value: a query's candidates come one after another, so the same key
-  // is asked for again and again (a WeakMap lookup per candidate was ~1% of the matcher's thread).
-  let lastKey: K | undefined;
-  let lastValue: V | undefined;
+  const computed = new LastKeyWeakMap<K, V>();
   return (key) => {
-    if (key === lastKey) return lastValue as V;
     let value = computed.get(key);
     if (value === undefined) {
       value = compute(key);
       computed.set(key, value);
     }
-    lastKey = key;
-    lastValue = value;
     return value;
   };
+}
+
+/**
+ * A `WeakMap` that answers the key it last read or wrote without a lookup: a query's candidates
+ * come one after another, so its memos are asked for the same key again and again (a `WeakMap`
+ * lookup per candidate was ~1% of the matcher's thread, issue 30).
+ */
+class LastKeyWeakMap<K extends object, V> {
+  readonly #map = new WeakMap<K, V>();
+  #lastKey: K | undefined;
+  #lastValue: V | undefined;
+
+  get(key: K): V | undefined {
+    if (key !== this.#lastKey) {
+      this.#lastKey = key;
+      this.#lastValue = this.#map.get(key);
+    }
+    return this.#lastValue;
+  }
+
+  set(key: K, value: V): void {
+    this.#map.set(key, value);
+    this.#lastKey = key;
+    this.#lastValue = value;
+  }
 }
 
 /** A location's words that are not numbers. */
@@ -709,11 +727,15 @@ export function personTokenSimilarity(a: PersonWords, i: number, b: PersonWords,
  * one to one: a candidate word stands for one query word at most, so "Omar O. Hoffmann" does
  * not find both its Omar and its O. in Hugo Omar Hoffmann's one Omar. Each query word takes its
  * most similar word; only when two take the same one are the pairs chosen for the largest total
- * (earlier query words first among equal totals).
+ * (earlier query words first among equal totals). The words' similarities come from the pairs
+ * `startPairs` began (`reversed`: those pairs' candidate is this `query`).
  */
-function personMatches(query: PersonWords, candidate: PersonWords, closest?: number[]): number[] {
-  const reversed = query === pairs.candidate && candidate === pairs.query;
-  if (!reversed && (query !== pairs.query || candidate !== pairs.candidate)) startPairs(query, candidate);
+function personMatches(
+  query: PersonWords,
+  candidate: PersonWords,
+  reversed: boolean,
+  closest?: number[],
+): number[] {
   const n = query.tokens.length;
   const m = candidate.tokens.length;
   const out: number[] = [];
@@ -743,8 +765,8 @@ function personMatches(query: PersonWords, candidate: PersonWords, closest?: num
 }
 
 /**
- * The pairs of one name comparison's words (`personMatches` of query and candidate, then of
- * candidate and query): each pair's `personTokenSimilarity` computed once, on first read, and
+ * The pairs of one name comparison's words (`comparePersonTokens`: `startPairs`, then
+ * `personMatches` of query and candidate and of candidate and query, then `endPairs`): each pair's `personTokenSimilarity` computed once, on first read, and
  * read again by the other direction and by `assignOneToOne` (the similarity is symmetric:
  * features.test.ts). -1: not yet computed. Names of more than `MAX_PAIRED` pairs are
  * computed afresh each time (no buffer kept for a hostile name's thousands of words).
@@ -784,7 +806,7 @@ function pairSimilarity(i: number, j: number): number {
   return similarity;
 }
 
-/** The paired words (`pairs`) no longer compared: a later comparison of the same objects starts afresh. */
+/** The comparison is over: `pairs` keeps no reference to its words. */
 function endPairs(): void {
   pairs.query = undefined;
   pairs.candidate = undefined;
@@ -857,8 +879,9 @@ function comparePersonTokens(
   const query = queryWords.tokens;
   const candidate = candidateWords.tokens;
   const closest: number[] = [];
-  const matchQ = personMatches(queryWords, candidateWords, closest);
-  const matchC = personMatches(candidateWords, queryWords);
+  startPairs(queryWords, candidateWords);
+  const matchQ = personMatches(queryWords, candidateWords, false, closest);
+  const matchC = personMatches(candidateWords, queryWords, true);
   endPairs();
   const queryIdf = weightsOf(query, vocabulary).idf;
   let wq = 0;
@@ -1333,7 +1356,7 @@ interface PersonMemo {
   readonly places: Map<string, PersonPlaceFeatures>;
 }
 
-const personMemos = new WeakMap<AnalyzedQuery, PersonMemo>();
+const personMemos = new LastKeyWeakMap<AnalyzedQuery, PersonMemo>();
 
 /** `query`'s memo of features compared with these vocabularies (a new one for others). */
 function personMemo(
@@ -1341,19 +1364,13 @@ function personMemo(
   vocabulary: Vocabulary,
   placeVocabulary: Vocabulary | undefined,
 ): PersonMemo {
-  // The last query's memo first (`oncePer`: the candidates of one query come together).
-  let memo = query === lastMemoQuery ? lastMemo : personMemos.get(query);
+  let memo = personMemos.get(query);
   if (memo?.vocabulary !== vocabulary || memo.placeVocabulary !== placeVocabulary) {
     memo = { vocabulary, placeVocabulary, names: new Map(), parts: new Map(), places: new Map() };
     personMemos.set(query, memo);
   }
-  lastMemoQuery = query;
-  lastMemo = memo;
   return memo;
 }
-
-let lastMemoQuery: AnalyzedQuery | undefined;
-let lastMemo: PersonMemo | undefined;
 
 /** A Person candidate's place features (`personPlaceFeatures`), as the vector takes them. */
 interface PersonPlaceFeatures {

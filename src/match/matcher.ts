@@ -153,15 +153,16 @@ export function profileCandidates(
   for (const candidate of retrieved) refs.push(candidate.ref);
   const rows = source.profiles(refs);
   // A caching source answers in the order of the refs asked: each row's candidate is found by
-  // walking on from the last one's; rows in another order (an uncached store) by a map.
+  // walking on from the last one's; a row not found that way (a source answering in another
+  // order) by a map, made then.
   let next = 0;
   let esscores: Map<number, number> | undefined;
   const out: ProfiledCandidate[] = [];
   for (const row of rows) {
     let at = next;
-    if (esscores === undefined) while (at < retrieved.length && retrieved[at].ref !== row.ref) at++;
+    while (at < retrieved.length && retrieved[at].ref !== row.ref) at++;
     let esscore: number;
-    if (esscores === undefined && at < retrieved.length) {
+    if (at < retrieved.length) {
       esscore = retrieved[at].esscore;
       next = at + 1;
     } else {
