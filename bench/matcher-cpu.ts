@@ -11,8 +11,8 @@
  * candidateLimit(options)})`), on DIR's store opened read-only, after the vocabularies and
  * `--warm` untimed queries. Then `--count` queries are timed (cycling through the file).
  *
- * Prints the `figure:` line of the whole process's CPU per query (V8's helper threads included,
- * as the servers' figures count theirs) and, after it, the matching thread's alone. Run as a
+ * Prints two `figure:` lines: the whole process's CPU per query (V8's helper threads included,
+ * as the servers' figures count theirs), then the matching thread's alone. Run as a
  * child by `bench/support/paired-matcher.ts`; figures only.
  */
 import { readFileSync } from 'node:fs';
@@ -68,4 +68,4 @@ const wholeUsed = process.cpuUsage(whole);
 storage.close();
 const perQuery = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / count;
 printFigure({ name: FIGURES.matcherCpu, value: Number(perQuery(wholeUsed).toFixed(1)), unit: 'µs' });
-console.log(`matching thread alone: ${perQuery(threadUsed).toFixed(1)} µs per query over ${count} queries`);
+printFigure({ name: FIGURES.matcherThreadCpu, value: Number(perQuery(threadUsed).toFixed(1)), unit: 'µs' });

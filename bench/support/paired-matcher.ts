@@ -44,13 +44,16 @@ export function timeMatcher(
       { encoding: 'utf8', maxBuffer: 16 << 20 },
     );
     if (child.status !== 0) throw new Error(`matcher-cpu.ts failed (${child.status}): ${child.stderr}`);
-    const lines = child.stdout.split('\n');
-    const figure = lines.map(parseFigureLine).find((f) => f?.name === FIGURES.matcherCpu);
-    const thread = /^matching thread alone: ([\d.]+) µs/.exec(
-      lines.find((l) => l.startsWith('matching thread')) ?? '',
-    );
-    if (!figure || !thread) throw new Error(`matcher-cpu.ts printed no figure: ${child.stdout}`);
-    return { process: figure.value, thread: Number(thread[1]) };
+    const figures = new Map<string, number>();
+    for (const line of child.stdout.split('\n')) {
+      const figure = parseFigureLine(line);
+      if (figure) figures.set(figure.name, figure.value);
+    }
+    const whole = figures.get(FIGURES.matcherCpu);
+    const thread = figures.get(FIGURES.matcherThreadCpu);
+    if (whole === undefined || thread === undefined)
+      throw new Error(`matcher-cpu.ts printed no figures: ${child.stdout}`);
+    return { process: whole, thread };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

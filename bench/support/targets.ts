@@ -77,6 +77,8 @@ export function printFigure(f: Figure): void {
 export const FIGURES = {
   /** The in-process matcher's whole process (its thread and V8's helper threads), as the servers'. */
   matcherCpu: 'matcher CPU per query',
+  /** The matching thread's alone (`bench/matcher-cpu.ts`). */
+  matcherThreadCpu: 'matcher thread CPU per query',
 } as const;
 
 /**
