@@ -17,6 +17,17 @@ const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'kg-small.jsonl');
 const RECORDS = 20_000;
 const CREDITS = 100_000_000;
 
+/** The fixture graph and a token of `CREDITS` in a new store at `dir`; the token's secret and record. */
+async function graphWithToken(dir: string) {
+  const setup = openSqliteStorage(sqliteFileFor(dir));
+  try {
+    await loadFixtureGraph(setup.entities, FIXTURE);
+    return await new TokenService(setup.tokens).create({ credits: CREDITS });
+  } finally {
+    setup.close();
+  }
+}
+
 async function status(url: string, token: string, id: string): Promise<Record<string, unknown>> {
   const res = await fetch(`${url}/kg/v3/enhance/bulk/${id}/status?token=${token}`);
   return ((await res.json()) as { content: Record<string, unknown> }).content;
@@ -46,11 +57,7 @@ test('a job survives SIGKILL of the server: every record exactly once, in order,
   const dir = tempDir();
   let live: Awaited<ReturnType<typeof startServerProcess>> | undefined;
   try {
-    const setup = openSqliteStorage(sqliteFileFor(dir.path));
-    await loadFixtureGraph(setup.entities, FIXTURE);
-    const tokens = new TokenService(setup.tokens);
-    const { secret: token, record } = await tokens.create({ credits: CREDITS });
-    setup.close();
+    const { secret: token, record } = await graphWithToken(dir.path);
     // Distinct records, so that any reordering or duplication would show.
     const records = sampleRecords(RECORDS).map((r, i) => ({ ...r, customId: `rec-${i}` }));
 
@@ -124,10 +131,7 @@ test('SIGKILL while a submission is uploaded: no job, no charge after the restar
   const dir = tempDir();
   let live: Awaited<ReturnType<typeof startServerProcess>> | undefined;
   try {
-    const setup = openSqliteStorage(sqliteFileFor(dir.path));
-    await loadFixtureGraph(setup.entities, FIXTURE);
-    const { secret: token, record } = await new TokenService(setup.tokens).create({ credits: CREDITS });
-    setup.close();
+    const { secret: token, record } = await graphWithToken(dir.path);
     const records = sampleRecords(12_000);
     const server = await startServerProcess(dir.path, { QUARRY_WORKERS: '2' });
     live = server;
